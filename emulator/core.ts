@@ -1,0 +1,102 @@
+// The emulator's runtime: state plus the clock, id allocator, statistics, faults, rate limiter
+// and persistence that every route shares. Routes get it as `core`; nothing here knows HTTP.
+import { Clock } from "./clock";
+import { Faults } from "./faults";
+import { IdAllocator, secret } from "./ids";
+import { loadState, saveState } from "./persistence";
+import { RateLimiter } from "./ratelimit";
+import { applySeed, defaultSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
+import { Stats } from "./stats";
+import { emptyState, type State } from "./store";
+import type { AuthCode, PendingAuthorization } from "./oauth/codes";
+
+export interface EmulatorOptions {
+  /** Seed document or path of a seed JSON file; default: `defaultSeed()`. */
+  seed?: SeedDocument | string;
+  /** Persist state to this file (loaded when it exists, else seeded and written). */
+  dataFile?: string;
+  /** Requests per minute per app (or API key) per account; default 960. */
+  rateLimit?: number;
+  /** Fixed admin token; default random (or the data file's). */
+  adminToken?: string;
+  /** Largest accepted request body in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** Fastify logger option; default off (the emulator never logs secrets either way). */
+  logger?: boolean;
+  /** Base URL for `self` links; default taken from each request's Host header. */
+  publicUrl?: string;
+  /** For `startEmulator`: port (0 = any free port) and host. */
+  port?: number;
+  host?: string;
+}
+
+export const DEFAULT_RATE_LIMIT = 960;
+
+/** Tables the registry snapshot keeps on reset; everything else is cleared. */
+const REGISTRY_KEYS = ["accounts", "users", "apps", "apiKeys", "escalationPolicies", "customFields"] as const;
+
+export class EmulatorCore {
+  state: State;
+  readonly clock = new Clock();
+  readonly ids: IdAllocator;
+  readonly stats = new Stats();
+  readonly faults = new Faults();
+  readonly limiter: RateLimiter;
+  /** Authorization codes and pending consent pages: short-lived, never persisted. */
+  readonly codes = new Map<string, AuthCode>();
+  readonly pending = new Map<string, PendingAuthorization>();
+  private readonly registry: Pick<State, (typeof REGISTRY_KEYS)[number]>;
+  private readonly dataFile?: string;
+
+  constructor(readonly opts: EmulatorOptions = {}) {
+    this.dataFile = opts.dataFile;
+    this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+    const loaded = this.dataFile ? loadState(this.dataFile) : undefined;
+    if (loaded) {
+      this.state = loaded;
+      if (opts.adminToken) this.state.adminToken = opts.adminToken;
+      this.ids = new IdAllocator(new Set(loaded.usedIds));
+    } else {
+      this.state = emptyState(opts.adminToken ?? secret());
+      this.ids = new IdAllocator();
+      const doc = typeof opts.seed === "string" ? readSeedFile(opts.seed) : (opts.seed ?? defaultSeed());
+      applySeed(this.state, this.ids, doc, this.clock.iso());
+    }
+    this.registry = structuredClone(Object.fromEntries(REGISTRY_KEYS.map((k) => [k, this.state[k]]))) as EmulatorCore["registry"];
+    this.save();
+  }
+
+  get adminToken(): string {
+    return this.state.adminToken;
+  }
+
+  summary(): SeedSummary {
+    return summarize(this.state);
+  }
+
+  /** Write the state when persistence is on (called before a mutating reply is sent). */
+  save(): void {
+    if (!this.dataFile) return;
+    this.state.usedIds = [...this.ids.used];
+    saveState(this.dataFile, this.state);
+  }
+
+  /**
+   * Back to the registry as it was at startup (accounts, users, apps, keys, policies, field
+   * definitions) with no services, tokens, audit records, faults, statistics or clock offset.
+   * Ids handed out before stay used.
+   */
+  reset(): void {
+    const fresh = emptyState(this.state.adminToken);
+    fresh.signingKey = this.state.signingKey;
+    Object.assign(fresh, structuredClone(this.registry));
+    this.state = fresh;
+    this.codes.clear();
+    this.pending.clear();
+    this.faults.clear();
+    this.limiter.reset();
+    this.clock.reset();
+    Object.assign(this.stats, new Stats());
+    this.save();
+  }
+}

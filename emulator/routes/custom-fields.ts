@@ -1,0 +1,228 @@
+// Custom fields: account-level definitions at /services/custom_fields (scopes custom_fields.*)
+// and per-service values at /services/{id}/custom_fields/values (scopes services.*). A values
+// PUT names fields by id or name, leaves unlisted fields alone, clears with null, and is atomic.
+import type { FastifyInstance } from "fastify";
+import { audit, changes } from "../audit";
+import type { EmulatorCore } from "../core";
+import { ApiError, invalid, notFound } from "../errors";
+import { baseUrl, params, reference, rest, who } from "../http";
+import type { IdAllocator } from "../ids";
+import { SCOPES } from "../oauth/scopes";
+import { type CustomFieldDef, type FieldOption, owned, type State } from "../store";
+import { envelope, envelopeArray, isObject, type Json, Validator } from "../validate";
+import { findService, serviceRef } from "./services";
+
+const DATA_TYPES = ["boolean", "integer", "float", "string", "datetime", "url"] as const;
+const FIELD_TYPES = ["single_value", "single_value_fixed", "multi_value", "multi_value_fixed"] as const;
+const NAME = /^[A-Za-z0-9_]{1,50}$/;
+
+/** Why `value` does not fit `dataType`, or undefined when it does. */
+function scalarProblem(dataType: string, value: unknown): string | undefined {
+  switch (dataType) {
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "must be true or false";
+    case "integer":
+      return Number.isSafeInteger(value) ? undefined : "must be an integer";
+    case "float":
+      return typeof value === "number" && Number.isFinite(value) ? undefined : "must be a number";
+    case "string":
+      return typeof value === "string" && value.length <= 1000 ? undefined : "must be a string of at most 1000 characters";
+    case "datetime":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? undefined : "must be an ISO 8601 date-time";
+    case "url":
+      return typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value) ? undefined : "must be an http(s) URL";
+    default:
+      return "has an unknown data type";
+  }
+}
+
+/** Why `value` is not acceptable for the field (null always is: it clears). */
+function valueProblem(def: CustomFieldDef, value: unknown): string | undefined {
+  if (value === null) return undefined;
+  const multi = def.field_type.startsWith("multi");
+  const values = multi ? value : [value];
+  if (multi && (!Array.isArray(value) || value.length === 0)) return "must be a non-empty array";
+  for (const v of values as unknown[]) {
+    const p = scalarProblem(def.data_type, v);
+    if (p) return p;
+    if (def.field_type.endsWith("_fixed") && !def.field_options.some((o) => o.data.value === v))
+      return `must be one of the field's options (${def.field_options.map((o) => JSON.stringify(o.data.value)).join(", ")})`;
+  }
+  return undefined;
+}
+
+function parseOptions(v: Validator, o: Json, dataType: string | undefined, ids: IdAllocator): FieldOption[] | undefined {
+  const list = v.array(o, "field_options");
+  if (!list) return undefined;
+  return list.map((opt, i) => {
+    const data = isObject(opt) && isObject(opt.data) ? opt.data : undefined;
+    const p = data ? scalarProblem(dataType ?? "", data.value) : "must be {\"data\": {\"data_type\", \"value\"}}";
+    if (p) v.fail(`"field_options[${i}].data.value" ${p}`);
+    return { id: ids.next(), data: { data_type: dataType ?? "", value: data?.value } };
+  });
+}
+
+/** Validate and store a new definition (also used by seeding). */
+export function createFieldDef(state: State, ids: IdAllocator, accountId: string, o: Json, now: string, id?: string): CustomFieldDef {
+  const v = new Validator();
+  const name = v.string(o, "name", { required: true, pattern: NAME });
+  const dataType = v.oneOf(o, "data_type", DATA_TYPES, { required: true });
+  const fieldType = v.oneOf(o, "field_type", FIELD_TYPES) ?? "single_value";
+  if (dataType === "boolean" && fieldType !== "single_value") v.fail('"field_type" of a boolean field must be single_value');
+  const def: CustomFieldDef = {
+    id: "",
+    accountId,
+    name: name as string,
+    display_name: v.string(o, "display_name", { required: true, nonEmpty: true, max: 50 }) as string,
+    description: v.string(o, "description", { nullable: true, max: 1000 }) ?? null,
+    data_type: dataType as string,
+    field_type: fieldType,
+    default_value: null,
+    field_options: parseOptions(v, o, dataType ?? undefined, ids) ?? [],
+    created_at: now,
+    updated_at: now,
+  };
+  if (name && Object.values(state.customFields).some((f) => f.accountId === accountId && f.name === name))
+    v.fail(`Name has already been taken ("${name}")`);
+  v.done();
+  setDefault(def, o);
+  def.id = id ?? ids.next();
+  state.customFields[def.id] = def;
+  return def;
+}
+
+function setDefault(def: CustomFieldDef, o: Json): void {
+  if (o.default_value === undefined) return;
+  const p = valueProblem(def, o.default_value);
+  if (p) throw invalid(`"default_value" ${p}`);
+  def.default_value = o.default_value;
+}
+
+function renderDef(base: string, f: CustomFieldDef) {
+  return {
+    id: f.id,
+    type: "field",
+    summary: f.display_name,
+    self: `${base}/services/custom_fields/${f.id}`,
+    html_url: null,
+    name: f.name,
+    display_name: f.display_name,
+    description: f.description,
+    data_type: f.data_type,
+    field_type: f.field_type,
+    default_value: f.default_value,
+    field_options: f.field_options.map((o) => ({ id: o.id, type: "field_option", data: o.data })),
+    created_at: f.created_at,
+    updated_at: f.updated_at,
+  };
+}
+
+const defsOf = (core: EmulatorCore, accountId: string): CustomFieldDef[] =>
+  Object.values(core.state.customFields)
+    .filter((f) => f.accountId === accountId)
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+
+function findDef(core: EmulatorCore, accountId: string, id: string): CustomFieldDef {
+  const f = owned(core.state.customFields, id, accountId);
+  if (!f) throw notFound(`Custom field ${id}`);
+  return f;
+}
+
+export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): void {
+  rest(app, "GET", "/services/custom_fields", SCOPES.fieldsRead, (req) => {
+    const base = baseUrl(core, req);
+    return { fields: defsOf(core, who(req).accountId).map((f) => renderDef(base, f)) };
+  });
+
+  rest(app, "POST", "/services/custom_fields", SCOPES.fieldsWrite, (req, reply) => {
+    const f = createFieldDef(core.state, core.ids, who(req).accountId, envelope(req.body, "field"), core.clock.iso());
+    reply.code(201);
+    return { field: renderDef(baseUrl(core, req), f) };
+  });
+
+  rest(app, "GET", "/services/custom_fields/:field_id", SCOPES.fieldsRead, (req) => ({
+    field: renderDef(baseUrl(core, req), findDef(core, who(req).accountId, params(req).field_id)),
+  }));
+
+  // Name, data type and field type are fixed once created; options may be replaced.
+  rest(app, "PUT", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req) => {
+    const f = findDef(core, who(req).accountId, params(req).field_id);
+    const o = envelope(req.body, "field");
+    const v = new Validator();
+    for (const k of ["name", "data_type", "field_type"] as const) {
+      if (o[k] !== undefined && o[k] !== f[k]) v.fail(`"${k}" cannot be changed (is ${JSON.stringify(f[k])})`);
+    }
+    const display = v.string(o, "display_name", { nonEmpty: true, max: 50 });
+    const description = v.string(o, "description", { nullable: true, max: 1000 });
+    const options = parseOptions(v, o, f.data_type, core.ids);
+    v.done();
+    const next: CustomFieldDef = { ...f, field_options: options ?? f.field_options };
+    setDefault(next, o);
+    if (display) next.display_name = display;
+    if (description !== undefined) next.description = description;
+    next.updated_at = core.clock.iso();
+    core.state.customFields[f.id] = next;
+    // Values that no longer fit the options are cleared.
+    for (const s of Object.values(core.state.services)) {
+      if (s.accountId === f.accountId && f.id in s.fieldValues && valueProblem(next, s.fieldValues[f.id])) delete s.fieldValues[f.id];
+    }
+    return { field: renderDef(baseUrl(core, req), next) };
+  });
+
+  rest(app, "DELETE", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req, reply) => {
+    const f = findDef(core, who(req).accountId, params(req).field_id);
+    delete core.state.customFields[f.id];
+    for (const s of Object.values(core.state.services)) delete s.fieldValues[f.id];
+    return reply.code(204).send();
+  });
+
+  const renderValues = (accountId: string, values: Record<string, unknown>) =>
+    defsOf(core, accountId).map((f) => ({
+      id: f.id,
+      name: f.name,
+      display_name: f.display_name,
+      description: f.description,
+      data_type: f.data_type,
+      field_type: f.field_type,
+      type: "field_value",
+      value: f.id in values ? values[f.id] : null,
+    }));
+
+  rest(app, "GET", "/services/:id/custom_fields/values", SCOPES.servicesRead, (req) => {
+    const s = findService(core, who(req), params(req).id);
+    return { custom_fields: renderValues(s.accountId, s.fieldValues) };
+  });
+
+  rest(app, "PUT", "/services/:id/custom_fields/values", SCOPES.servicesWrite, (req) => {
+    const p = who(req);
+    const s = findService(core, p, params(req).id);
+    const items = envelopeArray(req.body, "custom_fields");
+    const errors: string[] = [];
+    const next = { ...s.fieldValues };
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const at = `"custom_fields[${i}]"`;
+      if (!isObject(item)) return errors.push(`${at} must be an object`);
+      const defs = defsOf(core, p.accountId);
+      const def = typeof item.id === "string" ? defs.find((f) => f.id === item.id) : typeof item.name === "string" ? defs.find((f) => f.name === item.name) : undefined;
+      if (!def) return errors.push(`${at} names no custom field (give "id" or "name" of a field definition)`);
+      if (typeof item.name === "string" && item.name !== def.name) return errors.push(`${at}: id ${def.id} is the field "${def.name}", not "${item.name}"`);
+      if (seen.has(def.id)) return errors.push(`${at}: field "${def.name}" is listed twice`);
+      seen.add(def.id);
+      if (!("value" in item)) return errors.push(`${at}.value is required (null clears the field)`);
+      const problem = valueProblem(def, item.value);
+      if (problem) return errors.push(`${at}.value for "${def.name}" ${problem}`);
+      if (item.value === null) delete next[def.id];
+      else next[def.id] = item.value;
+    });
+    if (errors.length) throw new ApiError("INVALID_INPUT", errors);
+    const named = (vals: Record<string, unknown>) =>
+      Object.fromEntries(defsOf(core, p.accountId).map((f) => [f.name, f.id in vals ? vals[f.id] : null]));
+    const before = named(s.fieldValues);
+    s.fieldValues = next;
+    const base = baseUrl(core, req);
+    audit(core, p, serviceRef(base, s), "update",
+      reference("custom_field_values", s.id, s.name, `${base}/services/${s.id}/custom_fields/values`), changes(before, named(next)));
+    return { custom_fields: renderValues(s.accountId, next) };
+  });
+}

@@ -1,0 +1,339 @@
+// Services: index, show, create, update single, update multiple (atomic), delete.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { audit, changes } from "../audit";
+import type { Principal } from "../auth";
+import type { EmulatorCore } from "../core";
+import { invalid, notFound } from "../errors";
+import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../http";
+import { SCOPES } from "../oauth/scopes";
+import { owned, type ServiceRecord } from "../store";
+import { envelope, envelopeArray, isObject, type Json, Validator } from "../validate";
+import { renderIntegration } from "./integrations";
+
+const STATUSES = ["active", "warning", "critical", "maintenance", "disabled"] as const;
+const URGENCIES = ["low", "high", "severity_based"] as const;
+const ALERT_CREATION = ["create_incidents", "create_alerts_and_incidents"] as const;
+const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
+const PAUSE_TIMEOUTS = [0, 120, 180, 300, 600, 900] as const;
+const SORTS = ["name", "name:asc", "name:desc"] as const;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+
+/** The fields a client manages, as they are compared for audit records. */
+type Managed = Pick<
+  ServiceRecord,
+  | "name" | "description" | "auto_resolve_timeout" | "acknowledgement_timeout" | "status" | "incident_urgency_rule"
+  | "support_hours" | "scheduled_actions" | "alert_creation" | "alert_grouping_parameters" | "auto_pause_notifications_parameters"
+> & { escalation_policy: string };
+
+type Patch = Partial<Managed>;
+
+function urgencyRule(v: Validator, o: Json) {
+  const r = v.object(o, "incident_urgency_rule");
+  if (!r) return r;
+  const n = v.nested("incident_urgency_rule.");
+  const type = n.oneOf(r, "type", ["constant", "use_support_hours"], { required: true });
+  if (type === "constant") return { type, urgency: n.oneOf(r, "urgency", URGENCIES, { required: true }) };
+  if (type !== "use_support_hours") return undefined;
+  const part = (key: string) => {
+    const s = n.object(r, key, { required: true });
+    if (!s) return undefined;
+    const m = n.nested(`${key}.`);
+    return { type: m.oneOf(s, "type", ["constant"], { required: true }), urgency: m.oneOf(s, "urgency", URGENCIES, { required: true }) };
+  };
+  return { type, during_support_hours: part("during_support_hours"), outside_support_hours: part("outside_support_hours") };
+}
+
+function supportHours(v: Validator, o: Json) {
+  const s = v.object(o, "support_hours", { nullable: true });
+  if (!s) return s;
+  const n = v.nested("support_hours.");
+  const days = n.array(s, "days_of_week", { required: true });
+  if (days && (days.length === 0 || !days.every((d) => Number.isInteger(d) && (d as number) >= 1 && (d as number) <= 7)))
+    n.fail('"support_hours.days_of_week" must be a non-empty array of integers 1..7');
+  return {
+    type: n.oneOf(s, "type", ["fixed_time_per_day"], { required: true }),
+    time_zone: n.string(s, "time_zone", { required: true, nonEmpty: true }),
+    start_time: n.string(s, "start_time", { required: true, pattern: TIME }),
+    end_time: n.string(s, "end_time", { required: true, pattern: TIME }),
+    days_of_week: days,
+  };
+}
+
+function scheduledActions(v: Validator, o: Json) {
+  const list = v.array(o, "scheduled_actions");
+  if (!list) return list;
+  return list.map((a, i) => {
+    const n = v.nested(`scheduled_actions[${i}].`);
+    if (!isObject(a)) return n.fail(`"scheduled_actions[${i}]" must be an object`);
+    const at = n.object(a, "at", { required: true });
+    const m = n.nested("at.");
+    return {
+      type: n.oneOf(a, "type", ["urgency_change"], { required: true }),
+      at: at ? { type: m.oneOf(at, "type", ["named_time"], { required: true }), name: m.oneOf(at, "name", ["support_hours_start", "support_hours_end"], { required: true }) } : undefined,
+      to_urgency: n.oneOf(a, "to_urgency", ["high", "low"], { required: true }),
+    };
+  });
+}
+
+function grouping(v: Validator, o: Json) {
+  const g = v.object(o, "alert_grouping_parameters", { nullable: true });
+  if (g === null) return { type: null };
+  if (!g) return g;
+  const n = v.nested("alert_grouping_parameters.");
+  const type = n.oneOf(g, "type", GROUPING_TYPES, { nullable: true }) ?? null;
+  const config = n.object(g, "config", { nullable: true });
+  return config === undefined || type === null ? { type } : { type, config };
+}
+
+function autoPause(v: Validator, o: Json) {
+  const p = v.object(o, "auto_pause_notifications_parameters");
+  if (!p) return p;
+  const n = v.nested("auto_pause_notifications_parameters.");
+  return {
+    enabled: n.boolean(p, "enabled", { required: true }),
+    timeout: n.integer(p, "timeout", { nullable: true, oneOf: PAUSE_TIMEOUTS }) ?? null,
+  };
+}
+
+/** Validate the managed fields present in `o`; unknown and read-only fields are ignored. */
+function parseFields(v: Validator, o: Json, mode: "create" | "update"): Patch {
+  const required = mode === "create";
+  const patch: Patch = {};
+  const set = <K extends keyof Patch>(k: K, value: Patch[K] | undefined) => {
+    if (value !== undefined) patch[k] = value;
+  };
+  if (required && (o.name === undefined || o.name === null || (typeof o.name === "string" && o.name.trim() === ""))) v.fail("Name can't be blank");
+  else set("name", v.string(o, "name", { nonEmpty: true, max: 255 }) ?? undefined);
+  set("description", v.string(o, "description", { nullable: true, max: 1024 }));
+  set("escalation_policy", v.reference(o, "escalation_policy", { required }) ?? undefined);
+  set("auto_resolve_timeout", v.integer(o, "auto_resolve_timeout", { nullable: true, min: 0 }));
+  set("acknowledgement_timeout", v.integer(o, "acknowledgement_timeout", { nullable: true, min: 0 }));
+  set("status", v.oneOf(o, "status", STATUSES) ?? undefined);
+  set("incident_urgency_rule", urgencyRule(v, o) ?? undefined);
+  set("support_hours", supportHours(v, o));
+  set("scheduled_actions", scheduledActions(v, o) ?? undefined);
+  set("alert_creation", v.oneOf(o, "alert_creation", ALERT_CREATION) ?? undefined);
+  set("alert_grouping_parameters", grouping(v, o));
+  set("auto_pause_notifications_parameters", autoPause(v, o) ?? undefined);
+  return patch;
+}
+
+/** Per-object rules checked on the would-be result: the policy exists, support hours present when used. */
+function checkResult(core: EmulatorCore, accountId: string, s: Managed, v: Validator): void {
+  if (!owned(core.state.escalationPolicies, s.escalation_policy, accountId)) v.fail(`Escalation policy ${s.escalation_policy} not found`);
+  const rule = s.incident_urgency_rule as { type?: string } | undefined;
+  if (rule?.type === "use_support_hours" && !s.support_hours)
+    v.fail('"support_hours" is required when "incident_urgency_rule.type" is "use_support_hours"');
+}
+
+/**
+ * Names are unique per account in the final state: `renamed` maps service ids (or "new") to
+ * their new names, so a batch may swap names between its members.
+ */
+function checkNames(core: EmulatorCore, accountId: string, renamed: Map<string, string>, v: Validator): void {
+  const owners = new Map<string, string[]>();
+  const add = (name: string, id: string) => owners.set(name, [...(owners.get(name) ?? []), id]);
+  const targets = new Set(renamed.values());
+  const services = core.state.services;
+  for (const id in services) {
+    if (services[id].accountId !== accountId) continue;
+    const name = renamed.get(id) ?? services[id].name;
+    if (targets.has(name)) add(name, id);
+  }
+  if (renamed.has("new")) add(renamed.get("new") as string, "new");
+  for (const [name, ids] of owners) {
+    if (ids.length > 1 && ids.some((id) => renamed.has(id))) v.fail(`Name has already been taken ("${name}")`);
+  }
+}
+
+const managed = (s: ServiceRecord): Managed => ({
+  name: s.name,
+  description: s.description,
+  escalation_policy: s.escalationPolicyId,
+  auto_resolve_timeout: s.auto_resolve_timeout,
+  acknowledgement_timeout: s.acknowledgement_timeout,
+  status: s.status,
+  incident_urgency_rule: s.incident_urgency_rule,
+  support_hours: s.support_hours,
+  scheduled_actions: s.scheduled_actions,
+  alert_creation: s.alert_creation,
+  alert_grouping_parameters: s.alert_grouping_parameters,
+  auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
+});
+
+function applyManaged(core: EmulatorCore, s: ServiceRecord, m: Managed, now: string): void {
+  const { escalation_policy, ...rest } = m;
+  Object.assign(s, rest);
+  s.escalationPolicyId = escalation_policy;
+  s.escalationPolicySummary = core.state.escalationPolicies[escalation_policy]?.name ?? s.escalationPolicySummary;
+  s.updated_at = now;
+}
+
+export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) {
+  return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
+}
+
+export function renderService(core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string> = new Set()) {
+  const policy = core.state.escalationPolicies[s.escalationPolicyId];
+  const policyRef = reference("escalation_policy", s.escalationPolicyId, policy?.name ?? s.escalationPolicySummary,
+    `${base}/escalation_policies/${s.escalationPolicyId}`, `${base}/escalation_policies#${s.escalationPolicyId}`);
+  return {
+    id: s.id,
+    type: "service",
+    summary: s.name,
+    self: `${base}/services/${s.id}`,
+    html_url: `${base}/service-directory/${s.id}`,
+    name: s.name,
+    description: s.description,
+    auto_resolve_timeout: s.auto_resolve_timeout,
+    acknowledgement_timeout: s.acknowledgement_timeout,
+    status: s.status,
+    created_at: s.created_at,
+    last_incident_timestamp: null,
+    escalation_policy: include.has("escalation_policies") && policy
+      ? { ...policyRef, type: "escalation_policy", name: policy.name }
+      : policyRef,
+    teams: [],
+    integrations: s.integrationIds.map((id) => {
+      const i = core.state.integrations[id];
+      return include.has("integrations") ? renderIntegration(core, base, i) : reference("integration", i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
+    }),
+    addons: [],
+    incident_urgency_rule: s.incident_urgency_rule,
+    support_hours: s.support_hours,
+    scheduled_actions: s.scheduled_actions,
+    alert_creation: s.alert_creation,
+    alert_grouping_parameters: s.alert_grouping_parameters,
+    auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
+  };
+}
+
+/** The service `id` of the caller's account, or 404 (other accounts' services are invisible). */
+export function findService(core: EmulatorCore, p: Principal, id: string): ServiceRecord {
+  const s = owned(core.state.services, id, p.accountId);
+  if (!s) throw notFound(`Service ${id}`);
+  return s;
+}
+
+const includes = (req: FastifyRequest): Set<string> => new Set(many(query(req), "include"));
+
+export function registerServices(app: FastifyInstance, core: EmulatorCore): void {
+  rest(app, "GET", "/services", SCOPES.servicesRead, (req) => {
+    const q = query(req);
+    const p = who(req);
+    const sort = single(q.sort_by) ?? "name";
+    if (!(SORTS as readonly string[]).includes(sort)) throw invalid(`"sort_by" must be one of: ${SORTS.join(", ")}`);
+    const text = single(q.query)?.toLowerCase();
+    const name = single(q.name);
+    const list = Object.values(core.state.services)
+      .filter((s) => s.accountId === p.accountId && (!text || s.name.toLowerCase().includes(text)) && (name === undefined || s.name === name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    if (sort === "name:desc") list.reverse();
+    const { page, meta } = paginate(list, q);
+    const base = baseUrl(core, req);
+    const inc = includes(req);
+    return { services: page.map((s) => renderService(core, base, s, inc)), ...meta };
+  });
+
+  rest(app, "GET", "/services/:id", SCOPES.servicesRead, (req) => {
+    const s = findService(core, who(req), params(req).id);
+    return { service: renderService(core, baseUrl(core, req), s, includes(req)) };
+  });
+
+  rest(app, "POST", "/services", SCOPES.servicesWrite, (req, reply) => {
+    const p = who(req);
+    const v = new Validator();
+    const patch = parseFields(v, envelope(req.body, "service"), "create");
+    v.done();
+    const now = core.clock.iso();
+    const m: Managed = {
+      name: patch.name as string,
+      description: patch.description ?? null,
+      escalation_policy: patch.escalation_policy as string,
+      auto_resolve_timeout: patch.auto_resolve_timeout === undefined ? 14400 : patch.auto_resolve_timeout,
+      acknowledgement_timeout: patch.acknowledgement_timeout === undefined ? 1800 : patch.acknowledgement_timeout,
+      // A service is always created active; status can change only by update.
+      status: "active",
+      incident_urgency_rule: patch.incident_urgency_rule ?? { type: "constant", urgency: "high" },
+      support_hours: patch.support_hours ?? null,
+      scheduled_actions: patch.scheduled_actions ?? [],
+      alert_creation: patch.alert_creation ?? "create_alerts_and_incidents",
+      alert_grouping_parameters: patch.alert_grouping_parameters ?? { type: null },
+      auto_pause_notifications_parameters: patch.auto_pause_notifications_parameters ?? { enabled: false, timeout: null },
+    };
+    checkResult(core, p.accountId, m, v);
+    checkNames(core, p.accountId, new Map([["new", m.name]]), v);
+    v.done();
+    const s: ServiceRecord = {
+      id: core.ids.next(), accountId: p.accountId, escalationPolicyId: "", escalationPolicySummary: "",
+      created_at: now, integrationIds: [], ruleIds: [], rulesConvertedAt: null, fieldValues: {}, enablements: {},
+      ...(m as Omit<Managed, "escalation_policy">), updated_at: now,
+    };
+    applyManaged(core, s, m, now);
+    core.state.services[s.id] = s;
+    const base = baseUrl(core, req);
+    audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
+    reply.code(201);
+    return { service: renderService(core, base, s) };
+  });
+
+  rest(app, "PUT", "/services/:id", SCOPES.servicesWrite, (req) => {
+    const p = who(req);
+    const s = findService(core, p, params(req).id);
+    const input = envelope(req.body, "service");
+    if (input.id !== undefined && input.id !== s.id) throw invalid(`"service.id" (${String(input.id)}) does not match the path (${s.id})`);
+    const v = new Validator();
+    const next = { ...managed(s), ...parseFields(v, input, "update") };
+    v.done();
+    checkResult(core, p.accountId, next, v);
+    checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
+    v.done();
+    const before = managed(s);
+    applyManaged(core, s, next, core.clock.iso());
+    const base = baseUrl(core, req);
+    audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
+    return { service: renderService(core, base, s) };
+  });
+
+  // Update multiple: every item is validated against the would-be final state before any is applied.
+  rest(app, "PUT", "/services", SCOPES.servicesWrite, (req) => {
+    const p = who(req);
+    const items = envelopeArray(req.body, "services");
+    if (items.length === 0) throw invalid('"services" must not be empty');
+    const v = new Validator();
+    const seen = new Set<string>();
+    const plan: { s: ServiceRecord; next: Managed }[] = [];
+    items.forEach((item, i) => {
+      const n = v.nested(`services[${i}].`);
+      if (!isObject(item) || typeof item.id !== "string") return n.fail(`"services[${i}].id" is required`);
+      const s = owned(core.state.services, item.id, p.accountId);
+      if (!s) return n.fail(`"services[${i}]": service ${item.id} not found`);
+      if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
+      seen.add(s.id);
+      plan.push({ s, next: { ...managed(s), ...parseFields(n, item, "update") } });
+    });
+    v.done();
+    for (const { next } of plan) checkResult(core, p.accountId, next, v);
+    checkNames(core, p.accountId, new Map(plan.map(({ s, next }) => [s.id, next.name])), v);
+    v.done();
+    const now = core.clock.iso();
+    const base = baseUrl(core, req);
+    for (const { s, next } of plan) {
+      const before = managed(s);
+      applyManaged(core, s, next, now);
+      audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
+    }
+    return { services: plan.map(({ s }) => renderService(core, base, s)) };
+  });
+
+  rest(app, "DELETE", "/services/:id", SCOPES.servicesWrite, (req, reply) => {
+    const p = who(req);
+    const s = findService(core, p, params(req).id);
+    for (const id of s.integrationIds) delete core.state.integrations[id];
+    for (const id of s.ruleIds) delete core.state.rules[id];
+    delete core.state.services[s.id];
+    const base = baseUrl(core, req);
+    audit(core, p, serviceRef(base, s), "delete", serviceRef(base, s), changes(managed(s), undefined));
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,226 @@
+// Seeding: a JSON document (accounts, users, apps, API keys, escalation policies, custom field
+// definitions) turned into state. Secrets and ids left out are generated, so the default seed
+// gets fresh credentials on every start; a seed file or a data file fixes them.
+import { readFileSync } from "node:fs";
+import { IdAllocator, randomString, secret } from "./ids";
+import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
+import { createFieldDef } from "./routes/custom-fields";
+import type { App, AppKind, Region, Role, State } from "./store";
+import { accountBySubdomain } from "./store";
+
+export interface SeedDocument {
+  accounts?: { id?: string; subdomain: string; region?: Region; name?: string; aiopsEntitled?: boolean }[];
+  users?: { id?: string; account: string; email: string; name?: string; password?: string; role?: Role }[];
+  apps?: {
+    id?: string;
+    account: string;
+    name: string;
+    kind: AppKind;
+    confidential?: boolean;
+    clientId?: string;
+    clientSecret?: string;
+    scopes?: string[] | string;
+    redirectUris?: string[];
+    published?: boolean;
+    /** Subdomains of other accounts whose admin installed the app. */
+    installs?: string[];
+  }[];
+  apiKeys?: {
+    id?: string;
+    account: string;
+    kind?: "account" | "user";
+    /** The user's email or id, for user keys. */
+    user?: string;
+    name?: string;
+    token?: string;
+    readOnly?: boolean;
+  }[];
+  escalationPolicies?: { id?: string; account: string; name: string }[];
+  customFields?: ({ account: string } & Record<string, unknown>)[];
+}
+
+/** What the CLI prints and `buildEmulator` returns: the credentials most callers need. */
+export interface SeedSummary {
+  account: { subdomain: string; region: Region };
+  oauth: { clientId: string; clientSecret: string; scopes: string };
+  apiKey: string;
+  escalationPolicyId: string;
+}
+
+export class SeedError extends Error {
+  readonly name = "SeedError";
+  readonly code = "EMULATOR_SEED_INVALID";
+}
+
+const REDIRECTS = ["http://localhost:8765/callback", "http://127.0.0.1:8765/callback"];
+
+export function defaultSeed(): SeedDocument {
+  return {
+    accounts: [
+      { subdomain: "acme", region: "us", name: "Acme Corp" },
+      { subdomain: "globex", region: "eu", name: "Globex", aiopsEntitled: false },
+    ],
+    users: [
+      { account: "acme", email: "admin@acme.example", name: "Ada Admin", role: "admin" },
+      { account: "acme", email: "user@acme.example", name: "Uma User", role: "user" },
+      { account: "acme", email: "viewer@acme.example", name: "Vic Viewer", role: "read_only" },
+      { account: "globex", email: "admin@globex.example", name: "Gus Admin", role: "admin" },
+    ],
+    apps: [
+      { account: "acme", name: "Pulumi provider", kind: "scoped", confidential: true, scopes: DEFAULT_APP_SCOPES, redirectUris: REDIRECTS },
+      { account: "acme", name: "Classic web app", kind: "classic", confidential: true, scopes: [...CLASSIC_SCOPES], redirectUris: REDIRECTS },
+      { account: "acme", name: "Classic single-page app", kind: "classic", confidential: false, scopes: [...CLASSIC_SCOPES], redirectUris: REDIRECTS },
+      { account: "globex", name: "Globex marketplace app", kind: "scoped", confidential: true, scopes: DEFAULT_APP_SCOPES, redirectUris: REDIRECTS, published: true },
+    ],
+    apiKeys: [
+      { account: "acme", kind: "account", name: "Acme account key" },
+      { account: "acme", kind: "user", user: "user@acme.example", name: "Uma's key" },
+      { account: "acme", kind: "account", name: "Acme read-only key", readOnly: true },
+      { account: "globex", kind: "account", name: "Globex account key" },
+    ],
+    escalationPolicies: [
+      { account: "acme", name: "Default" },
+      { account: "globex", name: "Default" },
+    ],
+    customFields: [
+      { account: "acme", name: "tier", display_name: "Tier", data_type: "string", field_type: "single_value_fixed", field_options: [{ data: { data_type: "string", value: "gold" } }, { data: { data_type: "string", value: "silver" } }] },
+      { account: "acme", name: "runbook", display_name: "Runbook", data_type: "url", field_type: "single_value" },
+      { account: "acme", name: "pci", display_name: "PCI scope", data_type: "boolean", field_type: "single_value" },
+    ],
+  };
+}
+
+export function readSeedFile(file: string): SeedDocument {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as SeedDocument;
+  } catch (e) {
+    throw new SeedError(`Cannot read seed file ${file}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Add the seed's objects to `state` and return the seed with every generated id and secret
+ * filled in. Throws SeedError naming the entry (e.g. `apps[1].account`) on bad input; on error
+ * the state may be partly seeded, so callers seed a copy.
+ */
+export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now: string): SeedDocument {
+  const resolved: Required<SeedDocument> = {
+    accounts: [], users: [], apps: [], apiKeys: [], escalationPolicies: [], customFields: [],
+  };
+  const takeId = (id: string | undefined, where: string): string => {
+    if (id === undefined) return ids.next();
+    if (typeof id !== "string" || id === "" || ids.used.has(id)) throw new SeedError(`${where}.id is invalid or already used`);
+    return ids.claim(id);
+  };
+  const account = (subdomain: unknown, where: string) => {
+    const a = typeof subdomain === "string" ? accountBySubdomain(state, subdomain) : undefined;
+    if (!a) throw new SeedError(`${where}.account names no account ("${String(subdomain)}")`);
+    return a;
+  };
+  const list = <T>(v: T[] | undefined, where: string): T[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw new SeedError(`${where} must be an array`);
+    return v;
+  };
+
+  list(doc.accounts, "accounts").forEach((a, i) => {
+    const where = `accounts[${i}]`;
+    if (typeof a?.subdomain !== "string" || !/^[a-z0-9-]+$/.test(a.subdomain)) throw new SeedError(`${where}.subdomain must match [a-z0-9-]+`);
+    if (accountBySubdomain(state, a.subdomain)) throw new SeedError(`${where}.subdomain "${a.subdomain}" exists already`);
+    const region = a.region ?? "us";
+    if (region !== "us" && region !== "eu") throw new SeedError(`${where}.region must be "us" or "eu"`);
+    const id = takeId(a.id, where);
+    state.accounts[id] = { id, subdomain: a.subdomain, region, name: a.name ?? a.subdomain, aiopsEntitled: a.aiopsEntitled ?? true };
+    resolved.accounts.push({ ...a, id, region });
+  });
+
+  list(doc.users, "users").forEach((u, i) => {
+    const where = `users[${i}]`;
+    const acc = account(u?.account, where);
+    if (typeof u.email !== "string" || !u.email.includes("@")) throw new SeedError(`${where}.email must be an email address`);
+    if (Object.values(state.users).some((x) => x.email === u.email)) throw new SeedError(`${where}.email "${u.email}" exists already`);
+    const role = u.role ?? "user";
+    if (!["admin", "user", "read_only"].includes(role)) throw new SeedError(`${where}.role must be admin, user or read_only`);
+    const id = takeId(u.id, where);
+    const password = u.password ?? secret(12);
+    state.users[id] = { id, accountId: acc.id, email: u.email, name: u.name ?? u.email, password, role, removed: false };
+    resolved.users.push({ ...u, id, password, role });
+  });
+
+  list(doc.apps, "apps").forEach((a, i) => {
+    const where = `apps[${i}]`;
+    const acc = account(a?.account, where);
+    if (a.kind !== "classic" && a.kind !== "scoped") throw new SeedError(`${where}.kind must be "classic" or "scoped"`);
+    const confidential = a.confidential ?? true;
+    if (a.kind === "scoped" && !confidential) throw new SeedError(`${where}: Scoped OAuth does not support non-confidential clients`);
+    const scopes = typeof a.scopes === "string" ? a.scopes.split(" ").filter(Boolean) : (a.scopes ?? (a.kind === "classic" ? [...CLASSIC_SCOPES] : DEFAULT_APP_SCOPES));
+    if (a.kind === "classic" && scopes.some((s) => !(CLASSIC_SCOPES as readonly string[]).includes(s)))
+      throw new SeedError(`${where}.scopes of a Classic app may only be "read" and "write"`);
+    const installs = list(a.installs, `${where}.installs`).map((s, j) => account(s, `${where}.installs[${j}]`).id);
+    const clientId = a.clientId ?? randomString(20, "abcdefghijklmnopqrstuvwxyz0123456789");
+    if (Object.values(state.apps).some((x) => x.clientId === clientId)) throw new SeedError(`${where}.clientId exists already`);
+    const id = takeId(a.id, where);
+    const app: App = {
+      id, name: a.name ?? id, accountId: acc.id, kind: a.kind, confidential, clientId,
+      clientSecret: a.clientSecret ?? secret(), scopes, redirectUris: list(a.redirectUris, `${where}.redirectUris`),
+      published: a.published ?? false, installs, oauthEnabled: true,
+    };
+    state.apps[id] = app;
+    resolved.apps.push({ ...a, id, clientId, clientSecret: app.clientSecret, scopes, confidential });
+  });
+
+  list(doc.apiKeys, "apiKeys").forEach((k, i) => {
+    const where = `apiKeys[${i}]`;
+    const acc = account(k?.account, where);
+    const kind = k.kind ?? "account";
+    let userId: string | undefined;
+    if (kind === "user") {
+      const u = Object.values(state.users).find((x) => (x.email === k.user || x.id === k.user) && x.accountId === acc.id);
+      if (!u) throw new SeedError(`${where}.user names no user of account ${acc.subdomain}`);
+      userId = u.id;
+    } else if (kind !== "account") throw new SeedError(`${where}.kind must be "account" or "user"`);
+    const token = k.token ?? randomString(20, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+");
+    if (Object.values(state.apiKeys).some((x) => x.token === token)) throw new SeedError(`${where}.token exists already`);
+    const id = takeId(k.id, where);
+    state.apiKeys[id] = { id, accountId: acc.id, kind, userId, name: k.name ?? `${kind} key`, token, readOnly: k.readOnly ?? false };
+    resolved.apiKeys.push({ ...k, id, kind, token });
+  });
+
+  list(doc.escalationPolicies, "escalationPolicies").forEach((p, i) => {
+    const where = `escalationPolicies[${i}]`;
+    const acc = account(p?.account, where);
+    if (typeof p.name !== "string" || p.name === "") throw new SeedError(`${where}.name is required`);
+    const id = takeId(p.id, where);
+    state.escalationPolicies[id] = { id, accountId: acc.id, name: p.name };
+    resolved.escalationPolicies.push({ ...p, id });
+  });
+
+  list(doc.customFields, "customFields").forEach((f, i) => {
+    const where = `customFields[${i}]`;
+    const acc = account(f?.account, where);
+    const { account: _a, id, ...fields } = f;
+    try {
+      const def = createFieldDef(state, ids, acc.id, fields, now, id === undefined ? undefined : takeId(id as string, where));
+      resolved.customFields.push({ ...f, id: def.id });
+    } catch (e) {
+      throw new SeedError(`${where}: ${(e as Error).message}`);
+    }
+  });
+
+  return resolved;
+}
+
+/** The credentials most callers need: first account, its first usable Scoped app, key and policy. */
+export function summarize(state: State): SeedSummary {
+  const account = Object.values(state.accounts)[0];
+  if (!account) throw new SeedError("The seed defines no account");
+  const app = Object.values(state.apps).find((a) => a.accountId === account.id && a.kind === "scoped" && a.oauthEnabled);
+  const key = Object.values(state.apiKeys).find((k) => k.accountId === account.id && k.kind === "account" && !k.readOnly);
+  const policy = Object.values(state.escalationPolicies).find((p) => p.accountId === account.id);
+  return {
+    account: { subdomain: account.subdomain, region: account.region },
+    oauth: { clientId: app?.clientId ?? "", clientSecret: app?.clientSecret ?? "", scopes: app?.scopes.join(" ") ?? "" },
+    apiKey: key?.token ?? "",
+    escalationPolicyId: policy?.id ?? "",
+  };
+}

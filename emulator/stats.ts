@@ -1,0 +1,26 @@
+// Request statistics for tests and benchmarks: counts by route pattern and status.
+export type Grant = "client_credentials" | "authorization_code" | "refresh_token";
+
+export class Stats {
+  total = 0;
+  byRoute: Record<string, Record<string, number>> = {};
+  tokensIssued: Record<Grant, number> = { client_credentials: 0, authorization_code: 0, refresh_token: 0 };
+  faultsInjected = 0;
+  rateLimited = 0;
+
+  count(route: string, status: number | "dropped"): void {
+    this.total++;
+    const r = (this.byRoute[route] ??= {});
+    r[status] = (r[status] ?? 0) + 1;
+  }
+
+  toJSON() {
+    return {
+      total: this.total,
+      byRoute: this.byRoute,
+      tokensIssued: this.tokensIssued,
+      faultsInjected: this.faultsInjected,
+      rateLimited: this.rateLimited,
+    };
+  }
+}

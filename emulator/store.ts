@@ -1,0 +1,231 @@
+// The emulator's whole state as plain JSON-able records, so persistence is one JSON.stringify
+// and a reset is one structuredClone of the seeded snapshot.
+
+export type Region = "us" | "eu";
+export type Role = "admin" | "user" | "read_only";
+export type AppKind = "classic" | "scoped";
+
+export interface Account {
+  id: string;
+  subdomain: string;
+  region: Region;
+  name: string;
+  /** When false, enablement replies carry a warning (never an error). */
+  aiopsEntitled: boolean;
+}
+
+export interface User {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  password: string;
+  role: Role;
+  /** A user who left the account: their API keys and user tokens stop working. */
+  removed: boolean;
+}
+
+export interface App {
+  id: string;
+  name: string;
+  /** The creating account: the only one where client_credentials works. */
+  accountId: string;
+  kind: AppKind;
+  confidential: boolean;
+  clientId: string;
+  clientSecret: string;
+  /** Configured scopes; Classic apps have `read` and/or `write`. */
+  scopes: string[];
+  redirectUris: string[];
+  published: boolean;
+  /** Accounts (other than the creating one) whose admin installed the app. */
+  installs: string[];
+  /** False after "delete OAuth functionality": the client can get no new tokens. */
+  oauthEnabled: boolean;
+}
+
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  kind: "account" | "user";
+  userId?: string;
+  name: string;
+  /** Kept in clear like client secrets (the data file is the emulator's credential store). */
+  token: string;
+  readOnly: boolean;
+}
+
+export interface EscalationPolicy {
+  id: string;
+  accountId: string;
+  name: string;
+}
+
+export interface Enablement {
+  enabled: boolean;
+  updated_at: string | null;
+}
+
+export interface ServiceRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string | null;
+  escalationPolicyId: string;
+  /** Name of the policy when last seen, so a reference to a deleted one still has a summary. */
+  escalationPolicySummary: string;
+  auto_resolve_timeout: number | null;
+  acknowledgement_timeout: number | null;
+  status: string;
+  incident_urgency_rule: unknown;
+  support_hours: unknown;
+  scheduled_actions: unknown[];
+  alert_creation: string;
+  alert_grouping_parameters: unknown;
+  auto_pause_notifications_parameters: unknown;
+  created_at: string;
+  updated_at: string;
+  integrationIds: string[];
+  /** Event rule ids in position order: a rule's position is its index. */
+  ruleIds: string[];
+  rulesConvertedAt: string | null;
+  /** Custom field values by field definition id. */
+  fieldValues: Record<string, unknown>;
+  enablements: Record<string, Enablement>;
+}
+
+export interface IntegrationRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  type: string;
+  name: string;
+  vendorId: string | null;
+  integration_key: string | null;
+  integration_email: string | null;
+  /** Email settings and anything else type-specific, stored as given (validated). */
+  settings: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface RuleRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  disabled: boolean;
+  conditions: unknown;
+  time_frame: unknown;
+  variables: unknown[];
+  actions: unknown;
+}
+
+export interface FieldOption {
+  id: string;
+  data: { data_type: string; value: unknown };
+}
+
+export interface CustomFieldDef {
+  id: string;
+  accountId: string;
+  name: string;
+  display_name: string;
+  description: string | null;
+  data_type: string;
+  field_type: string;
+  default_value: unknown;
+  field_options: FieldOption[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Epoch ms, for the since/until window and ordering. */
+  at: number;
+  seq: number;
+  body: Record<string, unknown>;
+}
+
+export interface AccessToken {
+  accountId: string;
+  appId: string;
+  userId?: string;
+  /** Granted scopes as shown in the token reply. */
+  scopes: string[];
+  expiresAt: number;
+  kind: "app" | "user";
+  /** Last four characters, for audit records (`truncated_token`). */
+  tail: string;
+}
+
+export interface RefreshToken {
+  accountId: string;
+  appId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  /** When the first token of this refresh chain was issued: the rolling window ends 3 y later. */
+  chainStartedAt: number;
+}
+
+export interface State {
+  version: 1;
+  adminToken: string;
+  /** Private signing key (JWK) for id_tokens; created on first use so startup stays fast. */
+  signingKey: JsonWebKey | null;
+  accounts: Record<string, Account>;
+  users: Record<string, User>;
+  apps: Record<string, App>;
+  apiKeys: Record<string, ApiKey>;
+  escalationPolicies: Record<string, EscalationPolicy>;
+  services: Record<string, ServiceRecord>;
+  integrations: Record<string, IntegrationRecord>;
+  rules: Record<string, RuleRecord>;
+  customFields: Record<string, CustomFieldDef>;
+  auditRecords: AuditRecord[];
+  accessTokens: Record<string, AccessToken>;
+  refreshTokens: Record<string, RefreshToken>;
+  /** Every id ever handed out, so none is reused. */
+  usedIds: string[];
+  auditSeq: number;
+}
+
+export function emptyState(adminToken: string): State {
+  return {
+    version: 1,
+    adminToken,
+    signingKey: null,
+    accounts: {},
+    users: {},
+    apps: {},
+    apiKeys: {},
+    escalationPolicies: {},
+    services: {},
+    integrations: {},
+    rules: {},
+    customFields: {},
+    auditRecords: [],
+    accessTokens: {},
+    refreshTokens: {},
+    usedIds: [],
+    auditSeq: 0,
+  };
+}
+
+export const accountBySubdomain = (state: State, subdomain: string): Account | undefined =>
+  Object.values(state.accounts).find((a) => a.subdomain === subdomain);
+
+export const appByClientId = (state: State, clientId: string): App | undefined =>
+  Object.values(state.apps).find((a) => a.clientId === clientId);
+
+/** Look up an object of one account; objects of other accounts are invisible (404). */
+export function owned<T extends { accountId: string }>(
+  table: Record<string, T>,
+  id: string,
+  accountId: string,
+): T | undefined {
+  const o = Object.prototype.hasOwnProperty.call(table, id) ? table[id] : undefined;
+  return o && o.accountId === accountId ? o : undefined;
+}

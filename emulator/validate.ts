@@ -1,0 +1,125 @@
+// Small field checkers that collect every problem of a body before failing, so one 400 names
+// all wrong fields (`"auto_resolve_timeout" must be ...`), as the real API does.
+import { invalid } from "./errors";
+
+export type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const has = (o: Json, key: string): boolean =>
+  Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+
+interface Opts {
+  nullable?: boolean;
+  required?: boolean;
+}
+
+export class Validator {
+  readonly errors: string[] = [];
+
+  constructor(private readonly prefix = "") {}
+
+  fail(message: string): undefined {
+    this.errors.push(message);
+    return undefined;
+  }
+
+  private path(key: string): string {
+    return `"${this.prefix}${key}"`;
+  }
+
+  /** Shared presence/null handling; `check` runs only on a present, non-null value. */
+  private field<T>(o: Json, key: string, opts: Opts, check: (v: unknown) => T | undefined): T | null | undefined {
+    if (!has(o, key)) return opts.required ? this.fail(`${this.path(key)} is required`) : undefined;
+    const v = o[key];
+    if (v === null) return opts.nullable ? null : this.fail(`${this.path(key)} must not be null`);
+    return check(v);
+  }
+
+  string(o: Json, key: string, opts: Opts & { nonEmpty?: boolean; max?: number; pattern?: RegExp } = {}) {
+    return this.field(o, key, opts, (v) => {
+      if (typeof v !== "string") return this.fail(`${this.path(key)} must be a string`);
+      if (opts.nonEmpty && v.trim() === "") return this.fail(`${this.path(key)} can't be blank`);
+      if (opts.max !== undefined && v.length > opts.max)
+        return this.fail(`${this.path(key)} is too long (maximum is ${opts.max} characters)`);
+      if (opts.pattern && !opts.pattern.test(v)) return this.fail(`${this.path(key)} has an invalid format`);
+      return v;
+    });
+  }
+
+  integer(o: Json, key: string, opts: Opts & { min?: number; max?: number; oneOf?: readonly number[] } = {}) {
+    return this.field(o, key, opts, (v) => {
+      const ok =
+        typeof v === "number" &&
+        Number.isSafeInteger(v) &&
+        (opts.min === undefined || v >= opts.min) &&
+        (opts.max === undefined || v <= opts.max) &&
+        (!opts.oneOf || opts.oneOf.includes(v));
+      if (ok) return v as number;
+      const range = opts.oneOf
+        ? `one of ${opts.oneOf.join(", ")}`
+        : opts.min === 0 && opts.max === undefined
+          ? "a non-negative integer"
+          : `an integer${opts.min !== undefined ? ` >= ${opts.min}` : ""}${opts.max !== undefined ? ` <= ${opts.max}` : ""}`;
+      return this.fail(`${this.path(key)} must be ${range}${opts.nullable ? " or null" : ""}`);
+    });
+  }
+
+  boolean(o: Json, key: string, opts: Opts = {}) {
+    return this.field(o, key, opts, (v) =>
+      typeof v === "boolean" ? v : this.fail(`${this.path(key)} must be true or false`),
+    );
+  }
+
+  oneOf<T extends string>(o: Json, key: string, values: readonly T[], opts: Opts = {}) {
+    return this.field(o, key, opts, (v) =>
+      typeof v === "string" && (values as readonly string[]).includes(v)
+        ? (v as T)
+        : this.fail(`${this.path(key)} must be one of: ${values.join(", ")}`),
+    );
+  }
+
+  object(o: Json, key: string, opts: Opts = {}) {
+    return this.field(o, key, opts, (v) => (isObject(v) ? v : this.fail(`${this.path(key)} must be an object`)));
+  }
+
+  array(o: Json, key: string, opts: Opts = {}) {
+    return this.field(o, key, opts, (v) => (Array.isArray(v) ? (v as unknown[]) : this.fail(`${this.path(key)} must be an array`)));
+  }
+
+  /** A reference `{id, type?}`; returns the id. */
+  reference(o: Json, key: string, opts: Opts = {}) {
+    const ref = this.object(o, key, opts);
+    if (!ref) return ref;
+    if (typeof ref.id !== "string" || ref.id === "") return this.fail(`${this.path(key + ".id")} must be a non-empty string`);
+    return ref.id;
+  }
+
+  /** Validate a nested object with a child validator that shares this error list. */
+  nested(prefix: string): Validator {
+    const child = new Validator(this.prefix + prefix);
+    (child as { errors: string[] }).errors = this.errors;
+    return child;
+  }
+
+  /** Throw one 400 listing every problem found. */
+  done(): void {
+    if (this.errors.length) throw invalid(...this.errors);
+  }
+}
+
+/** The object under `key` of a request body, or a 400 naming the expected envelope. */
+export function envelope(body: unknown, key: string): Json {
+  if (!isObject(body)) throw invalid(`The request body must be a JSON object with a "${key}" key`);
+  const inner = body[key];
+  if (!isObject(inner)) throw invalid(`"${key}" must be an object`);
+  return inner;
+}
+
+/** The array under `key` of a request body. */
+export function envelopeArray(body: unknown, key: string): unknown[] {
+  if (!isObject(body)) throw invalid(`The request body must be a JSON object with a "${key}" key`);
+  const inner = body[key];
+  if (!Array.isArray(inner)) throw invalid(`"${key}" must be an array`);
+  return inner;
+}

@@ -1,0 +1,10 @@
+// Three projects so each suite can be run alone: `npx jest --selectProjects unit`.
+const common = { preset: "ts-jest", testEnvironment: "node" };
+module.exports = {
+  projects: [
+    { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
+    { ...common, displayName: "emulator", testMatch: ["<rootDir>/tests/emulator/**/*.test.ts"] },
+    { ...common, displayName: "integration", testMatch: ["<rootDir>/tests/integration/**/*.test.ts"] },
+    { ...common, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"] },
+  ],
+};

@@ -1,0 +1,83 @@
+// User tokens from a refresh token. The service rotates the refresh token on every use and the
+// old one stops working, so the rotated token is written to the token cache before the new access
+// token is used, and the next process starts from the cached token rather than the spent one in
+// config. A different token in config starts a new cache entry (see RefreshTokenCache.key).
+import { TokenError } from "../errors";
+import { clientSecretPost } from "./client-auth";
+import { RefreshTokenCache } from "./token-cache";
+import { processTokenResponse, refreshTokenGrant, type TokenEndpoint, type TokenSet } from "./token-endpoint";
+import { RenewingTokenSource, type RenewOptions } from "./token-source";
+
+export interface RefreshCredentials {
+  clientId: string;
+  /** Always sent on the refresh grant, confidential client or not. */
+  clientSecret: string;
+  /** The token from config: the start of the lineage, spent once refreshed. */
+  refreshToken: string;
+}
+
+export function refreshTokenSource(
+  endpoint: TokenEndpoint,
+  creds: RefreshCredentials,
+  cache: RefreshTokenCache,
+  warn: (message: string) => void,
+  renew?: RenewOptions,
+): RenewingTokenSource {
+  const auth = clientSecretPost(creds.clientId, creds.clientSecret);
+  const key = RefreshTokenCache.key(endpoint.url, creds.clientId, creds.refreshToken);
+  // The newest token this process holds, and what the file held when we last read or wrote it:
+  // if the file changed since, another process rotated the token and the file is newer.
+  let latest: string | undefined;
+  let lastSeenInFile: string | undefined;
+
+  const refresh = async (): Promise<TokenSet> => {
+    const inFile = await cache.read(key);
+    const fromOtherProcess = inFile !== undefined && inFile !== lastSeenInFile;
+    const current = (fromOtherProcess ? inFile : latest) ?? inFile ?? creds.refreshToken;
+    lastSeenInFile = inFile;
+    const secrets = [creds.clientSecret, creds.refreshToken, current];
+    let set: TokenSet;
+    try {
+      set = processTokenResponse(await refreshTokenGrant(endpoint, auth, current), { secrets });
+    } catch (e) {
+      if (e instanceof TokenError && e.oauthError === "invalid_grant") throw await rejected(e, current === inFile, current === creds.refreshToken);
+      throw e;
+    }
+    if (set.refreshToken && set.refreshToken !== current) {
+      latest = set.refreshToken;
+      try {
+        await cache.write(key, set.refreshToken);
+        lastSeenInFile = set.refreshToken;
+      } catch (e) {
+        warn(
+          `could not save the rotated refresh token to ${cache.path(key)} (${(e as Error).message}); ` +
+            "it is kept for this process only, and the next run will need a new pagerduty:refreshToken",
+        );
+      }
+    }
+    return set;
+  };
+
+  /** Explains a dead refresh token and drops a dead cache entry so it is not tried again. */
+  const rejected = async (e: TokenError, wasCached: boolean, wasConfigured: boolean): Promise<TokenError> => {
+    let hint = "the refresh token rotated by this process was rejected";
+    if (wasCached) {
+      await cache.remove(key);
+      lastSeenInFile = undefined;
+      hint =
+        `the rotated refresh token cached for this pagerduty:refreshToken (${cache.path(key)}) was rejected and removed; ` +
+        "the configured one was spent when it was first used";
+    } else if (wasConfigured) {
+      hint =
+        "pagerduty:refreshToken was rejected; each refresh rotates it, so it stops working once used " +
+        `(a process that used it keeps the rotated token under ${cache.dir} on that machine)`;
+    }
+    return new TokenError(`${e.message}; ${hint}. Obtain a new refresh token and set pagerduty:refreshToken`, {
+      oauthError: e.oauthError!,
+      ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.response ? { response: e.response } : {}),
+    });
+  };
+
+  return new RenewingTokenSource(() => cache.withLock(key, refresh), renew);
+}

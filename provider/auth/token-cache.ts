@@ -1,0 +1,185 @@
+// Keeps rotated refresh tokens across processes. Each refresh invalidates the token it used, so
+// the configured one is spent after the first run and the rotated one must survive on disk:
+// private files (0700 dir, 0600 file, owned by this user), atomic replacement, and a lock file so
+// two processes never spend the same token. File names are hashes, never tokens.
+import { createHash, randomBytes } from "node:crypto";
+import { promises as fs, constants } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ConfigError } from "../errors";
+
+export interface TokenCacheOptions {
+  dir: string;
+  warn: (message: string) => void;
+  /** How long to wait for another process's refresh before giving up. */
+  lockTimeoutMs?: number;
+  /** A lock older than this is taken over even if its owner looks alive. */
+  staleLockMs?: number;
+}
+
+interface CacheFile {
+  version: 1;
+  refreshToken: string;
+  updatedAt: string;
+}
+
+const checkPermissions = process.platform !== "win32";
+
+export class RefreshTokenCache {
+  readonly dir: string;
+  private readonly warn: (message: string) => void;
+  private readonly lockTimeoutMs: number;
+  private readonly staleLockMs: number;
+
+  constructor(options: TokenCacheOptions) {
+    this.dir = options.dir;
+    this.warn = options.warn;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 120_000;
+    this.staleLockMs = options.staleLockMs ?? 600_000;
+  }
+
+  /**
+   * One entry per lineage: the token endpoint, the client and the refresh token from config. A new
+   * token in config starts a new lineage, so it is never shadowed by an older cached one.
+   */
+  static key(tokenUrl: string, clientId: string, configuredToken: string): string {
+    return createHash("sha256").update(`${tokenUrl}\n${clientId}\n${configuredToken}`).digest("hex");
+  }
+
+  path(key: string): string {
+    return join(this.dir, `refresh-${key}.json`);
+  }
+
+  /** Creates the directory private to this user, or refuses one that someone else could read. */
+  async ensureDir(): Promise<void> {
+    const st = await fs
+      .mkdir(this.dir, { recursive: true, mode: 0o700 })
+      .then(() => fs.lstat(this.dir))
+      .catch((e: Error) => {
+        throw new ConfigError(`cannot use token cache directory ${this.dir}: ${e.message}`);
+      });
+    if (!st.isDirectory()) throw new ConfigError(`token cache ${this.dir} is not a directory`);
+    if (!checkPermissions) return;
+    if (st.uid !== process.getuid?.()) throw new ConfigError(`token cache ${this.dir} belongs to another user; refusing to keep refresh tokens there`);
+    if (st.mode & 0o077) {
+      this.warn(`token cache ${this.dir} was accessible to other users (mode ${octal(st.mode)}); restricting it to 0700`);
+      await fs.chmod(this.dir, 0o700);
+    }
+  }
+
+  /** The cached refresh token, or undefined when absent, unreadable, or not private to this user. */
+  async read(key: string): Promise<string | undefined> {
+    const file = this.path(key);
+    let text: string;
+    try {
+      const st = await fs.lstat(file);
+      if (!st.isFile() || (checkPermissions && (st.uid !== process.getuid?.() || st.mode & 0o077))) {
+        this.warn(`ignoring token cache file ${file}: it must be a regular file owned by this user with mode 0600 (found ${octal(st.mode)})`);
+        return undefined;
+      }
+      text = await fs.readFile(file, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`ignoring unreadable token cache file ${file}: ${(e as Error).message}`);
+      return undefined;
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<CacheFile>;
+      if (parsed.version === 1 && typeof parsed.refreshToken === "string" && parsed.refreshToken) return parsed.refreshToken;
+    } catch {
+      // fall through to the warning
+    }
+    this.warn(`ignoring malformed token cache file ${file}`);
+    return undefined;
+  }
+
+  /** Replaces the entry atomically: a private temp file, flushed, then renamed over the old one. */
+  async write(key: string, refreshToken: string): Promise<void> {
+    const file = this.path(key);
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const content: CacheFile = { version: 1, refreshToken, updatedAt: new Date().toISOString() };
+    const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(content));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.rename(temp, file);
+    } catch (e) {
+      await fs.rm(temp, { force: true });
+      throw e;
+    }
+    await syncDir(this.dir);
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.rm(this.path(key), { force: true });
+  }
+
+  /** Runs `fn` holding an exclusive lock on the entry across processes of this machine. */
+  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    await this.ensureDir();
+    const lock = `${this.path(key)}.lock`;
+    const deadline = Date.now() + this.lockTimeoutMs;
+    for (;;) {
+      try {
+        await fs.writeFile(lock, String(process.pid), { flag: "wx", mode: 0o600 });
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+        if (await this.isStale(lock)) {
+          await fs.rm(lock, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) {
+          throw new ConfigError(`timed out waiting for token cache lock ${lock}; delete it if no other pulumi process is running`);
+        }
+        await sleep(50);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await fs.rm(lock, { force: true });
+    }
+  }
+
+  /** Stale: its process is gone, or it is older than any refresh could take. */
+  private async isStale(lock: string): Promise<boolean> {
+    try {
+      const [st, text] = await Promise.all([fs.stat(lock), fs.readFile(lock, "utf8")]);
+      if (Date.now() - st.mtimeMs > this.staleLockMs) return true;
+      const pid = Number(text);
+      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+    } catch {
+      return false; // vanished or half-written: just try again
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await fs.open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Directory fsync is not supported everywhere; the rename is already atomic.
+  }
+}
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8)}`;
+}

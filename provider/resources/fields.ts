@@ -1,0 +1,85 @@
+// Helpers every resource module shares: key-case mapping between Pulumi (camelCase) and the API
+// (snake_case), zod issues -> Pulumi check failures, and the "managed fields only" diff.
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { z } from "zod";
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const toSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const toCamel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function mapKeys(value: unknown, f: (k: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapKeys(v, f));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[f(k)] = mapKeys(v, f);
+    return out;
+  }
+  return value;
+}
+
+/** Deep camelCase -> snake_case keys (undefined values dropped: they mean "not managed"). */
+export const toApi = <T = Record<string, unknown>>(v: unknown) => mapKeys(v, toSnake) as T;
+/** Deep snake_case -> camelCase keys. */
+export const fromApi = <T = Record<string, unknown>>(v: unknown) => mapKeys(v, toCamel) as T;
+
+/** Pulumi passes engine-internal keys alongside user inputs; they are never user data. */
+export function userInputs(news: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(news ?? {})) if (!k.startsWith("__") && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Formats a zod path the way Pulumi users write property paths: `a.b[0].c`. */
+export function propertyPath(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((acc, p) => (typeof p === "number" ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+}
+
+/** Validates user inputs; failures name the property and say what is wrong. */
+export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<string, unknown>): dynamic.CheckResult {
+  const inputs = userInputs(news);
+  const parsed = schema.safeParse(inputs);
+  if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
+  return {
+    inputs: news,
+    failures: parsed.error.issues.map((i) => ({ property: propertyPath(i.path) || "(inputs)", reason: i.message })),
+  };
+}
+
+/**
+ * Whether the live value satisfies what the user declared. Only what the user wrote is compared:
+ * keys the server adds inside objects (its defaults) never count as drift, which is what keeps
+ * diffs from being perpetual. Arrays are compared element by element and must have equal length.
+ */
+export function satisfies(desired: unknown, live: unknown): boolean {
+  if (desired === undefined) return true;
+  if (desired === null) return live === null || live === undefined;
+  if (Array.isArray(desired)) {
+    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => satisfies(d, live[i]));
+  }
+  if (typeof desired === "object") {
+    if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
+    return Object.entries(desired as Record<string, unknown>).every(([k, v]) => satisfies(v, (live as Record<string, unknown>)[k]));
+  }
+  return desired === live;
+}
+
+export interface DiffRules {
+  /** Inputs whose change needs a new object. */
+  replaceOn?: readonly string[];
+  /** Inputs that never change the remote object (e.g. adoption ids) and are ignored by diff. */
+  ignore?: readonly string[];
+}
+
+/**
+ * Diffs the user's inputs (news) against the last known live state (olds: outputs). Fields the user
+ * did not set are not managed and never produce a diff.
+ */
+export function diffManaged(olds: Record<string, unknown>, news: Record<string, unknown>, rules: DiffRules = {}): dynamic.DiffResult & { changed: string[] } {
+  const inputs = userInputs(news);
+  const changed = Object.keys(inputs).filter((k) => !rules.ignore?.includes(k) && !satisfies(inputs[k], olds[k]));
+  const replaces = changed.filter((k) => rules.replaceOn?.includes(k));
+  return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
+}
+
+export type { Json };

@@ -1,0 +1,193 @@
+// End-to-end harness: the real Pulumi CLI (built by scripts/setup-pulumi.sh), the packed package
+// installed into a throwaway project, and the emulator as a separate process over HTTP.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as readline from "node:readline";
+
+export const ROOT = path.resolve(__dirname, "../..");
+const WORK = path.join(ROOT, ".work");
+
+/** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
+export function pulumiBin(): string {
+  if (process.env.PULUMI_BIN_DIR) return process.env.PULUMI_BIN_DIR;
+  const out = execFileSync("bash", [path.join(ROOT, "scripts/setup-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  process.env.PULUMI_BIN_DIR = out.trim().split("\n").pop()!;
+  return process.env.PULUMI_BIN_DIR;
+}
+
+/** The package as users get it: built and packed. scripts/test.sh packs once; alone, a test packs itself. */
+export function tarball(): string {
+  if (process.env.PPD_TARBALL) return process.env.PPD_TARBALL;
+  fs.mkdirSync(WORK, { recursive: true });
+  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+  const name = execFileSync("npm", ["pack", "--pack-destination", WORK], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+  process.env.PPD_TARBALL = path.join(WORK, name);
+  return process.env.PPD_TARBALL;
+}
+
+export interface EmulatorInfo {
+  url: string;
+  apiUrl: string;
+  authUrl: string;
+  adminToken: string;
+  account: { subdomain: string; region: string };
+  oauth: { clientId: string; clientSecret: string; scopes: string };
+  apiKey: string;
+  escalationPolicyId: string;
+}
+
+export interface RunningEmulator extends EmulatorInfo {
+  proc: ChildProcess;
+  /** Calls the REST API out of band (as another tool or a person would), with the account API key. */
+  api<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Calls an admin control of the emulator. */
+  admin<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startEmulatorProcess(args: string[] = []): Promise<RunningEmulator> {
+  const proc = spawn(process.execPath, [path.join(ROOT, "dist/emulator/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr!.on("data", (d) => (stderr += d));
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = readline.createInterface({ input: proc.stdout! });
+    rl.once("line", resolve);
+    proc.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
+  });
+  const info = JSON.parse(line) as EmulatorInfo;
+  const call = async (headers: Record<string, string>, method: string, p: string, body?: unknown) => {
+    const res = await fetch(info.url + p, {
+      method,
+      headers: { accept: "application/vnd.pagerduty+json;version=2", ...(body ? { "content-type": "application/json" } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    ...info,
+    proc,
+    api: (m, p, b) => call({ authorization: `Token token=${info.apiKey}` }, m, p, b),
+    admin: (m, p, b) => call({ "x-emulator-admin-token": info.adminToken }, m, p, b),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once("exit", () => resolve());
+        proc.kill("SIGTERM");
+      }),
+  };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A Pulumi project in a temp dir with its own local-file backend, passphrase secrets and PULUMI_HOME. */
+export class PulumiProject {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Every byte the CLI printed, for the secret scan. */
+  log = "";
+
+  private constructor(dir: string, env: NodeJS.ProcessEnv) {
+    this.dir = dir;
+    this.env = env;
+  }
+
+  static create(name: string, program: string, emu: EmulatorInfo, extraConfig: Record<string, string> = {}): PulumiProject {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    const bin = pulumiBin();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      PULUMI_HOME: path.join(dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(dir, ".pulumi-state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      NO_COLOR: "1",
+      // The provider must get its credentials from stack config, not from the test's environment.
+      PAGERDUTY_CLIENT_ID: "",
+      PAGERDUTY_CLIENT_SECRET: "",
+      PAGERDUTY_TOKEN: "",
+      XDG_CACHE_HOME: path.join(dir, ".cache"),
+    };
+    fs.mkdirSync(path.join(dir, ".pulumi-state"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
+    fs.writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "commonjs", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] }),
+    );
+    const project = new PulumiProject(dir, env);
+    project.setProgram(program);
+    const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: dir, stdio: "ignore" });
+    project.must(["stack", "init", "dev"]);
+    const config: Record<string, string> = {
+      "pagerduty:apiUrl": emu.apiUrl,
+      "pagerduty:authUrl": emu.authUrl,
+      "pagerduty:subdomain": emu.account.subdomain,
+      "pagerduty:serviceRegion": emu.account.region,
+      "pagerduty:clientId": emu.oauth.clientId,
+      escalationPolicyId: emu.escalationPolicyId,
+      ...extraConfig,
+    };
+    for (const [k, v] of Object.entries(config)) project.must(["config", "set", k, v]);
+    project.must(["config", "set", "--secret", "pagerduty:clientSecret", emu.oauth.clientSecret]);
+    return project;
+  }
+
+  setProgram(source: string): void {
+    fs.writeFileSync(path.join(this.dir, "index.ts"), source);
+  }
+
+  run(args: string[]): RunResult {
+    const r = spawnSync("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20 });
+    this.log += r.stdout + r.stderr;
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** Runs and throws with the CLI's output when the exit code is not the expected one. */
+  must(args: string[], expectCode = 0): RunResult {
+    const r = this.run(args);
+    if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  /** The resources of the stack's current state. */
+  resources(): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
+    const out = this.must(["stack", "export"]).stdout;
+    return JSON.parse(out).deployment.resources ?? [];
+  }
+
+  /** Every file the backend wrote (checkpoints, history, backups), concatenated. */
+  stateText(): string {
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else files.push(fs.readFileSync(p, "latin1"));
+      }
+    };
+    walk(path.join(this.dir, ".pulumi-state"));
+    return files.join("\n");
+  }
+
+  /** Steps of `pulumi preview --json`, as [op, type] pairs for non-"same" steps. */
+  previewSteps(extra: string[] = []): Array<{ op: string; urn: string; type: string }> {
+    const r = this.must(["preview", "--json", ...extra]);
+    const steps = JSON.parse(r.stdout).steps ?? [];
+    return steps.filter((s: any) => s.op !== "same").map((s: any) => ({ op: s.op, urn: s.urn, type: s.newState?.type ?? s.oldState?.type }));
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

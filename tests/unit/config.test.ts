@@ -1,0 +1,88 @@
+import { resolveSettings } from "../../provider/config";
+import { ConfigError, InsecureUrlError } from "../../provider/errors";
+
+const fromMap = (m: Record<string, string>) => (key: string) => m[key];
+const creds = { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "csecret", "pagerduty:subdomain": "acme" };
+
+function configError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error("expected a configuration error");
+}
+
+describe("resolveSettings", () => {
+  it("defaults to the US hosts, client credentials and the minimum scopes", () => {
+    const s = resolveSettings(fromMap(creds), {});
+    expect(s).toMatchObject({
+      apiUrl: "https://api.pagerduty.com",
+      authUrl: "https://identity.pagerduty.com",
+      serviceRegion: "us",
+      subdomain: "acme",
+      credentials: { kind: "client_credentials", clientId: "cid", clientSecret: "csecret" },
+      scopes: ["services.read", "services.write", "custom_fields.read", "audit_records.read"],
+      vendor: "pagerduty",
+      maxConcurrency: 8,
+    });
+  });
+
+  it("picks the EU REST host by region and keeps identity global", () => {
+    const s = resolveSettings(fromMap({ ...creds, "pagerduty:serviceRegion": "EU" }), {});
+    expect([s.serviceRegion, s.apiUrl, s.authUrl]).toEqual(["eu", "https://api.eu.pagerduty.com", "https://identity.pagerduty.com"]);
+  });
+
+  it("falls back to the environment, with stack config taking precedence per key", () => {
+    const env = { PAGERDUTY_CLIENT_ID: "env-id", PAGERDUTY_CLIENT_SECRET: "env-secret", PAGERDUTY_SUBDOMAIN: "envco", PAGERDUTY_SCOPES: "services.read" };
+    const s = resolveSettings(fromMap({ "pagerduty:clientId": "cfg-id" }), env);
+    expect(s.credentials).toEqual({ kind: "client_credentials", clientId: "cfg-id", clientSecret: "env-secret" });
+    expect([s.subdomain, s.scopes]).toEqual(["envco", ["services.read"]]);
+  });
+
+  it("selects the API key and refresh token modes", () => {
+    expect(resolveSettings(fromMap({ "pagerduty:token": "k" }), {}).credentials).toEqual({ kind: "api_key", token: "k" });
+    const refresh = resolveSettings(fromMap({ ...creds, "pagerduty:refreshToken": "rt" }), {});
+    expect(refresh.credentials).toEqual({ kind: "refresh_token", clientId: "cid", clientSecret: "csecret", refreshToken: "rt" });
+  });
+
+  it.each([
+    [{}, /no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/],
+    [{ "pagerduty:clientId": "cid", "pagerduty:subdomain": "acme" }, /"pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\) is required/],
+    [{ "pagerduty:clientId": "cid", "pagerduty:clientSecret": "s" }, /"pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) is required with client credentials/],
+    [{ "pagerduty:refreshToken": "rt" }, /"pagerduty:clientId" .* and "pagerduty:clientSecret" .* are required with "pagerduty:refreshToken"/],
+    [{ ...creds, "pagerduty:token": "k" }, /"pagerduty:token" \(env PAGERDUTY_TOKEN\) \(an API key\) and OAuth settings/],
+    [{ ...creds, "pagerduty:serviceRegion": "ap" }, /"pagerduty:serviceRegion" .* must be "us" or "eu"; got "ap"/],
+    [{ ...creds, "pagerduty:subdomain": "acme.pagerduty.com" }, /"pagerduty:subdomain" .* must be the account's subdomain/],
+    [{ ...creds, "pagerduty:scopes": "as_account-us.acme services.read" }, /"pagerduty:scopes" .* must not contain the account selector/],
+    [{ ...creds, "pagerduty:maxConcurrency": "0" }, /"pagerduty:maxConcurrency" .* must be a positive integer/],
+    [{ ...creds, "pagerduty:apiUrl": "not a url" }, /"pagerduty:apiUrl" .* is not a URL/],
+    [{ ...creds, "pagerduty:apiUrl": "https://user:pw@api.example.com" }, /"pagerduty:apiUrl" .* must not carry credentials/],
+  ])("names the key that is wrong (%j)", (config, message) => {
+    const err = configError(() => resolveSettings(fromMap(config as Record<string, string>), {}));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(message);
+  });
+
+  it("never echoes a credential value in its errors", () => {
+    const err = configError(() => resolveSettings(fromMap({ ...creds, "pagerduty:token": "SECRET-API-KEY" }), {}));
+    expect(err.message).not.toContain("SECRET-API-KEY");
+    expect(err.message).not.toContain("csecret");
+  });
+
+  it("requires https except for loopback hosts", () => {
+    const insecure = configError(() => resolveSettings(fromMap({ ...creds, "pagerduty:authUrl": "http://identity.example.com/" }), {}));
+    expect(insecure).toBeInstanceOf(InsecureUrlError);
+    expect(insecure.message).toMatch(/"pagerduty:authUrl" must use https/);
+    for (const host of ["127.0.0.1:8080", "localhost:3000", "[::1]:9000"]) {
+      const s = resolveSettings(fromMap({ ...creds, "pagerduty:apiUrl": `http://${host}/api/`, "pagerduty:authUrl": `http://${host}` }), {});
+      expect(s.apiUrl).toBe(`http://${host}/api`);
+      expect(s.authUrl).toBe(`http://${host}`);
+    }
+  });
+
+  it("keeps rotated refresh tokens under XDG_CACHE_HOME or ~/.cache", () => {
+    expect(resolveSettings(fromMap(creds), { XDG_CACHE_HOME: "/tmp/xdg" }).tokenCacheDir).toBe("/tmp/xdg/pulumi-pagerduty-dynamic");
+    expect(resolveSettings(fromMap(creds), { HOME: "/home/u" }).tokenCacheDir).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+  });
+});

@@ -1,0 +1,62 @@
+import { provider, toBody, toOutputs } from "../../provider/resources/service";
+
+const live = {
+  id: "PABC123", type: "service", name: "Checkout", description: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  auto_resolve_timeout: 14400, acknowledgement_timeout: 1800, status: "active", alert_creation: "create_alerts_and_incidents",
+  incident_urgency_rule: { type: "constant", urgency: "high" }, support_hours: null, scheduled_actions: [],
+  alert_grouping_parameters: { type: null }, auto_pause_notifications_parameters: { enabled: false, timeout: null },
+  html_url: "https://acme.pagerduty.com/service-directory/PABC123", created_at: "2026-11-22T00:00:00Z", summary: "Checkout",
+};
+
+test("outputs map every field and normalize an absent description to empty", () => {
+  const out = toOutputs(live);
+  expect(out).toMatchObject({ name: "Checkout", description: "", escalationPolicy: "PEP1", autoResolveTimeout: 14400, incidentUrgencyRule: { type: "constant", urgency: "high" }, htmlUrl: live.html_url });
+});
+
+test("the body carries only managed fields, the policy as a reference, status only on update", () => {
+  const inputs = { name: "Checkout", escalationPolicy: "PEP1", acknowledgementTimeout: null, status: "disabled" as const, adoptId: "PX" };
+  expect(toBody(inputs, { includeStatus: false })).toEqual({
+    type: "service", name: "Checkout", acknowledgement_timeout: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  });
+  expect(toBody(inputs, { includeStatus: true }).status).toBe("disabled");
+});
+
+test("no diff against server defaults the program did not set", async () => {
+  const olds = toOutputs(live);
+  await expect(provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", __provider: "p" })).resolves.toMatchObject({ changes: false });
+  await expect(provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", description: "" })).resolves.toMatchObject({ changes: false });
+});
+
+test("each kind of managed field change is an in-place update", async () => {
+  const olds = toOutputs(live);
+  const cases: Record<string, unknown> = {
+    name: "Other", description: "new", escalationPolicy: "PEP2", autoResolveTimeout: null, acknowledgementTimeout: 60, status: "disabled",
+    alertCreation: "create_incidents", incidentUrgencyRule: { type: "constant", urgency: "low" },
+    supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1] },
+    scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
+    alertGroupingParameters: { type: "time", config: { timeout: 5 } }, autoPauseNotificationsParameters: { enabled: true, timeout: 300 },
+  };
+  for (const [field, value] of Object.entries(cases)) {
+    const r = await provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", [field]: value });
+    expect({ field, ...r }).toMatchObject({ field, changes: true, replaces: [] });
+  }
+});
+
+describe("check", () => {
+  const check = (news: Record<string, unknown>) => provider.check!({}, { escalationPolicy: "PEP1", name: "x", ...news });
+  test("names the field and the problem", async () => {
+    await expect(check({ name: "  " })).resolves.toMatchObject({ failures: [{ property: "name", reason: "must not be empty" }] });
+    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({ failures: [{ property: "autoResolveTimeout" }] });
+    await expect(check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } })).resolves.toMatchObject({
+      failures: [{ property: "supportHours.startTime", reason: "must be HH:MM:SS" }, { property: "supportHours.daysOfWeek[0]" }],
+    });
+    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({ failures: [{ property: "escalationPolicy" }] });
+    await expect(check({ colour: "red" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("colour") }] });
+  });
+  test("use_support_hours requires supportHours", async () => {
+    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({ failures: [{ property: "supportHours" }] });
+  });
+  test("valid inputs have no failures", async () => {
+    await expect(check({ autoResolveTimeout: null, acknowledgementTimeout: 600 })).resolves.not.toHaveProperty("failures");
+  });
+});
