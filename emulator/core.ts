@@ -45,6 +45,8 @@ export class EmulatorCore {
   /** Authorization codes and pending consent pages: short-lived, never persisted. */
   readonly codes = new Map<string, AuthCode>();
   readonly pending = new Map<string, PendingAuthorization>();
+  /** Every route the app serves (filled while the app is built). */
+  readonly routes: { method: string; url: string }[] = [];
   private readonly registry: Pick<State, (typeof REGISTRY_KEYS)[number]>;
   private readonly dataFile?: string;
 

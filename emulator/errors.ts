@@ -43,7 +43,7 @@ export type OAuthErrorName = keyof typeof OAUTH_ERRORS;
 
 /** A REST error with a registry entry; `errors` lists specific problems (field-level). */
 export class ApiError extends Error {
-  readonly name = "ApiError";
+  override readonly name = "ApiError";
   readonly status: number;
   readonly code: number;
   constructor(
@@ -65,7 +65,7 @@ export class ApiError extends Error {
 
 /** An OAuth error; `description` says exactly what was wrong with the request. */
 export class OAuthError extends Error {
-  readonly name = "OAuthError";
+  override readonly name = "OAuthError";
   readonly status: number;
   constructor(
     readonly error: OAuthErrorName,

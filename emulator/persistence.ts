@@ -1,6 +1,6 @@
 // `--data FILE`: the state is written atomically (temp file, fsync, rename, fsync of the
 // directory), so a crash mid-write leaves either the old file or the new one, never a torn one.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { State } from "./store";
 
@@ -8,12 +8,17 @@ export function saveState(file: string, state: State): void {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, "w", 0o600);
   try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, JSON.stringify(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
   }
-  renameSync(tmp, file);
   try {
     const dir = openSync(dirname(file), "r");
     try {

@@ -48,9 +48,19 @@ export interface SeedSummary {
 }
 
 export class SeedError extends Error {
-  readonly name = "SeedError";
+  override readonly name = "SeedError";
   readonly code = "EMULATOR_SEED_INVALID";
 }
+
+type FieldType = "a string" | "a boolean" | "a token" | "an array of strings" | "a string or an array of strings";
+const isString = (v: unknown) => typeof v === "string";
+const FIELD_TYPES: Record<FieldType, (v: unknown) => boolean> = {
+  "a string": isString,
+  "a boolean": (v) => typeof v === "boolean",
+  "a token": (v) => typeof v === "string" && /^\S+$/.test(v),
+  "an array of strings": (v) => Array.isArray(v) && v.every(isString),
+  "a string or an array of strings": (v) => isString(v) || (Array.isArray(v) && v.every(isString)),
+};
 
 const REDIRECTS = ["http://localhost:8765/callback", "http://127.0.0.1:8765/callback"];
 
@@ -122,9 +132,18 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
     if (!Array.isArray(v)) throw new SeedError(`${where} must be an array`);
     return v;
   };
+  /** Optional fields must have their declared type when present (seed files are hand-written). */
+  const types = (entry: unknown, where: string, spec: Record<string, FieldType>): void => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw new SeedError(`${where} must be an object`);
+    for (const [key, type] of Object.entries(spec)) {
+      const v = (entry as Record<string, unknown>)[key];
+      if (v !== undefined && !FIELD_TYPES[type](v)) throw new SeedError(`${where}.${key} must be ${type}`);
+    }
+  };
 
   list(doc.accounts, "accounts").forEach((a, i) => {
     const where = `accounts[${i}]`;
+    types(a, where, { id: "a token", name: "a string", aiopsEntitled: "a boolean" });
     if (typeof a?.subdomain !== "string" || !/^[a-z0-9-]+$/.test(a.subdomain)) throw new SeedError(`${where}.subdomain must match [a-z0-9-]+`);
     if (accountBySubdomain(state, a.subdomain)) throw new SeedError(`${where}.subdomain "${a.subdomain}" exists already`);
     const region = a.region ?? "us";
@@ -136,6 +155,7 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.users, "users").forEach((u, i) => {
     const where = `users[${i}]`;
+    types(u, where, { id: "a token", name: "a string", password: "a string" });
     const acc = account(u?.account, where);
     if (typeof u.email !== "string" || !u.email.includes("@")) throw new SeedError(`${where}.email must be an email address`);
     if (Object.values(state.users).some((x) => x.email === u.email)) throw new SeedError(`${where}.email "${u.email}" exists already`);
@@ -149,6 +169,8 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.apps, "apps").forEach((a, i) => {
     const where = `apps[${i}]`;
+    types(a, where, { id: "a token", name: "a string", confidential: "a boolean", clientId: "a token", clientSecret: "a token",
+      scopes: "a string or an array of strings", redirectUris: "an array of strings", published: "a boolean", installs: "an array of strings" });
     const acc = account(a?.account, where);
     if (a.kind !== "classic" && a.kind !== "scoped") throw new SeedError(`${where}.kind must be "classic" or "scoped"`);
     const confidential = a.confidential ?? true;
@@ -171,6 +193,7 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.apiKeys, "apiKeys").forEach((k, i) => {
     const where = `apiKeys[${i}]`;
+    types(k, where, { id: "a token", name: "a string", token: "a token", readOnly: "a boolean", user: "a string" });
     const acc = account(k?.account, where);
     const kind = k.kind ?? "account";
     let userId: string | undefined;
@@ -188,6 +211,7 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.escalationPolicies, "escalationPolicies").forEach((p, i) => {
     const where = `escalationPolicies[${i}]`;
+    types(p, where, { id: "a token" });
     const acc = account(p?.account, where);
     if (typeof p.name !== "string" || p.name === "") throw new SeedError(`${where}.name is required`);
     const id = takeId(p.id, where);
@@ -197,6 +221,7 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.customFields, "customFields").forEach((f, i) => {
     const where = `customFields[${i}]`;
+    types(f, where, { id: "a token" });
     const acc = account(f?.account, where);
     const { account: _a, id, ...fields } = f;
     try {

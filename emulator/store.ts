@@ -1,5 +1,6 @@
 // The emulator's whole state as plain JSON-able records, so persistence is one JSON.stringify
 // and a reset is one structuredClone of the seeded snapshot.
+import type { JsonWebKey } from "node:crypto";
 
 export type Region = "us" | "eu";
 export type Role = "admin" | "user" | "read_only";

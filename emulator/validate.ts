@@ -87,6 +87,16 @@ export class Validator {
     return this.field(o, key, opts, (v) => (Array.isArray(v) ? (v as unknown[]) : this.fail(`${this.path(key)} must be an array`)));
   }
 
+  /** An array of objects, each checked by `each` with a validator prefixed `key[i].`. */
+  objects<T>(o: Json, key: string, each: (n: Validator, item: Json) => T, opts: Opts = {}): (T | undefined)[] | null | undefined {
+    const list = this.array(o, key, opts);
+    if (!list) return list;
+    return list.map((item, i) => {
+      const n = this.nested(`${key}[${i}].`);
+      return isObject(item) ? each(n, item) : this.fail(`${this.path(`${key}[${i}]`)} must be an object`);
+    });
+  }
+
   /** A reference `{id, type?}`; returns the id. */
   reference(o: Json, key: string, opts: Opts = {}) {
     const ref = this.object(o, key, opts);

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { DEFAULT_SCOPES } from "./auth/scopes";
 import { ConfigError, InsecureUrlError } from "./errors";
+import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
 
@@ -88,10 +89,10 @@ export function resolveSettings(get: (key: string) => string | undefined, env: N
     ...(subdomain !== undefined ? { subdomain: subdomain.toLowerCase() } : {}),
     credentials,
     scopes: resolveScopes(value("scopes")),
-    vendor: "pagerduty",
-    userAgent: `pulumi-pagerduty-dynamic (node ${process.version})`,
-    maxConcurrency: positiveInt("maxConcurrency", value("maxConcurrency"), 8),
-    requestsPerMinute: 840,
+    vendor: DEFAULT_CLIENT.vendor,
+    userAgent: `${DEFAULT_CLIENT.userAgent} (node ${process.version})`,
+    maxConcurrency: positiveInt("maxConcurrency", value("maxConcurrency"), DEFAULT_CLIENT.maxConcurrency),
+    requestsPerMinute: DEFAULT_CLIENT.requestsPerMinute,
     timeouts: {
       connectMs: DEFAULT_TRANSPORT.connectTimeoutMs,
       headersMs: DEFAULT_TRANSPORT.headersTimeoutMs,

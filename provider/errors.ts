@@ -149,15 +149,17 @@ export const SECRET_KEY =
   /^(authorization|client_secret|clientSecret|access_token|accessToken|refresh_token|refreshToken|id_token|token|api_key|apiKey|integration_key|integrationKey|code_verifier|code|password)$/i;
 
 /**
- * A deep copy with the values under secret-looking keys masked. Numbers and booleans stay, so an
- * API error body's numeric `code` survives while an OAuth `code` string does not.
+ * A deep copy with the values under secret-looking keys masked, and any known secret value
+ * (`secrets`) scrubbed from the strings that remain. Numbers and booleans stay, so an API error
+ * body's numeric `code` survives while an OAuth `code` string does not.
  */
-export function redactDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactDeep);
+export function redactDeep(value: unknown, secrets: readonly (string | undefined)[] = []): unknown {
+  if (typeof value === "string") return scrub(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SECRET_KEY.test(k) && (typeof v === "string" || (v !== null && typeof v === "object")) ? "REDACTED" : redactDeep(v);
+    out[k] = SECRET_KEY.test(k) && (typeof v === "string" || (v !== null && typeof v === "object")) ? "REDACTED" : redactDeep(v, secrets);
   }
   return out;
 }

@@ -1,17 +1,20 @@
 // Entry point the serialized providers call into. The SDK's provider objects only name a resource
 // kind and require this module at run time, so the code that runs is always the installed one.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { PagerDutyError } from "./errors";
 import { configure as configureRuntime } from "./runtime";
-import { provider as service } from "./resources/service";
 
-const resources: Record<string, dynamic.ResourceProvider> = {
-  Service: service,
-};
+/** Kind "ServiceEventRule" lives in ./resources/service-event-rule (one module per resource). */
+const moduleOf = (kind: string) => kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
 
 export function resource(kind: string): dynamic.ResourceProvider {
-  const p = resources[kind];
-  if (!p) throw new Error(`pulumi-pagerduty-dynamic: unknown resource kind "${kind}" (installed package older than the program?)`);
-  return p;
+  if (!/^[A-Z][A-Za-z]+$/.test(kind)) throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}"`);
+  try {
+    return require(`./resources/${moduleOf(kind)}`).provider;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw e;
+    throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
+  }
 }
 
 /** Called from every provider object's configure; the settings are process-wide. */

@@ -1,6 +1,6 @@
 // The id_token signing key: RS256, created on first use (startup stays fast) and kept in the
 // state so a persisted emulator's tokens stay verifiable after a restart.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, type JsonWebKey, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { State } from "../store";
 
 export interface SigningKey {

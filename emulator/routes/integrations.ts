@@ -38,10 +38,7 @@ const EMAIL_DEFAULTS = {
 const FILTER_MODES = ["match", "no-match", "always"] as const;
 
 function emailFilters(v: Validator, o: Json) {
-  const list = v.array(o, "email_filters");
-  return list?.map((f, i) => {
-    const n = v.nested(`email_filters[${i}].`);
-    if (!isObject(f)) return n.fail(`"email_filters[${i}]" must be an object`);
+  return v.objects(o, "email_filters", (n, f) => {
     const out: Json = {};
     for (const part of ["subject", "body", "from_email"]) {
       out[`${part}_mode`] = n.oneOf(f, `${part}_mode`, FILTER_MODES, { required: true });
@@ -52,10 +49,7 @@ function emailFilters(v: Validator, o: Json) {
 }
 
 function emailParsers(v: Validator, o: Json) {
-  const list = v.array(o, "email_parsers");
-  return list?.map((p, i) => {
-    const n = v.nested(`email_parsers[${i}].`);
-    if (!isObject(p)) return n.fail(`"email_parsers[${i}]" must be an object`);
+  return v.objects(o, "email_parsers", (n, p) => {
     n.oneOf(p, "action", ["trigger", "resolve"], { required: true });
     n.object(p, "match_predicate", { required: true });
     n.array(p, "value_extractors");

@@ -6,7 +6,7 @@ import type { EmulatorCore } from "../core";
 import { invalid, notFound } from "../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
-import { owned, type ServiceRecord } from "../store";
+import { owned, type ServiceRecord, type State } from "../store";
 import { envelope, envelopeArray, isObject, type Json, Validator } from "../validate";
 import { renderIntegration } from "./integrations";
 
@@ -60,11 +60,7 @@ function supportHours(v: Validator, o: Json) {
 }
 
 function scheduledActions(v: Validator, o: Json) {
-  const list = v.array(o, "scheduled_actions");
-  if (!list) return list;
-  return list.map((a, i) => {
-    const n = v.nested(`scheduled_actions[${i}].`);
-    if (!isObject(a)) return n.fail(`"scheduled_actions[${i}]" must be an object`);
+  return v.objects(o, "scheduled_actions", (n, a) => {
     const at = n.object(a, "at", { required: true });
     const m = n.nested("at.");
     return {
@@ -118,12 +114,29 @@ function parseFields(v: Validator, o: Json, mode: "create" | "update"): Patch {
   return patch;
 }
 
-/** Per-object rules checked on the would-be result: the policy exists, support hours present when used. */
-function checkResult(core: EmulatorCore, accountId: string, s: Managed, v: Validator): void {
-  if (!owned(core.state.escalationPolicies, s.escalation_policy, accountId)) v.fail(`Escalation policy ${s.escalation_policy} not found`);
+/**
+ * Per-object rules checked on the would-be result: a newly set policy exists (a kept reference to a
+ * since-deleted policy stays valid), support hours are present when used.
+ */
+function checkResult(core: EmulatorCore, accountId: string, s: Managed, v: Validator, before?: Managed): void {
+  if (s.escalation_policy !== before?.escalation_policy && !owned(core.state.escalationPolicies, s.escalation_policy, accountId))
+    v.fail(`Escalation policy ${s.escalation_policy} not found`);
   const rule = s.incident_urgency_rule as { type?: string } | undefined;
   if (rule?.type === "use_support_hours" && !s.support_hours)
     v.fail('"support_hours" is required when "incident_urgency_rule.type" is "use_support_hours"');
+}
+
+/** Per-state index of service names ("account\0name" → id); rebuilt when the state object changes (reset, seed). */
+const nameIndexes = new WeakMap<State, Map<string, string>>();
+const nameKey = (accountId: string, name: string) => `${accountId}\u0000${name}`;
+
+function names(core: EmulatorCore): Map<string, string> {
+  let index = nameIndexes.get(core.state);
+  if (!index) {
+    index = new Map(Object.values(core.state.services).map((s) => [nameKey(s.accountId, s.name), s.id]));
+    nameIndexes.set(core.state, index);
+  }
+  return index;
 }
 
 /**
@@ -131,19 +144,21 @@ function checkResult(core: EmulatorCore, accountId: string, s: Managed, v: Valid
  * their new names, so a batch may swap names between its members.
  */
 function checkNames(core: EmulatorCore, accountId: string, renamed: Map<string, string>, v: Validator): void {
-  const owners = new Map<string, string[]>();
-  const add = (name: string, id: string) => owners.set(name, [...(owners.get(name) ?? []), id]);
-  const targets = new Set(renamed.values());
-  const services = core.state.services;
-  for (const id in services) {
-    if (services[id].accountId !== accountId) continue;
-    const name = renamed.get(id) ?? services[id].name;
-    if (targets.has(name)) add(name, id);
+  const index = names(core);
+  const claimed = new Set<string>();
+  for (const [id, name] of renamed) {
+    const owner = index.get(nameKey(accountId, name));
+    const ownerKeeps = owner !== undefined && owner !== id && (renamed.get(owner) ?? name) === name;
+    if (ownerKeeps || claimed.has(name)) v.fail(`Name has already been taken ("${name}")`);
+    claimed.add(name);
   }
-  if (renamed.has("new")) add(renamed.get("new") as string, "new");
-  for (const [name, ids] of owners) {
-    if (ids.length > 1 && ids.some((id) => renamed.has(id))) v.fail(`Name has already been taken ("${name}")`);
-  }
+}
+
+/** Keep the name index in step with a service's name (undefined = deleted). */
+function rename(core: EmulatorCore, s: ServiceRecord, before: string | undefined, after: string | undefined): void {
+  const index = names(core);
+  if (before !== undefined && index.get(nameKey(s.accountId, before)) === s.id) index.delete(nameKey(s.accountId, before));
+  if (after !== undefined) index.set(nameKey(s.accountId, after), s.id);
 }
 
 const managed = (s: ServiceRecord): Managed => ({
@@ -163,6 +178,7 @@ const managed = (s: ServiceRecord): Managed => ({
 
 function applyManaged(core: EmulatorCore, s: ServiceRecord, m: Managed, now: string): void {
   const { escalation_policy, ...rest } = m;
+  if (s.name !== m.name) rename(core, s, s.name, m.name);
   Object.assign(s, rest);
   s.escalationPolicyId = escalation_policy;
   s.escalationPolicySummary = core.state.escalationPolicies[escalation_policy]?.name ?? s.escalationPolicySummary;
@@ -264,13 +280,15 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     checkResult(core, p.accountId, m, v);
     checkNames(core, p.accountId, new Map([["new", m.name]]), v);
     v.done();
+    const { escalation_policy: _policy, ...fields } = m;
     const s: ServiceRecord = {
       id: core.ids.next(), accountId: p.accountId, escalationPolicyId: "", escalationPolicySummary: "",
       created_at: now, integrationIds: [], ruleIds: [], rulesConvertedAt: null, fieldValues: {}, enablements: {},
-      ...(m as Omit<Managed, "escalation_policy">), updated_at: now,
+      ...fields, updated_at: now,
     };
     applyManaged(core, s, m, now);
     core.state.services[s.id] = s;
+    rename(core, s, undefined, s.name);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
     reply.code(201);
@@ -285,7 +303,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     const v = new Validator();
     const next = { ...managed(s), ...parseFields(v, input, "update") };
     v.done();
-    checkResult(core, p.accountId, next, v);
+    checkResult(core, p.accountId, next, v, managed(s));
     checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
     v.done();
     const before = managed(s);
@@ -313,7 +331,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
       plan.push({ s, next: { ...managed(s), ...parseFields(n, item, "update") } });
     });
     v.done();
-    for (const { next } of plan) checkResult(core, p.accountId, next, v);
+    for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
     checkNames(core, p.accountId, new Map(plan.map(({ s, next }) => [s.id, next.name])), v);
     v.done();
     const now = core.clock.iso();
@@ -332,6 +350,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     for (const id of s.integrationIds) delete core.state.integrations[id];
     for (const id of s.ruleIds) delete core.state.rules[id];
     delete core.state.services[s.id];
+    rename(core, s, s.name, undefined);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "delete", serviceRef(base, s), changes(managed(s), undefined));
     return reply.code(204).send();

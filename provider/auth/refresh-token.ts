@@ -1,7 +1,15 @@
 // User tokens from a refresh token. The service rotates the refresh token on every use and the
-// old one stops working, so the rotated token is written to the token cache before the new access
-// token is used, and the next process starts from the cached token rather than the spent one in
-// config. A different token in config starts a new cache entry (see RefreshTokenCache.key).
+// old one stops working, so the rotated one must outlive the process. Behaviour:
+// - Each configured refresh token starts a lineage with one cache entry (RefreshTokenCache.key).
+//   The first refresh spends the configured token; the rotated token is saved atomically before
+//   the new access token is used, and later processes start from the saved one.
+// - A new token in config is a new lineage: it is used as is, never shadowed by an older entry.
+// - A saved token the service rejects (invalid_grant) is removed, and the error says to obtain a
+//   new token; the configured one is not tried again, as it was spent when the entry was written.
+// - Refreshes of one lineage are serialized across processes by a lock file, so two concurrent
+//   `pulumi` runs never spend the same token.
+// - If the rotated token cannot be saved, this process keeps it in memory and warns.
+// The cache is per machine: a token spent on one machine does not work on another.
 import { TokenError } from "../errors";
 import { clientSecretPost } from "./client-auth";
 import { RefreshTokenCache } from "./token-cache";

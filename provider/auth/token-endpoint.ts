@@ -78,8 +78,8 @@ export function processTokenResponse(
   const body = parseJson(response.text);
   const copy = {
     status: response.status,
-    headers: redactDeep(response.headers) as HttpResponse["headers"],
-    body: body === undefined ? scrub(response.text.slice(0, 1000), secrets) : redactDeep(body),
+    headers: redactDeep(response.headers, secrets) as HttpResponse["headers"],
+    body: redactDeep(body ?? response.text.slice(0, 1000), secrets),
   };
   const fail = (message: string, oauthError?: string): never => {
     throw new TokenError(scrub(message, secrets), { status: response.status, response: copy, ...(oauthError ? { oauthError } : {}) });

@@ -146,7 +146,7 @@ function interpret<T>(method: Method, path: string, { response, attempts }: Retr
     ...(parsed.apiCode !== undefined ? { apiCode: parsed.apiCode } : {}),
     ...(parsed.apiMessage !== undefined ? { apiMessage: parsed.apiMessage } : {}),
     errors: parsed.errors,
-    response: { status: response.status, headers: redactDeep(response.headers) as Record<string, string>, body: parsed.body },
+    response: { status: response.status, headers: redactDeep(response.headers, secrets) as Record<string, string>, body: parsed.body },
     attempts,
   });
 }

@@ -33,7 +33,7 @@ export function parseErrorBody(text: string, secrets: readonly string[] = []): P
   if (required.length) errors.push(`required scopes: ${required.join(" ")}`);
   const parsed: ParsedError = {
     errors: errors.slice(0, MAX_ERRORS).map(clean),
-    body: JSON.parse(scrub(JSON.stringify(redactDeep(json)), secrets)),
+    body: redactDeep(json, secrets),
   };
   if (message) parsed.apiMessage = clean(message);
   if (Number.isInteger(code)) parsed.apiCode = code;

@@ -2,7 +2,7 @@
 // only on 429 (the service rejected it without acting) and on failures before any byte was sent.
 import { setTimeout as sleep } from "node:timers/promises";
 import { NetworkError } from "../errors";
-import type { HttpResponse, Method } from "./transport";
+import { UNSENT_CODES, type HttpResponse, type Method } from "./transport";
 
 /** The token endpoint has its own rule: only network failures are retried, never an OAuth error. */
 export type RetryClass = Method | "TOKEN";
@@ -25,13 +25,7 @@ export const RETRY_RULES: Readonly<Record<RetryClass, RetryRule>> = {
 
 /** Network failures worth another try; anything else (TLS trust, bad arguments) fails at once. */
 const TRANSIENT_REASONS = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT",
+  ...UNSENT_CODES,
   "ECONNRESET",
   "EPIPE",
   "ETIMEDOUT",
@@ -117,8 +111,8 @@ function networkRetryable(rule: RetryRule, e: NetworkError): boolean {
 
 /**
  * Unscaled wait before attempt `n + 1`. A server hint (`ratelimit-reset` or `retry-after`, in
- * seconds) wins over backoff, plus up to a second of jitter so that waiting callers do not return
- * in lockstep. Otherwise exponential backoff with "equal jitter": half fixed, half random.
+ * seconds) wins over backoff, plus jitter of up to one base step (at most 1 s) so that callers
+ * waiting on the same reset do not return in lockstep. Otherwise exponential backoff with "equal jitter": half fixed, half random.
  */
 export function retryDelay(n: number, response: HttpResponse | undefined, o: Required<RetryOptions>): number {
   const hint = response && serverWaitMs(response.headers);

@@ -32,14 +32,16 @@ export const DEFAULT_TRANSPORT: Required<TransportOptions> = {
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 30_000,
+  // Below common server idle timeouts (Node 5 s), so a pooled socket is rarely reused just as the
+  // server closes it: that failure counts as "sent" and would not be retried for a POST.
+  keepAliveTimeoutMs: 4_000,
 };
 
 /**
  * Errors raised while connecting: the request bytes cannot have reached the server, so even a POST
  * may be sent again.
  */
-const UNSENT_CODES = new Set([
+export const UNSENT_CODES: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",

@@ -109,7 +109,6 @@ export class PulumiProject {
       PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_SKIP_CONFIRMATIONS: "true",
       NO_COLOR: "1",
       // The provider must get its credentials from stack config, not from the test's environment.
       PAGERDUTY_CLIENT_ID: "",
@@ -122,7 +121,7 @@ export class PulumiProject {
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
     fs.writeFileSync(
       path.join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "commonjs", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] }),
+      JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] }),
     );
     const project = new PulumiProject(dir, env);
     project.setProgram(program);

@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, chmodSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MockAgent } from "undici";
 import { refreshTokenSource } from "../../provider/auth/refresh-token";
 import { RefreshTokenCache } from "../../provider/auth/token-cache";
 import type { TokenEndpoint } from "../../provider/auth/token-endpoint";
@@ -10,27 +9,24 @@ import { ConfigError, TokenError } from "../../provider/errors";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
 import { createClient } from "../../provider/runtime";
+import { useMockAgent } from "./http-mock";
 
 const origin = "https://identity.example.com";
 const creds = { clientId: "cid", clientSecret: "csecret", refreshToken: "rt-0" };
 
-let agent: MockAgent;
+const mock = useMockAgent();
 let endpoint: TokenEndpoint;
 let cacheHome: string;
 let dir: string;
 let warnings: string[];
 
 beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  endpoint = { url: `${origin}/oauth/token`, transport: new Transport({}, agent), retry: { ...DEFAULT_RETRY, timeScale: 0.001 }, userAgent: "t" };
+  endpoint = { url: `${origin}/oauth/token`, transport: new Transport({}, mock()), retry: { ...DEFAULT_RETRY, timeScale: 0.001 }, userAgent: "t" };
   cacheHome = mkdtempSync(join(tmpdir(), "pd-cache-"));
   dir = join(cacheHome, "pulumi-pagerduty-dynamic");
   warnings = [];
 });
 afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
   rmSync(cacheHome, { recursive: true, force: true });
 });
 
@@ -43,7 +39,7 @@ function start(config = creds) {
 /** Expects one refresh grant spending `spent` and rotates it to `next`. */
 function expectRefresh(spent: string, next: string, access = `at-${next}`) {
   const body = `grant_type=refresh_token&refresh_token=${spent}&client_id=cid&client_secret=csecret`;
-  agent.get(origin).intercept({ path: "/oauth/token", method: "POST", body }).reply(200, {
+  mock().get(origin).intercept({ path: "/oauth/token", method: "POST", body }).reply(200, {
     access_token: access,
     token_type: "bearer",
     expires_in: 86400,
@@ -53,7 +49,7 @@ function expectRefresh(spent: string, next: string, access = `at-${next}`) {
 }
 
 function rejectRefresh(spent: string) {
-  agent
+  mock()
     .get(origin)
     .intercept({ path: "/oauth/token", method: "POST", body: (b) => b.includes(`refresh_token=${spent}&`) })
     .reply(400, { error: "invalid_grant", error_description: `refresh token ${spent} is invalid` });
@@ -164,9 +160,9 @@ describe("refresh tokens through the configured client", () => {
       (k) => ({ "pagerduty:clientId": "cid", "pagerduty:clientSecret": "csecret", "pagerduty:refreshToken": "rt-0", "pagerduty:authUrl": origin })[k],
       { XDG_CACHE_HOME: cacheHome },
     );
-    const client = createClient(settings, { dispatcher: agent });
+    const client = createClient(settings, { dispatcher: mock() });
     expectRefresh("rt-0", "rt-1");
-    agent.get("https://api.pagerduty.com").intercept({ path: "/services/P1", method: "GET", headers: { authorization: "Bearer at-rt-1" } }).reply(200, { service: { id: "P1" } });
+    mock().get("https://api.pagerduty.com").intercept({ path: "/services/P1", method: "GET", headers: { authorization: "Bearer at-rt-1" } }).reply(200, { service: { id: "P1" } });
     expect(await client.request("GET", "/services/P1", { scopes: ["services.read"] })).toEqual({ service: { id: "P1" } });
     expect(mode(cacheFile())).toBe(0o600);
   });

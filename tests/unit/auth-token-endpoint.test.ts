@@ -1,4 +1,3 @@
-import { MockAgent } from "undici";
 import { clientSecretPost, none } from "../../provider/auth/client-auth";
 import { codeChallenge, createCodeVerifier } from "../../provider/auth/pkce";
 import {
@@ -11,6 +10,7 @@ import {
 import { NetworkError, TokenError } from "../../provider/errors";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport, type HttpResponse } from "../../provider/http/transport";
+import { useMockAgent } from "./http-mock";
 
 const reply = (status: number, body: unknown): HttpResponse => ({
   status,
@@ -58,28 +58,22 @@ describe("processTokenResponse (no network)", () => {
 });
 
 describe("token requests (MockAgent)", () => {
-  let agent: MockAgent;
+  const mock = useMockAgent();
   let endpoint: TokenEndpoint;
   const origin = "https://identity.example.com";
 
   beforeEach(() => {
-    agent = new MockAgent();
-    agent.disableNetConnect();
     endpoint = {
       url: `${origin}/oauth/token`,
-      transport: new Transport({}, agent),
+      transport: new Transport({}, mock()),
       retry: { ...DEFAULT_RETRY, timeScale: 0.001 },
       userAgent: "test-agent",
     };
   });
-  afterEach(async () => {
-    agent.assertNoPendingInterceptors();
-    await agent.close();
-  });
 
   it("sends client credentials in a form body, never in the URL", async () => {
     let seen: { path: string; headers: Record<string, string>; body: string } | undefined;
-    agent
+    mock()
       .get(origin)
       .intercept({ path: "/oauth/token", method: "POST" })
       .reply((opts) => {
@@ -99,7 +93,7 @@ describe("token requests (MockAgent)", () => {
   });
 
   it("sends the refresh grant with the client secret", async () => {
-    agent
+    mock()
       .get(origin)
       .intercept({ path: "/oauth/token", method: "POST", body: "grant_type=refresh_token&refresh_token=rt1&client_id=cid&client_secret=s" })
       .reply(200, { access_token: "at", refresh_token: "rt2", expires_in: 60 });
@@ -109,12 +103,12 @@ describe("token requests (MockAgent)", () => {
   it("sends the authorization code with the PKCE verifier for a public client", async () => {
     const verifier = createCodeVerifier();
     const body = new URLSearchParams({ grant_type: "authorization_code", code: "c1", redirect_uri: "http://127.0.0.1/cb", code_verifier: verifier, client_id: "cid" });
-    agent.get(origin).intercept({ path: "/oauth/token", method: "POST", body: body.toString() }).reply(200, { access_token: "at", expires_in: 60 });
+    mock().get(origin).intercept({ path: "/oauth/token", method: "POST", body: body.toString() }).reply(200, { access_token: "at", expires_in: 60 });
     await authorizationCodeGrant(endpoint, none("cid"), { code: "c1", redirectUri: "http://127.0.0.1/cb", codeVerifier: verifier });
   });
 
   it("retries network failures only", async () => {
-    const pool = agent.get(origin);
+    const pool = mock().get(origin);
     pool.intercept({ path: "/oauth/token", method: "POST" }).replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     pool.intercept({ path: "/oauth/token", method: "POST" }).reply(503, "busy");
     const res = await clientCredentialsGrant(endpoint, clientSecretPost("cid", "s"), "as_account-us.acme");
@@ -122,7 +116,7 @@ describe("token requests (MockAgent)", () => {
   });
 
   it("gives up after the attempt cap with a NetworkError", async () => {
-    agent
+    mock()
       .get(origin)
       .intercept({ path: "/oauth/token", method: "POST" })
       .replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }))

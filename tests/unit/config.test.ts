@@ -47,18 +47,18 @@ describe("resolveSettings", () => {
   });
 
   it.each([
-    [{}, /no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/],
-    [{ "pagerduty:clientId": "cid", "pagerduty:subdomain": "acme" }, /"pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\) is required/],
-    [{ "pagerduty:clientId": "cid", "pagerduty:clientSecret": "s" }, /"pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) is required with client credentials/],
-    [{ "pagerduty:refreshToken": "rt" }, /"pagerduty:clientId" .* and "pagerduty:clientSecret" .* are required with "pagerduty:refreshToken"/],
-    [{ ...creds, "pagerduty:token": "k" }, /"pagerduty:token" \(env PAGERDUTY_TOKEN\) \(an API key\) and OAuth settings/],
-    [{ ...creds, "pagerduty:serviceRegion": "ap" }, /"pagerduty:serviceRegion" .* must be "us" or "eu"; got "ap"/],
-    [{ ...creds, "pagerduty:subdomain": "acme.pagerduty.com" }, /"pagerduty:subdomain" .* must be the account's subdomain/],
-    [{ ...creds, "pagerduty:scopes": "as_account-us.acme services.read" }, /"pagerduty:scopes" .* must not contain the account selector/],
-    [{ ...creds, "pagerduty:maxConcurrency": "0" }, /"pagerduty:maxConcurrency" .* must be a positive integer/],
-    [{ ...creds, "pagerduty:apiUrl": "not a url" }, /"pagerduty:apiUrl" .* is not a URL/],
-    [{ ...creds, "pagerduty:apiUrl": "https://user:pw@api.example.com" }, /"pagerduty:apiUrl" .* must not carry credentials/],
-  ])("names the key that is wrong (%j)", (config, message) => {
+    ["no credentials", {}, /no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/],
+    ["client id without secret", { "pagerduty:clientId": "cid", "pagerduty:subdomain": "acme" }, /"pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\) is required/],
+    ["client credentials without subdomain", { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "s" }, /"pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) is required with client credentials/],
+    ["refresh token without client", { "pagerduty:refreshToken": "rt" }, /"pagerduty:clientId" .* and "pagerduty:clientSecret" .* are required with "pagerduty:refreshToken"/],
+    ["API key and OAuth both set", { ...creds, "pagerduty:token": "k" }, /"pagerduty:token" \(env PAGERDUTY_TOKEN\) \(an API key\) and OAuth settings/],
+    ["unknown region", { ...creds, "pagerduty:serviceRegion": "ap" }, /"pagerduty:serviceRegion" .* must be "us" or "eu"; got "ap"/],
+    ["subdomain given as a host", { ...creds, "pagerduty:subdomain": "acme.pagerduty.com" }, /"pagerduty:subdomain" .* must be the account's subdomain/],
+    ["account selector in scopes", { ...creds, "pagerduty:scopes": "as_account-us.acme services.read" }, /"pagerduty:scopes" .* must not contain the account selector/],
+    ["zero concurrency", { ...creds, "pagerduty:maxConcurrency": "0" }, /"pagerduty:maxConcurrency" .* must be a positive integer/],
+    ["unparseable URL", { ...creds, "pagerduty:apiUrl": "not a url" }, /"pagerduty:apiUrl" .* is not a URL/],
+    ["URL with userinfo", { ...creds, "pagerduty:apiUrl": "https://user:pw@api.example.com" }, /"pagerduty:apiUrl" .* must not carry credentials/],
+  ])("names the key that is wrong: %s", (_label, config, message) => {
     const err = configError(() => resolveSettings(fromMap(config as Record<string, string>), {}));
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.message).toMatch(message);

@@ -1,20 +1,11 @@
-import { MockAgent } from "undici";
 import { apiKeySource, RenewingTokenSource, type TokenSource } from "../../provider/auth/token-source";
 import { ScopeError } from "../../provider/errors";
 import { ApiClient, ApiError, isNotFound } from "../../provider/http/client";
+import { useMockAgent } from "./http-mock";
 import { Transport } from "../../provider/http/transport";
 
 const api = "https://api.example.com";
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const mock = useMockAgent();
 
 /** A token source whose n-th token is `t<n>` with the given granted scopes. */
 function oauth(scopes?: string[]) {
@@ -24,13 +15,13 @@ function oauth(scopes?: string[]) {
 }
 
 const client = (tokens: TokenSource = oauth().tokens, vendor?: string) =>
-  new ApiClient({ apiUrl: `${api}/`, tokens, transport: new Transport({}, agent) }, { vendor, retry: { timeScale: 0.001 } });
+  new ApiClient({ apiUrl: `${api}/`, tokens, transport: new Transport({}, mock()) }, { vendor, retry: { timeScale: 0.001 } });
 
 describe("ApiClient requests", () => {
   it("sends the auth, Accept, Content-Type and User-Agent headers and parses JSON", async () => {
     let headers: Record<string, string> = {};
     let body = "";
-    agent
+    mock()
       .get(api)
       .intercept({ path: "/services", method: "POST" })
       .reply((opts) => {
@@ -50,7 +41,7 @@ describe("ApiClient requests", () => {
   });
 
   it("sends API keys as `Token token=` without a scope check", async () => {
-    agent
+    mock()
       .get(api)
       .intercept({ path: "/services/P1", method: "GET", headers: { authorization: "Token token=k-123" } })
       .reply(200, { service: {} });
@@ -58,13 +49,13 @@ describe("ApiClient requests", () => {
   });
 
   it("encodes query values and arrays as key[]", async () => {
-    agent.get(api).intercept({ path: "/services?limit=100&total=true&include%5B%5D=teams&include%5B%5D=integrations", method: "GET" }).reply(200, { services: [] });
+    mock().get(api).intercept({ path: "/services?limit=100&total=true&include%5B%5D=teams&include%5B%5D=integrations", method: "GET" }).reply(200, { services: [] });
     await client().request("GET", "/services", { query: { limit: 100, total: true, include: ["teams", "integrations"], query: undefined } });
   });
 
   it("returns undefined for 204 and omits Content-Type without a body", async () => {
     let headers: Record<string, string> = {};
-    agent
+    mock()
       .get(api)
       .intercept({ path: "/services/P1", method: "DELETE" })
       .reply((opts) => {
@@ -89,7 +80,7 @@ describe("ApiClient requests", () => {
   });
 
   it("maps 404 to ERR_NOT_FOUND", async () => {
-    agent.get(api).intercept({ path: "/services/PGONE", method: "GET" }).reply(404, { error: { message: "Not Found", code: 2100 } });
+    mock().get(api).intercept({ path: "/services/PGONE", method: "GET" }).reply(404, { error: { message: "Not Found", code: 2100 } });
     const err = await client().request("GET", "/services/PGONE").then(undefined, (e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
     expect(err).toBeInstanceOf(ApiError);
@@ -100,7 +91,7 @@ describe("ApiClient requests", () => {
 describe("ApiClient on 401", () => {
   it("fetches a new token once and retries the request once", async () => {
     const { tokens, fetchToken } = oauth();
-    const pool = agent.get(api);
+    const pool = mock().get(api);
     pool.intercept({ path: "/services", method: "GET", headers: { authorization: "Bearer t1" } }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
     pool.intercept({ path: "/services", method: "GET", headers: { authorization: "Bearer t2" } }).reply(200, { services: [] });
     expect(await client(tokens).request("GET", "/services")).toEqual({ services: [] });
@@ -109,19 +100,19 @@ describe("ApiClient on 401", () => {
 
   it("gives up after the second 401", async () => {
     const { tokens, fetchToken } = oauth();
-    agent.get(api).intercept({ path: "/services", method: "POST" }).reply(401, { error: { message: "Unauthorized", code: 2006 } }).times(2);
+    mock().get(api).intercept({ path: "/services", method: "POST" }).reply(401, { error: { message: "Unauthorized", code: 2006 } }).times(2);
     await expect(client(tokens).request("POST", "/services", { body: {} })).rejects.toMatchObject({ status: 401, code: "ERR_API" });
     expect(fetchToken).toHaveBeenCalledTimes(2);
   });
 
   it("does not retry an API key", async () => {
-    agent.get(api).intercept({ path: "/services", method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
+    mock().get(api).intercept({ path: "/services", method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
     await expect(client(apiKeySource("bad-key")).request("GET", "/services")).rejects.toMatchObject({ status: 401 });
   });
 
   it("lets concurrent requests share one token", async () => {
     const { tokens, fetchToken } = oauth();
-    agent.get(api).intercept({ path: "/services", method: "GET" }).reply(200, { services: [] }).times(10);
+    mock().get(api).intercept({ path: "/services", method: "GET" }).reply(200, { services: [] }).times(10);
     const c = client(tokens);
     await Promise.all(Array.from({ length: 10 }, () => c.request("GET", "/services")));
     expect(fetchToken).toHaveBeenCalledTimes(1);
@@ -132,7 +123,7 @@ describe("ApiClient concurrency", () => {
   it("keeps at most maxConcurrency requests in flight", async () => {
     let inFlight = 0;
     let peak = 0;
-    agent
+    mock()
       .get(api)
       .intercept({ path: "/services", method: "GET" })
       .reply(() => {
@@ -142,7 +133,7 @@ describe("ApiClient concurrency", () => {
       })
       .delay(10)
       .times(12);
-    const c = new ApiClient({ apiUrl: api, tokens: oauth().tokens, transport: new Transport({}, agent) }, { maxConcurrency: 3 });
+    const c = new ApiClient({ apiUrl: api, tokens: oauth().tokens, transport: new Transport({}, mock()) }, { maxConcurrency: 3 });
     await Promise.all(Array.from({ length: 12 }, () => c.request("GET", "/services")));
     expect(peak).toBeLessThanOrEqual(3);
   });

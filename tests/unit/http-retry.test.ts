@@ -1,26 +1,17 @@
-import { MockAgent } from "undici";
 import { apiKeySource } from "../../provider/auth/token-source";
 import { ApiError, NetworkError } from "../../provider/errors";
 import { ApiClient } from "../../provider/http/client";
 import { RateGate } from "../../provider/http/rate-gate";
 import { DEFAULT_RETRY, retryDelay, type RetryOptions } from "../../provider/http/retry";
+import { useMockAgent } from "./http-mock";
 import { Transport, type HttpResponse } from "../../provider/http/transport";
 
 const api = "https://api.example.com";
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const mock = useMockAgent();
 
 const client = (retry: RetryOptions = {}) =>
-  new ApiClient({ apiUrl: api, tokens: apiKeySource("k"), transport: new Transport({}, agent) }, { retry: { timeScale: 0.001, ...retry } });
-const pool = () => agent.get(api);
+  new ApiClient({ apiUrl: api, tokens: apiKeySource("k"), transport: new Transport({}, mock()) }, { retry: { timeScale: 0.001, ...retry } });
+const pool = () => mock().get(api);
 const socketError = (code: string) => Object.assign(new Error(code), { code });
 
 describe("retry policy by method", () => {

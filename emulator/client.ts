@@ -1,0 +1,31 @@
+// For scripts and tests that drive a running emulator from outside: the CLI's ready line and a
+// client-credentials token from it.
+
+/** The one JSON line the CLI prints on stdout when ready. */
+export interface ReadyLine {
+  url: string;
+  apiUrl: string;
+  authUrl: string;
+  adminToken: string;
+  account: { subdomain: string; region: string };
+  oauth: { clientId: string; clientSecret: string; scopes: string };
+  apiKey: string;
+  escalationPolicyId: string;
+}
+
+/** An app token for the ready line's Scoped app (all its scopes unless `scopes` is given). */
+export async function fetchAppToken(ready: Pick<ReadyLine, "authUrl" | "account" | "oauth">, scopes = ready.oauth.scopes): Promise<string> {
+  const res = await fetch(`${ready.authUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: ready.oauth.clientId,
+      client_secret: ready.oauth.clientSecret,
+      scope: `as_account-${ready.account.region}.${ready.account.subdomain} ${scopes}`,
+    }).toString(),
+  });
+  const body = (await res.json()) as { access_token?: string; error?: string; error_description?: string };
+  if (!res.ok || !body.access_token) throw new Error(`token request failed: ${res.status} ${body.error ?? ""} ${body.error_description ?? ""}`.trim());
+  return body.access_token;
+}

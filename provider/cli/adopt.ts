@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+// Prints a ready-to-run Pulumi TypeScript program adopting existing services (all of them, or the
+// ones named) with their integrations, event rules, custom field values and enablements.
+// Credentials come from the environment exactly as the provider resolves them (PAGERDUTY_TOKEN, or
+// PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...).
+// Only GET requests are made. Secrets (credentials, integration keys) are never printed.
+import { writeFileSync } from "node:fs";
+import { resolveSettings } from "../config";
+import { PagerDutyError } from "../errors";
+import { isNotFound } from "../http/client";
+import { listOffset } from "../resources/pages";
+import { getFieldValues } from "../resources/service-custom-field-values";
+import type { ApiEnablement } from "../resources/service-enablement";
+import { getClient, resetRuntime } from "../runtime";
+import { renderProgram, type ServiceSnapshot } from "./program";
+
+const READ = ["services.read"];
+const USAGE = "usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]";
+
+export interface AdoptOptions {
+  ids: string[];
+  names: string[];
+  out?: string;
+}
+
+export class UsageError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export function parseArgs(argv: readonly string[]): AdoptOptions {
+  const opts: AdoptOptions = { ids: [], names: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--service": opts.ids.push(value()); break;
+      case "--name": opts.names.push(value()); break;
+      case "--out": opts.out = value(); break;
+      case "--help": case "-h": throw new UsageError(USAGE, 0);
+      default: throw new UsageError(`unknown argument ${argv[i]}\n${USAGE}`);
+    }
+  }
+  return opts;
+}
+
+type Raw = Record<string, any>;
+const path = (id: string) => `/services/${encodeURIComponent(id)}`;
+
+/** The selected services: by id, by exact name, or all of them when neither is given. */
+async function selectServices(opts: AdoptOptions): Promise<Raw[]> {
+  const found = new Map<string, Raw>();
+  if (!opts.ids.length && !opts.names.length) {
+    for (const s of await listOffset<Raw>("/services", "services", READ)) found.set(s.id, s);
+  }
+  for (const id of opts.ids) {
+    try {
+      const s = (await getClient().request<{ service: Raw }>("GET", path(id), { scopes: READ })).service;
+      found.set(s.id, s);
+    } catch (e) {
+      if (isNotFound(e)) throw new PagerDutyError("ERR_NOT_FOUND", `--service ${id}: no service has this id`);
+      throw e;
+    }
+  }
+  for (const name of opts.names) {
+    const s = (await listOffset<Raw>("/services", "services", READ, { query: name })).find((x) => x.name === name);
+    if (!s) throw new PagerDutyError("ERR_NOT_FOUND", `--name ${JSON.stringify(name)}: no service has exactly this name`);
+    found.set(s.id, s);
+  }
+  return [...found.values()].sort((a, b) => String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
+}
+
+async function snapshot(s: Raw): Promise<ServiceSnapshot> {
+  const refs: Raw[] = Array.isArray(s.integrations) ? s.integrations : [];
+  const [integrations, rules, customFields, enablements] = await Promise.all([
+    Promise.all(refs.map(async (r) => (await getClient().request<{ integration: Raw }>("GET", `${path(s.id)}/integrations/${encodeURIComponent(r.id)}`, { scopes: READ })).integration)),
+    listOffset<Raw>(`${path(s.id)}/rules`, "rules", READ),
+    getFieldValues(s.id),
+    getClient().request<{ enablements?: ApiEnablement[] }>("GET", `${path(s.id)}/enablements`, { scopes: READ }).then((r) => r?.enablements ?? []),
+  ]);
+  return { service: s, integrations, rules, customFields, enablements };
+}
+
+export async function adopt(opts: AdoptOptions): Promise<string> {
+  const services = await selectServices(opts);
+  if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", "the account has no services to adopt");
+  const snapshots: ServiceSnapshot[] = [];
+  for (const s of services) snapshots.push(await snapshot(s));
+  // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
+  return renderProgram(snapshots, resolveSettings(() => undefined).apiUrl);
+}
+
+async function main(): Promise<number> {
+  try {
+    const opts = parseArgs(process.argv.slice(2));
+    const program = await adopt(opts);
+    if (opts.out) writeFileSync(opts.out, program);
+    else process.stdout.write(program);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError && e.exitCode === 0) {
+      process.stdout.write(`${e.message}\n`);
+      return 0;
+    }
+    process.stderr.write(`pagerduty-adopt: ${e instanceof Error ? e.message : String(e)}\n`);
+    return e instanceof UsageError ? e.exitCode : 1;
+  } finally {
+    await resetRuntime();
+  }
+}
+
+if (require.main === module) void main().then((code) => (process.exitCode = code));

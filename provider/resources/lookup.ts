@@ -1,0 +1,173 @@
+// pagerduty:Lookup — the read-only queries behind the SDK's get* functions.
+//
+// Dynamic providers cannot serve invokes, and the SDK never does HTTP, so a lookup is a small
+// resource whose provider performs the GET. Freshness without perpetual diffs: `check` (run on
+// every preview and up) performs the query and puts the result into the checked inputs; `diff`
+// reports a change only when that result differs from the one in state, and create/update just
+// record it. `read` returns the state unchanged, so `refresh` never reports a lookup as drifted;
+// the next preview or up queries again. Nothing remote is ever created, changed or deleted.
+import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import { isNotFound } from "../http/client";
+import { getClient } from "../runtime";
+import { checkInputs, fromApi, userInputs } from "./fields";
+import { listCursor, listOffset, MAX_PAGE } from "./pages";
+import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
+import { getFieldValues } from "./service-custom-field-values";
+import { toOutputs as serviceOutputs } from "./service";
+
+const READ = ["services.read"];
+const AUDIT = ["audit_records.read"];
+const DAY_MS = 86_400_000;
+
+/** Pulumi's placeholder for a value not known yet (preview of a program whose inputs are computed). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const serviceId = z.string().min(1, "must be a service id");
+const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time");
+const byService = z.object({ service: serviceId }).strict();
+
+const auditArgs = z
+  .object({
+    service: serviceId,
+    since: isoTime.optional(),
+    until: isoTime.optional(),
+    /** Page size for the cursor pagination (every page is read). */
+    limit: z.number().int().min(1).max(MAX_PAGE).optional(),
+  })
+  .strict()
+  .superRefine((a, ctx) => {
+    if (a.since === undefined || a.until === undefined) return;
+    const span = Date.parse(a.until) - Date.parse(a.since);
+    if (span <= 0) ctx.addIssue({ code: "custom", path: ["until"], message: 'must be after "since"' });
+    else if (span > 31 * DAY_MS) ctx.addIssue({ code: "custom", path: ["until"], message: 'may be at most 31 days after "since"' });
+  });
+
+const lookup = <Q extends string, A extends z.ZodTypeAny>(query: Q, args: A) =>
+  z.object({ query: z.literal(query), args, result: z.unknown().optional() }).strict();
+
+export const lookupInputs = z.discriminatedUnion("query", [
+  lookup("service", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("serviceEventRules", byService),
+  lookup("serviceEnablements", byService),
+  lookup("serviceCustomFieldValues", byService),
+  lookup("serviceAuditRecords", auditArgs),
+]);
+
+export type LookupInputs = z.infer<typeof lookupInputs>;
+type Result = Record<string, unknown>;
+
+/** The looked-up object does not exist: reported as a check failure on the argument. */
+export class LookupMiss extends Error {
+  constructor(
+    readonly property: string,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = "LookupMiss";
+  }
+}
+
+const servicePath = (id: string) => `/services/${encodeURIComponent(id)}`;
+
+/** Service-scoped GETs: a 404 means the service does not exist. */
+async function forService<T>(service: string, get: () => Promise<T>): Promise<T> {
+  try {
+    return await get();
+  } catch (e) {
+    if (isNotFound(e)) throw new LookupMiss("args.service", `no service has id "${service}"`);
+    throw e;
+  }
+}
+
+/** Runs one lookup against the API. */
+export async function runLookup(inputs: LookupInputs): Promise<Result> {
+  switch (inputs.query) {
+    case "service": {
+      const { name } = inputs.args;
+      // `query` narrows by substring; the match must be exact (names are unique per account).
+      const candidates = await listOffset<Parameters<typeof serviceOutputs>[0]>("/services", "services", READ, { query: name });
+      const found = candidates.find((s) => s.name === name);
+      if (!found) throw new LookupMiss("args.name", `no service is named "${name}" (names match exactly, including case)`);
+      return { id: found.id, ...serviceOutputs(found) };
+    }
+    case "serviceEventRules": {
+      const { service } = inputs.args;
+      const rules = await forService(service, () => listOffset<Record<string, unknown>>(`${servicePath(service)}/rules`, "rules", READ));
+      return { rules: rules.map((r) => fromApi(r)) };
+    }
+    case "serviceEnablements": {
+      const { service } = inputs.args;
+      const reply = await forService(service, () => getClient().request<{ enablements?: ApiEnablement[] }>("GET", `${servicePath(service)}/enablements`, { scopes: READ }));
+      const list = (reply?.enablements ?? []).filter((e) => typeof e?.feature === "string");
+      return {
+        enablements: list.map((e) => {
+          const one = enablementOf({ enablement: e }, e.feature!)!;
+          return { feature: e.feature, enabled: one.enabled, updatedAt: one.updated_at ?? null, warnings: warningsOf(one) };
+        }),
+      };
+    }
+    case "serviceCustomFieldValues": {
+      const { service } = inputs.args;
+      const fields = await forService(service, () => getFieldValues(service));
+      return {
+        values: Object.fromEntries(fields.map((f) => [f.name, f.value ?? null])),
+        fields: fields.map((f) => fromApi({ ...f, value: f.value ?? null })),
+      };
+    }
+    case "serviceAuditRecords": {
+      const { service, since, until, limit } = inputs.args;
+      const records = await forService(service, () =>
+        listCursor<Record<string, unknown>>(`${servicePath(service)}/audit/records`, "records", AUDIT, { since, until }, limit),
+      );
+      return { records: records.map((r) => fromApi(r)) };
+    }
+  }
+}
+
+const hasUnknown = (v: unknown): boolean =>
+  v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
+
+export const provider: dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    if (hasUnknown(userInputs(news).args)) return { inputs: news }; // queried once the arguments are known
+    const checked = checkInputs(lookupInputs, { ...news, result: undefined });
+    if (checked.failures?.length) return checked;
+    try {
+      return { inputs: { ...checked.inputs, result: await runLookup(checked.inputs as LookupInputs) } };
+    } catch (e) {
+      if (e instanceof LookupMiss) return { inputs: news, failures: [{ property: e.property, reason: e.message }] };
+      throw e;
+    }
+  },
+
+  async diff(_id, olds, news) {
+    const changed = (["query", "args", "result"] as const).filter((k) => !isDeepStrictEqual(olds[k], news[k]));
+    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+  },
+
+  async create(news) {
+    const inputs = userInputs(news) as LookupInputs;
+    const digest = createHash("sha256").update(JSON.stringify([inputs.query, inputs.args])).digest("hex").slice(0, 16);
+    return { id: `${inputs.query}:${digest}`, outs: await record(inputs) };
+  },
+
+  async read(id, props) {
+    return { id, props };
+  },
+
+  async update(_id, _olds, news) {
+    return { outs: await record(userInputs(news) as LookupInputs) };
+  },
+
+  async delete() {
+    // Nothing remote belongs to a lookup.
+  },
+};
+
+/** Outputs: what check found (queried here only if check could not, e.g. for an older state). */
+async function record(inputs: LookupInputs) {
+  return { query: inputs.query, args: inputs.args, result: inputs.result ?? (await runLookup(inputs)) };
+}

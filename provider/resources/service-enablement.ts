@@ -1,0 +1,133 @@
+// pagerduty:ServiceEnablement — one feature switch of a service
+// (`GET /services/{id}/enablements`, `PUT /services/{id}/enablements/{feature}`).
+//
+// Create records the value found before it wrote (`previousEnabled`); delete writes that value back
+// and checks the API's reply, so a delete never silently leaves the switch as it was. The API has
+// no "unset": an enablement never written reads as enabled, so restoring writes `true`. Warnings
+// in replies (e.g. the account is not entitled to the feature) become Pulumi warnings, not errors.
+// Adoption needs no id: creating the resource over an existing setting starts managing it, and the
+// value it had is what delete restores.
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import { warn } from "../diagnostics";
+import { PagerDutyError } from "../errors";
+import { isNotFound } from "../http/client";
+import { getClient } from "../runtime";
+import { checkInputs, diffManaged, userInputs } from "./fields";
+
+const READ = ["services.read"];
+const WRITE = ["services.write"];
+
+export const FEATURES = ["aiops"] as const;
+
+export const enablementInputs = z
+  .object({
+    service: z.string().min(1, "must be a service id"),
+    feature: z.string().refine((f) => (FEATURES as readonly string[]).includes(f), {
+      message: `must be one of ${FEATURES.map((f) => `"${f}"`).join(", ")} (the features the API has)`,
+    }),
+    enabled: z.boolean({ required_error: "is required (true or false)", invalid_type_error: "must be true or false" }),
+  })
+  .strict();
+
+export type EnablementInputs = z.infer<typeof enablementInputs>;
+
+export interface ApiEnablement {
+  feature?: string;
+  enabled: boolean;
+  updated_at?: string | null;
+  warnings?: unknown;
+}
+
+const path = (service: string, feature?: string) =>
+  `/services/${encodeURIComponent(service)}/enablements${feature ? `/${encodeURIComponent(feature)}` : ""}`;
+
+/**
+ * The enablement of `feature` in any reply shape the API is known to use: `{enablement: {...}}`,
+ * `{enablement: [...]}` or `{enablements: [...]}`. An item without `feature` in a one-item reply
+ * is taken as the requested one. Undefined when the reply has none.
+ */
+export function enablementOf(reply: unknown, feature: string): ApiEnablement | undefined {
+  const r = (reply ?? {}) as { enablement?: unknown; enablements?: unknown };
+  const raw = r.enablement ?? r.enablements;
+  const items = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw]) as ApiEnablement[];
+  const valid = items.filter((i) => i !== null && typeof i === "object" && typeof i.enabled === "boolean");
+  return valid.find((i) => i.feature === feature) ?? (valid.length === 1 && valid[0].feature === undefined ? valid[0] : undefined);
+}
+
+/** Warning texts of a reply: strings, or objects with a message. */
+export function warningsOf(e: Pick<ApiEnablement, "warnings">): string[] {
+  const list = Array.isArray(e.warnings) ? e.warnings : e.warnings === undefined || e.warnings === null ? [] : [e.warnings];
+  return list.map((w) => (typeof w === "string" ? w : typeof (w as { message?: unknown })?.message === "string" ? (w as { message: string }).message : JSON.stringify(w)));
+}
+
+async function current(service: string, feature: string): Promise<ApiEnablement> {
+  const reply = await getClient().request("GET", path(service), { scopes: READ });
+  // The API lists only features it knows; one never written reads as enabled.
+  return enablementOf(reply, feature) ?? { feature, enabled: true, updated_at: null };
+}
+
+/** Writes the switch, surfaces the reply's warnings, and returns the state the API reports. */
+async function write(service: string, feature: string, enabled: boolean): Promise<ApiEnablement> {
+  const reply = await getClient().request("PUT", path(service, feature), { body: { enablement: { enabled } }, scopes: WRITE });
+  const e = enablementOf(reply, feature);
+  if (!e) throw new PagerDutyError("ERR_API", `PUT ${path(service, feature)} replied without an enablement for "${feature}"`);
+  for (const w of warningsOf(e)) await warn(`pagerduty:ServiceEnablement ${service}/${feature}: ${w}`);
+  return e;
+}
+
+function outputs(service: string, feature: string, e: ApiEnablement, previousEnabled: boolean) {
+  return { service, feature, enabled: e.enabled, updatedAt: e.updated_at ?? null, previousEnabled };
+}
+
+const managed = (news: Record<string, unknown>) => userInputs(news) as EnablementInputs;
+
+export const provider: dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    return checkInputs(enablementInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffManaged(olds, news, { replaceOn: ["service", "feature"] });
+  },
+
+  async create(news) {
+    const { service, feature, enabled } = managed(news);
+    const before = await current(service, feature);
+    const after = await write(service, feature, enabled);
+    return { id: `${service}/${feature}`, outs: outputs(service, feature, after, before.enabled) };
+  },
+
+  async read(id, props) {
+    const { service, feature } = props as { service: string; feature: string };
+    try {
+      const e = await current(service, feature);
+      return { id, props: outputs(service, feature, e, props.previousEnabled as boolean) };
+    } catch (e) {
+      if (isNotFound(e)) return { id: "", props: {} };
+      throw e;
+    }
+  },
+
+  async update(_id, olds, news) {
+    const { service, feature, enabled } = managed(news);
+    return { outs: outputs(service, feature, await write(service, feature, enabled), olds.previousEnabled as boolean) };
+  },
+
+  async delete(_id, props) {
+    const { service, feature, previousEnabled } = props as { service: string; feature: string; previousEnabled: boolean };
+    let after: ApiEnablement;
+    try {
+      after = await write(service, feature, previousEnabled);
+    } catch (e) {
+      if (isNotFound(e)) return; // the service is gone, and its settings with it
+      throw e;
+    }
+    if (after.enabled !== previousEnabled) {
+      throw new PagerDutyError(
+        "ERR_API",
+        `restoring ${feature} of service ${service} to enabled=${previousEnabled} did not take effect: the API reports enabled=${after.enabled}`,
+      );
+    }
+  },
+};

@@ -1,0 +1,436 @@
+// pagerduty:ServiceEventRule — an event rule of a service (`/services/{service}/rules`).
+//
+// Rules are ordered: a rule's position is its index, and inserting or moving one shifts the others.
+// The engine writes sibling rules in parallel, so each write to a service's rules goes through one
+// per-service lane in this process (the dynamic-provider process serves the whole deployment), and
+// after a burst of writes the lane reorders the rules so every rule written in this process sits at
+// the position its program asked for. A write returns only after that, so its outputs are final.
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import { ApiError, PagerDutyError } from "../errors";
+import { warn } from "../diagnostics";
+import { isNotFound } from "../http/client";
+import { getClient } from "../runtime";
+import { checkInputs, diffManaged, fromApi, satisfies, toApi, userInputs } from "./fields";
+import { listOffset } from "./pages";
+import { finishCreate } from "./partial";
+
+const READ = ["services.read"];
+const WRITE = ["services.write"];
+
+const millis = z.number().int().nonnegative();
+const subcondition = z
+  .object({
+    operator: z.enum(["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"]),
+    parameters: z
+      .object({ path: z.string().min(1, "must not be empty"), value: z.string().optional(), options: z.record(z.unknown()).optional() })
+      .strict(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.operator !== "exists" && s.operator !== "nexists" && s.parameters.value === undefined) {
+      ctx.addIssue({ code: "custom", path: ["parameters", "value"], message: `is required with operator "${s.operator}"` });
+    }
+  });
+
+const valued = <T extends z.ZodTypeAny>(value: T) => z.object({ value }).strict().nullable().optional();
+
+export const ruleInputs = z
+  .object({
+    /** Id of the service; changing it replaces the rule. */
+    service: z.string().min(1, "must be a service id"),
+    /** 0-based; first match wins. Unset: not managed. Past the end means last. */
+    position: z.number().int().nonnegative().optional(),
+    disabled: z.boolean().optional(),
+    conditions: z.object({ operator: z.enum(["and", "or"]), subconditions: z.array(subcondition) }).strict().optional(),
+    timeFrame: z
+      .object({
+        activeBetween: z.object({ startTime: millis, endTime: millis }).strict().optional(),
+        scheduledWeekly: z
+          .object({
+            startTime: millis,
+            duration: z.number().int().positive(),
+            timezone: z.string().min(1),
+            weekdays: z.array(z.number().int().min(1).max(7)).min(1),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .superRefine((t, ctx) => {
+        if ((t.activeBetween === undefined) === (t.scheduledWeekly === undefined)) {
+          ctx.addIssue({ code: "custom", message: 'set exactly one of "activeBetween" and "scheduledWeekly"' });
+        } else if (t.activeBetween && t.activeBetween.endTime <= t.activeBetween.startTime) {
+          ctx.addIssue({ code: "custom", path: ["activeBetween", "endTime"], message: "must be after startTime" });
+        }
+      })
+      .nullable()
+      .optional(),
+    variables: z
+      .array(
+        z
+          .object({
+            type: z.literal("regex"),
+            name: z.string().min(1, "must not be empty"),
+            parameters: z.object({ value: z.string(), path: z.string().min(1, "must not be empty") }).strict(),
+          })
+          .strict(),
+      )
+      .optional(),
+    actions: z
+      .object({
+        annotate: valued(z.string()),
+        eventAction: valued(z.enum(["trigger", "resolve"])),
+        /** Id of a priority. */
+        priority: valued(z.string().min(1)),
+        severity: valued(z.enum(["info", "warning", "error", "critical"])),
+        suppress: z
+          .object({
+            value: z.boolean(),
+            thresholdValue: z.number().int().positive().optional(),
+            thresholdTimeUnit: z.enum(["seconds", "minutes", "hours"]).optional(),
+            thresholdTimeAmount: z.number().int().positive().optional(),
+          })
+          .strict()
+          .nullable()
+          .optional(),
+        /** Seconds to hold alerts before creating incidents. */
+        suspend: valued(z.number().int().nonnegative()),
+        extractions: z
+          .array(
+            z
+              .object({ target: z.string().min(1), source: z.string().optional(), regex: z.string().optional(), template: z.string().optional() })
+              .strict()
+              .superRefine((e, ctx) => {
+                if (e.template === undefined && (e.source === undefined || e.regex === undefined)) {
+                  ctx.addIssue({ code: "custom", path: [e.source === undefined ? "source" : "regex"], message: 'is required unless "template" is set' });
+                }
+              }),
+          )
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    /** Adopt an existing rule of `service` instead of creating one. */
+    adoptId: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type RuleInputs = z.infer<typeof ruleInputs>;
+
+interface ApiRule {
+  id: string;
+  position?: number;
+  disabled?: boolean;
+  conditions?: unknown;
+  time_frame?: unknown;
+  variables?: unknown[];
+  actions?: Record<string, unknown> | null;
+  summary?: string;
+}
+
+/** The API's action kinds, camelCase. Every one is sent on write so a removed action goes away. */
+export const ACTION_KEYS = ["annotate", "eventAction", "priority", "severity", "suppress", "suspend", "extractions"] as const;
+
+/** Live actions without the "none" markers (null actions, empty extractions) the API may add. */
+export function liveActions(actions: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fromApi(actions ?? {}))) {
+    if (v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  }
+  return out;
+}
+
+/** Live rule -> Pulumi outputs. */
+export function toOutputs(r: ApiRule, service: string): Record<string, unknown> {
+  return {
+    service,
+    position: r.position ?? null,
+    disabled: r.disabled ?? false,
+    conditions: fromApi(r.conditions ?? null),
+    timeFrame: fromApi(r.time_frame ?? null),
+    variables: fromApi(r.variables ?? []),
+    actions: liveActions(r.actions),
+    summary: r.summary ?? `Event rule ${r.id}`,
+  };
+}
+
+/** Managed inputs -> request body. `actions`, when managed, is sent whole: absent kinds as "none". */
+export function toBody(inputs: Partial<RuleInputs>): Record<string, unknown> {
+  const { service: _s, adoptId: _a, actions, ...rest } = inputs;
+  const body: Record<string, unknown> = toApi(rest);
+  if (actions !== undefined) {
+    const full: Record<string, unknown> = {};
+    for (const k of ACTION_KEYS) full[k] = actions[k] ?? (k === "extractions" ? [] : null);
+    body.actions = toApi(full);
+  }
+  return body;
+}
+
+/**
+ * The declared actions, exactly: an action the program no longer lists is drift (unlike other
+ * fields, where only declared keys count), because removing it from the program means "stop doing it".
+ */
+export function actionsMatch(desired: Record<string, unknown>, live: unknown): boolean {
+  const want = liveActions(toApi(desired));
+  const have = (live ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(want), ...Object.keys(have)]);
+  return [...keys].every((k) => want[k] !== undefined && satisfies(want[k], have[k]));
+}
+
+// ---- ordering ----------------------------------------------------------------------------------
+
+/**
+ * Where every rule should be: rules with a requested position take it (ties keep their current
+ * order; a position past the end means last), the others fill the free slots in their current order.
+ */
+export function targetOrder(current: readonly string[], desired: ReadonlyMap<string, number>): string[] {
+  const placed = current
+    .filter((id) => desired.has(id))
+    .sort((a, b) => desired.get(a)! - desired.get(b)! || current.indexOf(a) - current.indexOf(b));
+  const others = current.filter((id) => !desired.has(id));
+  const out: string[] = [];
+  let p = 0;
+  let o = 0;
+  for (let slot = 0; slot < current.length; slot++) {
+    out.push(p < placed.length && (desired.get(placed[p])! <= slot || o >= others.length) ? placed[p++] : others[o++]);
+  }
+  return out;
+}
+
+export interface Move {
+  id: string;
+  position: number;
+}
+
+/** Applies one API move: the rule is taken out and inserted at `position` (the others shift). */
+export function applyMove(list: readonly string[], { id, position }: Move): string[] {
+  const rest = list.filter((x) => x !== id);
+  rest.splice(Math.min(position, rest.length), 0, id);
+  return rest;
+}
+
+/**
+ * The moves that bring `current` to `targetOrder`, touching only rules with a requested position
+ * (rules the program does not position are never written). Rules are placed by ascending target
+ * slot; each goes after as many already-settled rules as its slot says, ignoring rules still to move.
+ */
+export function planMoves(current: readonly string[], desired: ReadonlyMap<string, number>): Move[] {
+  const target = targetOrder(current, desired);
+  const pending = new Set(target.filter((id) => desired.has(id)));
+  let list = [...current];
+  const moves: Move[] = [];
+  target.forEach((id, slot) => {
+    if (!pending.delete(id)) return;
+    const rest = list.filter((x) => x !== id);
+    let at = 0;
+    for (let settled = 0; settled < slot; at++) if (!pending.has(rest[at])) settled++;
+    // Any index between `at` and the next settled rule keeps the settled order: no write needed.
+    let last = at;
+    while (last < rest.length && pending.has(rest[last])) last++;
+    const now = list.indexOf(id);
+    if (now >= at && now <= last) return;
+    moves.push({ id, position: at });
+    list = applyMove(list, { id, position: at });
+  });
+  return moves;
+}
+
+/**
+ * Reported position: the live one, except that a requested position past the end is satisfied by
+ * being last (the API clamps it), so it is reported as requested and causes no perpetual diff.
+ */
+export function effectivePosition(requested: number | undefined, live: number, count: number): number {
+  return requested !== undefined && requested > live && live === count - 1 ? requested : live;
+}
+
+// ---- per-service lanes -------------------------------------------------------------------------
+
+interface Lane {
+  tail: Promise<unknown>;
+  /** Positions requested by rules written in this process. */
+  desired: Map<string, number>;
+  /** Writes happened since the last reorder. */
+  dirty: boolean;
+}
+
+const lanes = new Map<string, Lane>();
+/** How long a write waits for sibling writes before reordering: the engine issues them together. */
+export const timing = { settleMs: 100 };
+
+function laneOf(service: string): Lane {
+  let lane = lanes.get(service);
+  if (!lane) lanes.set(service, (lane = { tail: Promise.resolve(), desired: new Map(), dirty: false }));
+  return lane;
+}
+
+/** Runs `fn` after every earlier task of the lane, alone. */
+function exclusive<T>(lane: Lane, fn: () => Promise<T>): Promise<T> {
+  const run = lane.tail.then(fn, fn);
+  lane.tail = run.catch(() => undefined);
+  return run;
+}
+
+/** A write to the service's rules, alone in its lane; the next settle() reorders after it. */
+function write<T>(service: string, fn: (lane: Lane) => Promise<T>): Promise<T> {
+  const lane = laneOf(service);
+  return exclusive(lane, async () => {
+    const r = await fn(lane);
+    lane.dirty = true;
+    return r;
+  });
+}
+
+/** Waits for the burst of sibling writes, then reorders once (later callers find nothing to do). */
+async function settle(service: string): Promise<void> {
+  const lane = laneOf(service);
+  await new Promise((resolve) => setTimeout(resolve, timing.settleMs));
+  await exclusive(lane, async () => {
+    if (!lane.dirty) return;
+    if (lane.desired.size) {
+      const current = (await listRules(service)).map((r) => r.id);
+      for (const move of planMoves(current, lane.desired)) await putRule(service, move.id, { position: move.position });
+    }
+    lane.dirty = false;
+  });
+}
+
+/** Forgets lanes (tests). */
+export function resetLanes(): void {
+  lanes.clear();
+}
+
+// ---- API ---------------------------------------------------------------------------------------
+
+const rulesPath = (service: string, id?: string) => `/services/${encodeURIComponent(service)}/rules` + (id === undefined ? "" : `/${encodeURIComponent(id)}`);
+
+const listRules = (service: string) => listOffset<ApiRule>(rulesPath(service), "rules", READ);
+
+/** 405/409 on a rule write: the service's rules were converted and are read-only. */
+function isConverted(e: unknown): e is ApiError {
+  return e instanceof ApiError && (e.status === 405 || e.status === 409);
+}
+
+function convertedError(service: string, e: ApiError): PagerDutyError {
+  return new PagerDutyError(
+    "ERR_CONFLICT",
+    `the event rules of service ${service} are read-only: they were converted to event orchestration rules ` +
+      `(ServiceEventRulesConversion, POST /services/${service}/rules/convert), which cannot be undone; ` +
+      `manage them through event orchestration and remove this rule from the program (API: ${e.status} ${e.apiMessage ?? ""})`.trimEnd(),
+    { cause: e },
+  );
+}
+
+/** Rule writes with the conversion turned into a clear error. */
+async function rulesWrite<T>(service: string, method: "POST" | "PUT" | "DELETE", id: string | undefined, body?: unknown): Promise<T> {
+  try {
+    return await getClient().request<T>(method, rulesPath(service, id), { ...(body ? { body } : {}), scopes: WRITE });
+  } catch (e) {
+    throw isConverted(e) ? convertedError(service, e) : e;
+  }
+}
+
+function putRule(service: string, id: string, inputs: Partial<RuleInputs>): Promise<{ rule: ApiRule }> {
+  return rulesWrite(service, "PUT", id, { rule: toBody(inputs) });
+}
+
+async function getRule(service: string, id: string): Promise<ApiRule> {
+  return (await getClient().request<{ rule: ApiRule }>("GET", rulesPath(service, id), { scopes: READ })).rule;
+}
+
+/** Current outputs of a rule; `requested` is the position the program asks for (or had). */
+async function outputsOf(service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
+  const rule = await getRule(service, id);
+  const out = toOutputs(rule, service);
+  if (typeof requested === "number" && typeof rule.position === "number" && requested > rule.position) {
+    out.position = effectivePosition(requested, rule.position, (await listRules(service)).length);
+  }
+  return out;
+}
+
+/** Writes the managed fields of an existing rule, records its requested position, reorders. */
+async function update(service: string, id: string, inputs: Partial<RuleInputs>): Promise<void> {
+  await write(service, async (lane) => {
+    if (inputs.position === undefined) lane.desired.delete(id);
+    else lane.desired.set(id, inputs.position);
+    return putRule(service, id, inputs);
+  });
+  await settle(service);
+}
+
+const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
+
+function serviceOf(props: Record<string, unknown>, id: string): string {
+  if (typeof props.service === "string" && props.service) return props.service;
+  throw new PagerDutyError("ERR_INPUT", `event rule ${id} has no "service" in its state; it cannot be located`);
+}
+
+export const provider: dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    return checkInputs(ruleInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    const { actions, ...rest } = userInputs(news);
+    const base = diffManaged(olds, rest, { replaceOn: ["service"], ignore: ["adoptId"] });
+    if (actions === undefined || actionsMatch(actions as Record<string, unknown>, olds.actions)) return base;
+    return { ...base, changes: true, changed: [...base.changed, "actions"] };
+  },
+
+  async create(news) {
+    const inputs = managed(news);
+    const { service } = inputs;
+    if (inputs.adoptId) {
+      const found = await getRule(service, inputs.adoptId);
+      await update(service, found.id, inputs);
+      return { id: found.id, outs: await outputsOf(service, found.id, inputs.position) };
+    }
+    const created = await write(service, async (lane) => {
+      const res = await rulesWrite<{ rule: ApiRule }>(service, "POST", undefined, { rule: toBody(inputs) });
+      if (inputs.position !== undefined) lane.desired.set(res.rule.id, inputs.position);
+      return res.rule;
+    });
+    // The rule exists from here on: a failed reorder must not lose it.
+    const outs = await finishCreate(created.id, toOutputs(created, service), async () => {
+      await settle(service);
+      return outputsOf(service, created.id, inputs.position);
+    });
+    return { id: created.id, outs };
+  },
+
+  async read(id, props) {
+    const service = serviceOf(props ?? {}, id);
+    try {
+      return { id, props: await outputsOf(service, id, props?.position) };
+    } catch (e) {
+      if (isNotFound(e)) return { id: "", props: {} };
+      throw e;
+    }
+  },
+
+  async update(id, olds, news) {
+    const service = serviceOf(olds, id);
+    const inputs = managed(news);
+    await update(service, id, inputs);
+    return { outs: await outputsOf(service, id, inputs.position) };
+  },
+
+  async delete(id, props) {
+    const service = serviceOf(props, id);
+    try {
+      await write(service, async (lane) => {
+        lane.desired.delete(id);
+        await rulesWrite(service, "DELETE", id);
+      });
+      await settle(service);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      if (!(e instanceof PagerDutyError && e.code === "ERR_CONFLICT")) throw e;
+      // A converted rule cannot be deleted, and failing would block every destroy of the stack.
+      await warn(
+        `event rule ${id} of service ${service} was NOT deleted: the service's event rules were converted to event ` +
+          `orchestration rules and are read-only. It is removed from the Pulumi state only; it goes away with its service.`,
+      );
+    }
+  },
+};

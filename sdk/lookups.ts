@@ -1,0 +1,146 @@
+// Lookups of existing objects. The SDK never does HTTP and dynamic providers cannot serve invokes,
+// so each lookup registers a small `pagerduty:Lookup` resource whose provider performs the GET in
+// the dynamic-provider process. Its result is fresh on every preview and up: a change in the
+// looked-up data shows as an update of the lookup, unchanged data as no change. `refresh` leaves
+// lookups alone. A lookup never creates, changes or deletes anything remote.
+import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { providerFor } from "./provider";
+import type { CustomFieldValue } from "./service-custom-field-values";
+
+export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases" | "retainOnDelete"> {
+  /**
+   * Name of the lookup resource in the stack. By default it is derived from the arguments, which
+   * needs them to be plain values; pass a name when an argument is an Output.
+   */
+  name?: string;
+}
+
+export interface ServiceLookupResult {
+  id: string;
+  name: string;
+  description: string;
+  escalationPolicy: string | null;
+  autoResolveTimeout: number | null;
+  acknowledgementTimeout: number | null;
+  status: string;
+  alertCreation: string | null;
+  incidentUrgencyRule: Record<string, unknown> | null;
+  supportHours: Record<string, unknown> | null;
+  scheduledActions: Record<string, unknown>[];
+  alertGroupingParameters: Record<string, unknown> | null;
+  autoPauseNotificationsParameters: Record<string, unknown> | null;
+  htmlUrl: string;
+  createdAt: string;
+  summary: string;
+  lastIncidentTimestamp: string | null;
+}
+
+export interface EventRuleLookup {
+  id: string;
+  position: number;
+  disabled: boolean;
+  conditions?: Record<string, unknown>;
+  timeFrame?: Record<string, unknown>;
+  variables?: Record<string, unknown>[];
+  actions?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface EnablementLookup {
+  feature: string;
+  enabled: boolean;
+  updatedAt: string | null;
+  warnings: string[];
+}
+
+export interface CustomFieldLookup {
+  id: string;
+  name: string;
+  displayName?: string;
+  dataType?: string;
+  fieldType?: string;
+  value: CustomFieldValue;
+}
+
+export interface AuditRecordLookup {
+  id: string;
+  executionTime: string;
+  action: string;
+  actors?: Record<string, unknown>[];
+  method?: { type: string; truncatedToken?: string };
+  rootResource?: Record<string, unknown>;
+  details?: { resource?: Record<string, unknown>; fields?: Array<{ name: string; value?: string; beforeValue?: string }>; references?: unknown[] };
+  [key: string]: unknown;
+}
+
+/** The resource behind every lookup; `result` is filled by the provider's check. */
+class Lookup extends pulumi.dynamic.Resource {
+  declare readonly result: pulumi.Output<unknown>;
+  constructor(name: string, props: { query: string; args: Record<string, pulumi.Input<unknown>> }, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("Lookup"), name, { result: undefined, ...props }, opts, "pagerduty", "Lookup");
+  }
+}
+
+const plain = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
+
+/** `getService-Checkout`, `getServiceAuditRecords-PABC123-1f2e3d4c` (hash of the other arguments). */
+export function lookupName(fn: string, args: Record<string, unknown>, explicit?: string): string {
+  if (explicit) return explicit;
+  const defined = Object.entries(args).filter(([, v]) => v !== undefined);
+  const computed = defined.filter(([, v]) => !plain(v)).map(([k]) => `"${k}"`);
+  if (computed.length) {
+    throw new Error(
+      `${fn}: ${computed.join(", ")} ${computed.length > 1 ? "are" : "is"} not a plain value (an Output or Promise), so the lookup cannot be ` +
+        `named after its arguments; pass a name: ${fn}({...}, { name: "my-lookup" })`,
+    );
+  }
+  const [[, primary], ...rest] = defined;
+  const suffix = rest.length ? `-${createHash("sha256").update(JSON.stringify(rest.sort())).digest("hex").slice(0, 8)}` : "";
+  // "::" separates URN parts; keep it out of names.
+  return `${fn}-${String(primary).replace(/::/g, ":_")}${suffix}`;
+}
+
+function lookup<T>(fn: string, query: string, args: Record<string, pulumi.Input<unknown>>, opts: LookupOptions = {}): pulumi.Output<T> {
+  const { name, ...resourceOpts } = opts;
+  return new Lookup(lookupName(fn, args, name), { query, args }, resourceOpts).result as pulumi.Output<T>;
+}
+
+/** The service with exactly this name (case-sensitive); fails naming the name when there is none. */
+export function getService(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<ServiceLookupResult> {
+  return lookup("getService", "service", { name: args.name }, opts);
+}
+
+/** The event rules of a service, in position order. */
+export function getServiceEventRules(args: { service: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<{ rules: EventRuleLookup[] }> {
+  return lookup("getServiceEventRules", "serviceEventRules", { service: args.service }, opts);
+}
+
+/** The enablements (feature switches) of a service, with any warnings the API attaches. */
+export function getServiceEnablements(args: { service: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<{ enablements: EnablementLookup[] }> {
+  return lookup("getServiceEnablements", "serviceEnablements", { service: args.service }, opts);
+}
+
+/** Every custom field of a service: `values` by field name, and `fields` with their definitions. */
+export function getServiceCustomFieldValues(
+  args: { service: pulumi.Input<string> },
+  opts?: LookupOptions,
+): pulumi.Output<{ values: Record<string, CustomFieldValue>; fields: CustomFieldLookup[] }> {
+  return lookup("getServiceCustomFieldValues", "serviceCustomFieldValues", { service: args.service }, opts);
+}
+
+export interface ServiceAuditRecordsArgs {
+  service: pulumi.Input<string>;
+  /** ISO 8601 start of the window (API default: 24 hours ago). */
+  since?: pulumi.Input<string>;
+  /** ISO 8601 end of the window, at most 31 days after `since` (API default: now). */
+  until?: pulumi.Input<string>;
+  /** Page size (1..100); every page is read, following the cursor. */
+  limit?: pulumi.Input<number>;
+}
+
+/** Audit records of a service in the window, newest first. */
+export function getServiceAuditRecords(args: ServiceAuditRecordsArgs, opts?: LookupOptions): pulumi.Output<{ records: AuditRecordLookup[] }> {
+  const { service, since, until, limit } = args;
+  return lookup("getServiceAuditRecords", "serviceAuditRecords", { service, since, until, limit }, opts);
+}

@@ -1,0 +1,185 @@
+// pagerduty:ServiceIntegration end to end: real Pulumi CLI -> dynamic provider -> emulator process.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+
+jest.setTimeout(15 * 60_000);
+
+const TYPE = "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration";
+
+interface Shape {
+  eventsName?: string;
+  eventsType?: string;
+  eventsVendor?: string;
+  eventsOnOther?: boolean;
+  filterMode?: string;
+  adoptId?: string;
+}
+
+const program = (s: Shape = {}) => `
+import * as pulumi from "@pulumi/pulumi";
+import * as pagerduty from "pulumi-pagerduty-dynamic";
+const escalationPolicy = new pulumi.Config().require("escalationPolicyId");
+const svc = new pagerduty.Service("svc", { name: "Checkout", escalationPolicy });
+const other = new pagerduty.Service("other", { name: "Search", escalationPolicy });
+const events = new pagerduty.ServiceIntegration("events", {
+  service: ${s.eventsOnOther ? "other" : "svc"}.id,
+  ${s.eventsVendor ? `vendor: ${JSON.stringify(s.eventsVendor)},` : `type: ${JSON.stringify(s.eventsType ?? "events_api_v2_inbound_integration")},`}
+  name: ${JSON.stringify(s.eventsName ?? "Alerts")},
+});
+new pagerduty.ServiceIntegration("mail", {
+  service: svc.id,
+  type: "generic_email_inbound_integration",
+  name: "Inbox",
+  emailIncidentCreation: "on_new_email_subject",
+  emailFilterMode: ${JSON.stringify(s.filterMode ?? "or-rules-email")},
+  emailFilters: [{ subjectMode: "match", subjectRegex: "^ALERT", bodyMode: "always", fromEmailMode: "always" }],
+});
+${s.adoptId ? `new pagerduty.ServiceIntegration("adopted", { service: svc.id, type: "events_api_v2_inbound_integration", name: "Adopted", adoptId: ${JSON.stringify(s.adoptId)} });` : ""}
+export const routingKey = events.integrationKey;
+`;
+
+let emu: RunningEmulator;
+let project: PulumiProject;
+/** Every integration key the emulator handed out during the test, for the secret scan. */
+const keys = new Set<string>();
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  project = PulumiProject.create("integration", program(), emu);
+  // Workaround: the harness's tsconfig targets ES2022, which the TypeScript that Pulumi vendors (3.8) rejects.
+  const tsconfig = path.join(project.dir, "tsconfig.json");
+  fs.writeFileSync(tsconfig, fs.readFileSync(tsconfig, "utf8").replace('"ES2022"', '"ES2020"'));
+});
+
+afterAll(async () => {
+  await emu?.stop();
+  project?.remove();
+});
+
+const state = (name: string) => project.resources().find((r) => r.type === TYPE && r.urn.endsWith(`::${name}`));
+const serviceId = (name: string) => project.resources().find((r) => r.type.endsWith(":Service") && r.urn.endsWith(`::${name}`))!.id!;
+async function live(name: string) {
+  const r = state(name)!;
+  const res = await emu.api("GET", `/services/${r.outputs.service}/integrations/${r.id}`);
+  if (res.body?.integration?.integration_key) keys.add(res.body.integration.integration_key);
+  return res;
+}
+/**
+ * \`refresh --preview-only\`: the harness sets PULUMI_SKIP_CONFIRMATIONS, which the CLI treats as
+ * --yes and then refuses together with --preview-only (exit 1 whatever the drift), so unset it.
+ */
+function refreshPreview(): { code: number; out: string } {
+  const skip = project.env.PULUMI_SKIP_CONFIRMATIONS;
+  delete project.env.PULUMI_SKIP_CONFIRMATIONS;
+  try {
+    const r = project.run(["refresh", "--preview-only", "--expect-no-changes"]);
+    return { code: r.code, out: r.stdout + r.stderr };
+  } finally {
+    project.env.PULUMI_SKIP_CONFIRMATIONS = skip;
+  }
+}
+const stepsFor = (name: string) => project.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
+
+test("up creates both integrations; the routing key is a secret in state", async () => {
+  const t0 = Date.now();
+  project.must(["up", "--yes", "--skip-preview"]);
+  console.log(`integration e2e: first up ${Date.now() - t0} ms`);
+  const events = (await live("events")).body.integration;
+  expect(events).toMatchObject({ type: "events_api_v2_inbound_integration", name: "Alerts" });
+  expect(events.integration_key).toMatch(/^[0-9a-z]{32}$/i);
+  const mail = (await live("mail")).body.integration;
+  expect(mail).toMatchObject({ email_incident_creation: "on_new_email_subject", email_filter_mode: "or-rules-email" });
+  expect(mail.email_filters[0]).toMatchObject({ subject_mode: "match", subject_regex: "^ALERT" });
+  const out = state("events")!.outputs;
+  expect(out.integrationKey).toEqual(expect.objectContaining({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) }));
+  expect(out.service).toBe(serviceId("svc"));
+  expect(state("mail")!.outputs.integrationKey).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
+  expect(project.must(["stack", "output", "routingKey"]).stdout.trim()).toBe("[secret]");
+});
+
+test("a second preview shows no changes, also after a refresh", () => {
+  project.must(["preview", "--expect-no-changes"]);
+  project.must(["preview", "--refresh", "--expect-no-changes"]);
+});
+
+test("name and email settings update in place", async () => {
+  project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email" }));
+  expect(stepsFor("events")).toEqual(["update"]);
+  expect(stepsFor("mail")).toEqual(["update"]);
+  const id = state("events")!.id;
+  project.must(["up", "--yes", "--skip-preview"]);
+  expect(state("events")!.id).toBe(id);
+  expect((await live("events")).body.integration.name).toBe("Paging");
+  expect((await live("mail")).body.integration.email_filter_mode).toBe("and-rules-email");
+  project.must(["preview", "--expect-no-changes"]);
+});
+
+test.each([
+  ["type", { eventsName: "Paging", filterMode: "and-rules-email", eventsType: "generic_events_api_inbound_integration" }],
+  ["service", { eventsName: "Paging", filterMode: "and-rules-email", eventsType: "generic_events_api_inbound_integration", eventsOnOther: true }],
+  ["vendor", { eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PVENDOR1", eventsOnOther: true }],
+])("changing %s replaces the integration", async (_field, shape) => {
+  project.setProgram(program(shape));
+  const ops = stepsFor("events");
+  expect(ops).toEqual(expect.arrayContaining([expect.stringMatching(/^(replace|create-replacement)$/)]));
+  expect(ops).not.toContain("update");
+  expect(stepsFor("mail")).toEqual([]);
+  const old = state("events")!;
+  project.must(["up", "--yes", "--skip-preview"]);
+  const now = state("events")!;
+  expect(now.id).not.toBe(old.id);
+  expect((await emu.api("GET", `/services/${old.outputs.service}/integrations/${old.id}`)).status).toBe(404);
+  expect((await live("events")).status).toBe(200);
+  project.must(["preview", "--expect-no-changes"]);
+});
+
+test("an out-of-band change is drift for refresh, and up puts it back", async () => {
+  const r = state("mail")!;
+  const path = `/services/${r.outputs.service}/integrations/${r.id}`;
+  expect((await emu.api("PUT", path, { integration: { email_filter_mode: "all-email" } })).status).toBe(200);
+  const drift = refreshPreview();
+  console.log(`integration e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
+  expect(drift.code).not.toBe(0);
+  expect(drift.out).not.toContain("cannot be used together");
+  project.must(["up", "--yes", "--skip-preview", "--refresh"]);
+  expect((await emu.api("GET", path)).body.integration.email_filter_mode).toBe("and-rules-email");
+  expect(refreshPreview()).toMatchObject({ code: 0 });
+});
+
+test("an integration deleted by hand is dropped by refresh and recreated by up", async () => {
+  const r = state("events")!;
+  expect((await emu.api("DELETE", `/services/${r.outputs.service}/integrations/${r.id}`)).status).toBe(204);
+  project.must(["refresh", "--yes", "--skip-preview"]);
+  expect(state("events")).toBeUndefined();
+  project.must(["up", "--yes", "--skip-preview"]);
+  expect(state("events")!.id).not.toBe(r.id);
+  expect((await live("events")).status).toBe(200);
+});
+
+test("adoptId takes over an existing integration instead of creating one", async () => {
+  const svc = serviceId("svc");
+  const made = await emu.api("POST", `/services/${svc}/integrations`, { integration: { type: "events_api_v2_inbound_integration", name: "Made by hand" } });
+  expect(made.status).toBe(201);
+  keys.add(made.body.integration.integration_key);
+  const before = (await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations.length;
+  project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PVENDOR1", eventsOnOther: true, adoptId: made.body.integration.id }));
+  project.must(["up", "--yes", "--skip-preview"]);
+  expect(state("adopted")!.id).toBe(made.body.integration.id);
+  expect((await live("adopted")).body.integration.name).toBe("Adopted");
+  expect((await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations.length).toBe(before);
+  project.must(["preview", "--expect-no-changes"]);
+});
+
+test("destroy returns the emulator to its starting state", async () => {
+  const adopted = state("adopted")!;
+  project.must(["destroy", "--yes", "--skip-preview"]);
+  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
+  expect((await emu.api("GET", `/services/${adopted.outputs.service}/integrations/${adopted.id}`)).status).toBe(404);
+});
+
+test("no integration key appears in plaintext in state or CLI output", () => {
+  expect(keys.size).toBeGreaterThanOrEqual(4);
+  const haystack = project.stateText() + project.log;
+  for (const k of keys) expect(haystack).not.toContain(k);
+});

@@ -1,0 +1,65 @@
+// Provider functions against a live emulator over HTTP (port 0), configured the way Pulumi does it.
+import { startEmulator } from "../../emulator";
+import { PagerDutyError } from "../../provider/errors";
+import { provider } from "../../provider/resources/service";
+import { configure, resetRuntime } from "../../provider/runtime";
+
+let emu: Awaited<ReturnType<typeof startEmulator>>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  const config: Record<string, string> = {
+    "pagerduty:apiUrl": emu.apiUrl,
+    "pagerduty:authUrl": emu.authUrl,
+    "pagerduty:subdomain": emu.seed.account.subdomain,
+    "pagerduty:serviceRegion": emu.seed.account.region,
+    "pagerduty:clientId": emu.seed.oauth.clientId,
+    "pagerduty:clientSecret": emu.seed.oauth.clientSecret,
+  };
+  configure((k) => config[k]);
+});
+
+afterAll(async () => {
+  await resetRuntime();
+  await emu?.close();
+});
+
+const inputs = () => ({ name: "Checkout", escalationPolicy: emu.seed.escalationPolicyId, acknowledgementTimeout: 600, __provider: "serialized" });
+
+test("create -> read -> update -> delete; read after delete reports gone", async () => {
+  const created = await provider.create(inputs());
+  expect(created.id).toMatch(/^P[A-Z0-9]+$/);
+  expect(created.outs).toMatchObject({ name: "Checkout", acknowledgementTimeout: 600, autoResolveTimeout: 14400, status: "active" });
+
+  const read = await provider.read!(created.id, created.outs);
+  expect(read).toEqual({ id: created.id, props: created.outs });
+  await expect(provider.diff!(created.id, read.props, inputs())).resolves.toMatchObject({ changes: false });
+
+  const updated = await provider.update!(created.id, read.props, { ...inputs(), description: "orders", autoResolveTimeout: null });
+  expect(updated.outs).toMatchObject({ description: "orders", autoResolveTimeout: null, acknowledgementTimeout: 600 });
+
+  await provider.delete!(created.id, updated.outs);
+  await expect(provider.read!(created.id, updated.outs)).resolves.toEqual({ id: "", props: {} });
+  await expect(provider.delete!(created.id, updated.outs)).resolves.toBeUndefined(); // 404 = already gone
+});
+
+test("a non-active status is a second step of create", async () => {
+  const created = await provider.create({ ...inputs(), name: "Legacy", status: "disabled" });
+  expect(created.outs.status).toBe("disabled");
+  await provider.delete!(created.id, created.outs);
+});
+
+test("adoption brings an existing service under management without creating one", async () => {
+  const first = await provider.create({ ...inputs(), name: "Existing" });
+  const adopted = await provider.create({ ...inputs(), name: "Existing", description: "now managed", adoptId: first.id });
+  expect(adopted.id).toBe(first.id);
+  expect(adopted.outs.description).toBe("now managed");
+  await provider.delete!(first.id, adopted.outs);
+});
+
+test("API validation errors surface with the field and no credentials", async () => {
+  const err = await provider.create({ ...inputs(), escalationPolicy: "PNOPE00" }).catch((e) => e);
+  expect(err).toBeInstanceOf(PagerDutyError);
+  expect(err.message).toMatch(/POST \/services failed: 400/);
+  expect(JSON.stringify(err) + String(err) + err.stack).not.toContain(emu.seed.oauth.clientSecret);
+});

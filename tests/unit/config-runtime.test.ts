@@ -1,0 +1,41 @@
+import { ConfigError } from "../../provider/errors";
+import { configure, getClient, resetRuntime } from "../../provider/runtime";
+
+const config = (m: Record<string, string>) => (key: string) => m[key];
+const acme = { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "cs", "pagerduty:subdomain": "acme" };
+const saved = { ...process.env };
+
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith("PAGERDUTY_")) delete process.env[key];
+});
+afterEach(async () => {
+  process.env = { ...saved };
+  await resetRuntime();
+});
+
+describe("runtime", () => {
+  it("shares one client per account and credential across providers", () => {
+    configure(config(acme));
+    const first = getClient();
+    configure(config({ ...acme })); // every resource type's provider configures again
+    expect(getClient()).toBe(first);
+    configure(config({ ...acme, "pagerduty:subdomain": "other" }));
+    expect(getClient()).not.toBe(first);
+  });
+
+  it("copies the config at configure time", () => {
+    const values: Record<string, string> = { ...acme };
+    configure(config(values));
+    delete values["pagerduty:clientSecret"];
+    expect(() => getClient()).not.toThrow();
+  });
+
+  it("falls back to the environment when configure was never called", () => {
+    process.env.PAGERDUTY_TOKEN = "k";
+    expect(getClient()).toBeDefined();
+  });
+
+  it("reports missing credentials when the client is first needed", () => {
+    expect(() => getClient()).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,147 @@
+import { PagerDutyError } from "../../provider/errors";
+import { pick, planWrite, provider } from "../../provider/resources/service-custom-field-values";
+import { notFound, reply, useApi } from "./resource-api";
+
+const api = useApi();
+const PATH = "/services/PSVC/custom_fields/values";
+
+const field = (id: string, name: string, value: unknown) => ({ id, name, display_name: name, data_type: "string", field_type: "single_value", type: "field_value", value });
+const live = (v: { tier?: unknown; runbook?: unknown; pci?: unknown } = {}) => ({
+  custom_fields: [field("F1", "tier", v.tier ?? null), field("F2", "runbook", v.runbook ?? null), field("F3", "pci", v.pci ?? null)],
+});
+
+describe("check", () => {
+  const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC", values: { tier: "gold" }, ...news });
+  test("names the property and the problem", async () => {
+    await expect(check({ service: "" })).resolves.toMatchObject({ failures: [{ property: "service", reason: "must be a service id" }] });
+    await expect(check({ values: {} })).resolves.toMatchObject({ failures: [{ property: "values", reason: "must name at least one custom field" }] });
+    await expect(check({ values: { tier: { nested: 1 } } })).resolves.toMatchObject({ failures: [{ property: "values.tier" }] });
+    await expect(check({ values: { tags: [] } })).resolves.toMatchObject({ failures: [{ property: "values.tags", reason: expect.stringContaining("null to clear") }] });
+    await expect(check({ values: undefined })).resolves.toMatchObject({ failures: [{ property: "values" }] });
+    await expect(check({ adoptId: "x" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("adoptId") }] });
+  });
+  test("accepts scalars, arrays and null", async () => {
+    await expect(check({ values: { tier: "gold", pci: true, n: 1.5, tags: ["a", "b"], runbook: null } })).resolves.not.toHaveProperty("failures");
+  });
+});
+
+describe("diff", () => {
+  const olds = { service: "PSVC", values: { tier: "gold", runbook: null }, previousValues: { tier: "silver", runbook: null } };
+  const diff = (news: Record<string, unknown>) => provider.diff!("PSVC", olds, { service: "PSVC", __provider: "p", ...news });
+  test("no change when the managed values match, whatever their order", async () => {
+    await expect(diff({ values: { runbook: null, tier: "gold" } })).resolves.toMatchObject({ changes: false, replaces: [] });
+  });
+  test("a changed, added or removed field is an in-place change", async () => {
+    for (const values of [{ tier: "silver", runbook: null }, { tier: "gold", runbook: null, pci: true }, { tier: "gold" }, { tier: "gold", runbook: "https://x" }]) {
+      await expect(diff({ values })).resolves.toMatchObject({ changes: true, replaces: [] });
+    }
+  });
+  test("arrays compare by value", async () => {
+    const o = { ...olds, values: { tags: ["a", "b"] } };
+    await expect(provider.diff!("PSVC", o, { service: "PSVC", values: { tags: ["a", "b"] } })).resolves.toMatchObject({ changes: false });
+    await expect(provider.diff!("PSVC", o, { service: "PSVC", values: { tags: ["b", "a"] } })).resolves.toMatchObject({ changes: true });
+  });
+  test("a different service replaces", async () => {
+    await expect(diff({ service: "POTHER", values: olds.values })).resolves.toMatchObject({ changes: true, replaces: ["service"] });
+  });
+});
+
+describe("create", () => {
+  test("records the previous values of the named fields and writes them in one PUT", async () => {
+    reply(api, "GET", PATH, live({ tier: "gold", pci: true }));
+    reply(api, "PUT", PATH, live({ tier: "silver", runbook: "https://runbooks/x", pci: true }));
+    const r = await provider.create!({ service: "PSVC", values: { tier: "silver", runbook: "https://runbooks/x" }, __provider: "p" });
+    expect(api.calls[1].body).toEqual({
+      custom_fields: [
+        { id: "F1", name: "tier", value: "silver" },
+        { id: "F2", name: "runbook", value: "https://runbooks/x" },
+      ],
+    });
+    expect(r).toEqual({
+      id: "PSVC",
+      outs: { service: "PSVC", values: { tier: "silver", runbook: "https://runbooks/x" }, previousValues: { tier: "gold", runbook: null } },
+    });
+  });
+
+  test("a field the account does not have fails before anything is written", async () => {
+    reply(api, "GET", PATH, live());
+    const err = await provider.create!({ service: "PSVC", values: { tier: "gold", colour: "red" } }).catch((e) => e);
+    expect(err).toBeInstanceOf(PagerDutyError);
+    expect(err.message).toContain('"colour"');
+    expect(err.message).toContain("tier, runbook, pci");
+    expect(api.calls.map((c) => c.method)).toEqual(["GET"]);
+  });
+});
+
+describe("read", () => {
+  test("reports only the managed fields and keeps the previous values", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver", pci: false }));
+    const r = await provider.read!("PSVC", { service: "PSVC", values: { tier: "gold" }, previousValues: { tier: null } });
+    expect(r).toEqual({ id: "PSVC", props: { service: "PSVC", values: { tier: "silver" }, previousValues: { tier: null } } });
+  });
+  test("a deleted service drops the resource", async () => {
+    reply(api, "GET", PATH, notFound, 404);
+    await expect(provider.read!("PSVC", { service: "PSVC", values: { tier: "gold" } })).resolves.toEqual({ id: "", props: {} });
+  });
+});
+
+describe("update", () => {
+  test("adds, changes and releases fields in one PUT; a released field gets its previous value back", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver", runbook: "https://r", pci: true }));
+    reply(api, "PUT", PATH, live({ tier: "gold", runbook: null, pci: false }));
+    const olds = { service: "PSVC", values: { tier: "silver", runbook: "https://r" }, previousValues: { tier: "gold", runbook: null } };
+    const r = await provider.update!("PSVC", olds, { service: "PSVC", values: { tier: "gold", pci: false } });
+    expect(api.calls[1].body.custom_fields).toEqual([
+      { id: "F1", name: "tier", value: "gold" },
+      { id: "F3", name: "pci", value: false },
+      { id: "F2", name: "runbook", value: null },
+    ]);
+    // pci's value before management (true) is what delete will restore; tier keeps its original record.
+    expect(r.outs).toEqual({ service: "PSVC", values: { tier: "gold", pci: false }, previousValues: { pci: true, tier: "gold" } });
+  });
+});
+
+describe("delete", () => {
+  const props = { service: "PSVC", values: { tier: "silver", pci: false }, previousValues: { tier: "gold", pci: null } };
+
+  test("restores exactly the previous values, null where they were empty", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver", pci: false }));
+    reply(api, "PUT", PATH, live({ tier: "gold" }));
+    await provider.delete!("PSVC", props);
+    expect(api.calls[1].body).toEqual({ custom_fields: [{ id: "F1", name: "tier", value: "gold" }, { id: "F3", name: "pci", value: null }] });
+  });
+
+  test("fails when the API did not apply the restore", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver", pci: false }));
+    reply(api, "PUT", PATH, live({ tier: "silver", pci: false }));
+    await expect(provider.delete!("PSVC", props)).rejects.toThrow(/did not take effect: "tier" is "silver", expected "gold"; "pci" is false, expected null/);
+  });
+
+  test("a deleted service has nothing to restore", async () => {
+    reply(api, "GET", PATH, notFound, 404);
+    await provider.delete!("PSVC", props);
+    expect(api.calls).toHaveLength(1);
+  });
+
+  test("a field whose definition was deleted is skipped", async () => {
+    reply(api, "GET", PATH, { custom_fields: [field("F3", "pci", false)] });
+    reply(api, "PUT", PATH, { custom_fields: [field("F3", "pci", null)] });
+    await provider.delete!("PSVC", props);
+    expect(api.calls[1].body).toEqual({ custom_fields: [{ id: "F3", name: "pci", value: null }] });
+  });
+
+  test("other errors propagate (a delete never silently does nothing)", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver" }));
+    reply(api, "PUT", PATH, { error: { message: "Invalid Input Provided", code: 2001, errors: ["nope"] } }, 400);
+    await expect(provider.delete!("PSVC", props)).rejects.toThrow(/400 Invalid Input Provided/);
+  });
+});
+
+test("pick and planWrite", () => {
+  const l = live({ tier: "gold" }).custom_fields;
+  expect(pick(l, ["tier", "runbook", "gone"])).toEqual({ tier: "gold", runbook: null, gone: null });
+  expect(planWrite(l, { tier: "silver" }, { runbook: "https://r", gone: 1 }, ["runbook", "gone"]).map((i) => [i.field.name, i.value])).toEqual([
+    ["tier", "silver"],
+    ["runbook", "https://r"],
+  ]);
+});

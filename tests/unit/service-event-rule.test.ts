@@ -1,0 +1,242 @@
+import fc from "fast-check";
+import { ApiError } from "../../provider/errors";
+import {
+  actionsMatch, applyMove, effectivePosition, planMoves, provider, resetLanes, targetOrder, timing, toBody, toOutputs,
+} from "../../provider/resources/service-event-rule";
+
+// ---- an in-memory rules API behind getClient(), with the API's move semantics ----------------------
+type Rule = { id: string; [k: string]: unknown };
+const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], seq: 0 };
+const warnings: string[] = [];
+const notFound = (method: string, path: string) => new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
+
+async function request(method: string, path: string, opts: { body?: any; query?: any } = {}): Promise<any> {
+  const m = /^\/services\/([^/]+)\/rules(?:\/([^/]+))?$/.exec(path)!;
+  const [, service, id] = m;
+  const list = api.rules.get(service) ?? [];
+  api.rules.set(service, list);
+  await new Promise((r) => setTimeout(r, Math.random() * 3)); // interleave like real I/O
+  const render = (r: Rule) => ({ ...r, position: list.indexOf(r) });
+  if (method !== "GET") {
+    api.writes.push(`${method} ${id ?? ""} ${JSON.stringify(opts.body?.rule?.position ?? "")}`);
+    if (api.converted.has(service)) {
+      throw new ApiError({ method, path, status: 409, apiMessage: "Event rules of this service were converted and are read-only", errors: [], response: { status: 409, headers: {}, body: null } });
+    }
+  }
+  const place = (r: Rule, position: number | undefined) => {
+    if (list.includes(r)) list.splice(list.indexOf(r), 1);
+    list.splice(Math.min(position ?? list.length, list.length), 0, r);
+  };
+  if (method === "GET" && !id) return { rules: list.slice(opts.query.offset, opts.query.offset + opts.query.limit).map(render), more: opts.query.offset + opts.query.limit < list.length };
+  if (method === "POST") {
+    const { position, ...fields } = opts.body.rule;
+    const r: Rule = { id: `R${++api.seq}`, disabled: false, conditions: { operator: "and", subconditions: [] }, time_frame: null, variables: [], actions: {}, ...fields };
+    place(r, position);
+    return { rule: render(r) };
+  }
+  const r = list.find((x) => x.id === id);
+  if (!r) throw notFound(method, path);
+  if (method === "GET") return { rule: render(r) };
+  if (method === "DELETE") return void list.splice(list.indexOf(r), 1);
+  const { position, ...fields } = opts.body.rule;
+  Object.assign(r, fields);
+  if (position !== undefined) place(r, position);
+  return { rule: render(r) };
+}
+
+jest.mock("../../provider/runtime", () => ({ getClient: () => ({ request }) }));
+jest.mock("../../provider/diagnostics", () => ({ warn: async (m: string) => void warnings.push(m) }));
+
+beforeEach(() => {
+  api.rules.clear();
+  api.converted.clear();
+  api.writes = [];
+  warnings.length = 0;
+  resetLanes();
+  timing.settleMs = 5;
+});
+
+const live = {
+  id: "3f1c", position: 2, disabled: false, summary: "Event rule 3f1c",
+  conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db", options: {} } }] },
+  time_frame: { scheduled_weekly: { start_time: 3_600_000, duration: 7_200_000, timezone: "UTC", weekdays: [1, 2] } },
+  variables: [{ type: "regex", name: "host", parameters: { value: "h=(\\w+)", path: "payload.source" } }],
+  actions: { annotate: null, event_action: null, priority: null, severity: { value: "critical" }, suppress: { value: true, threshold_value: 3, threshold_time_unit: "minutes", threshold_time_amount: 5 }, suspend: null, extractions: [] },
+};
+
+describe("mapping", () => {
+  test("outputs camelCase deep; 'none' actions are dropped", () => {
+    expect(toOutputs(live, "PSVC1")).toEqual({
+      service: "PSVC1", position: 2, disabled: false, summary: "Event rule 3f1c",
+      conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db", options: {} } }] },
+      timeFrame: { scheduledWeekly: { startTime: 3_600_000, duration: 7_200_000, timezone: "UTC", weekdays: [1, 2] } },
+      variables: [{ type: "regex", name: "host", parameters: { value: "h=(\\w+)", path: "payload.source" } }],
+      actions: { severity: { value: "critical" }, suppress: { value: true, thresholdValue: 3, thresholdTimeUnit: "minutes", thresholdTimeAmount: 5 } },
+    });
+  });
+  test("body: snake_case deep, only managed fields, actions sent whole with absent kinds as none", () => {
+    expect(
+      toBody({
+        service: "PSVC1", adoptId: "x", position: 0, disabled: true, timeFrame: { activeBetween: { startTime: 1, endTime: 2 } },
+        actions: { eventAction: { value: "resolve" }, extractions: [{ target: "dedup_key", source: "payload.source", regex: "(.*)" }] },
+      }),
+    ).toEqual({
+      position: 0, disabled: true, time_frame: { active_between: { start_time: 1, end_time: 2 } },
+      actions: { annotate: null, event_action: { value: "resolve" }, priority: null, severity: null, suppress: null, suspend: null, extractions: [{ target: "dedup_key", source: "payload.source", regex: "(.*)" }] },
+    });
+    expect(toBody({ service: "PSVC1", timeFrame: null, variables: [] })).toEqual({ time_frame: null, variables: [] });
+  });
+});
+
+describe("diff", () => {
+  const olds = toOutputs(live, "PSVC1");
+  const diff = (news: Record<string, unknown>) => provider.diff!("3f1c", olds, { service: "PSVC1", ...news, __provider: "p" });
+
+  test("unset fields are not managed; declared values equal to live are no change", async () => {
+    await expect(diff({})).resolves.toMatchObject({ changes: false });
+    await expect(diff({ position: 2, disabled: false, actions: { severity: { value: "critical" }, suppress: { value: true, thresholdValue: 3 } }, adoptId: "x" })).resolves.toMatchObject({ changes: false });
+    await expect(diff({ conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db" } }] } })).resolves.toMatchObject({ changes: false });
+  });
+  test("every field updates in place; service replaces", async () => {
+    const cases: Record<string, unknown> = {
+      position: 0, disabled: true,
+      conditions: { operator: "or", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db" } }] },
+      timeFrame: null, variables: [],
+      actions: { severity: { value: "warning" }, suppress: { value: true } },
+    };
+    for (const [field, value] of Object.entries(cases)) {
+      await expect(diff({ [field]: value }).then((r) => ({ field, ...r }))).resolves.toMatchObject({ field, changes: true, replaces: [] });
+    }
+    await expect(diff({ service: "PSVC2" })).resolves.toMatchObject({ changes: true, replaces: ["service"] });
+  });
+  test("actions are managed whole: removing or adding an action kind is a change", async () => {
+    await expect(diff({ actions: { severity: { value: "critical" } } })).resolves.toMatchObject({ changes: true, replaces: [] });
+    await expect(diff({ actions: { severity: { value: "critical" }, suppress: { value: true }, annotate: { value: "x" } } })).resolves.toMatchObject({ changes: true });
+    expect(actionsMatch({ severity: null }, {})).toBe(true);
+    expect(actionsMatch({ extractions: [] }, {})).toBe(true);
+  });
+});
+
+describe("check", () => {
+  const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC1", ...news });
+  test("failures name the property", async () => {
+    await expect(check({ position: -1 })).resolves.toMatchObject({ failures: [{ property: "position" }] });
+    await expect(check({ conditions: { operator: "xor", subconditions: [] } })).resolves.toMatchObject({ failures: [{ property: "conditions.operator" }] });
+    await expect(check({ conditions: { operator: "and", subconditions: [{ operator: "equals", parameters: { path: "a" } }] } })).resolves.toMatchObject({
+      failures: [{ property: "conditions.subconditions[0].parameters.value", reason: 'is required with operator "equals"' }],
+    });
+    await expect(check({ timeFrame: {} })).resolves.toMatchObject({ failures: [{ property: "timeFrame", reason: 'set exactly one of "activeBetween" and "scheduledWeekly"' }] });
+    await expect(check({ timeFrame: { activeBetween: { startTime: 5, endTime: 5 } } })).resolves.toMatchObject({ failures: [{ property: "timeFrame.activeBetween.endTime" }] });
+    await expect(check({ timeFrame: { scheduledWeekly: { startTime: 0, duration: 1, timezone: "UTC", weekdays: [0] } } })).resolves.toMatchObject({ failures: [{ property: "timeFrame.scheduledWeekly.weekdays[0]" }] });
+    await expect(check({ variables: [{ type: "glob", name: "h", parameters: { value: "x", path: "p" } }] })).resolves.toMatchObject({ failures: [{ property: "variables[0].type" }] });
+    await expect(check({ actions: { severity: { value: "fatal" } } })).resolves.toMatchObject({ failures: [{ property: "actions.severity.value" }] });
+    await expect(check({ actions: { extractions: [{ target: "t", source: "s" }] } })).resolves.toMatchObject({ failures: [{ property: "actions.extractions[0].regex" }] });
+    await expect(check({ actions: { bogus: {} } })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("bogus") }] });
+    await expect(provider.check!({}, {})).resolves.toMatchObject({ failures: [{ property: "service" }] });
+  });
+  test("valid inputs pass", async () => {
+    await expect(check({ position: 0, conditions: { operator: "and", subconditions: [{ operator: "exists", parameters: { path: "a" } }] }, timeFrame: null })).resolves.not.toHaveProperty("failures");
+  });
+});
+
+describe("ordering", () => {
+  test("requested positions win, others keep their order in the free slots, past the end is last", () => {
+    expect(targetOrder(["u1", "a", "u2", "b"], new Map([["b", 0], ["a", 9]]))).toEqual(["b", "u1", "u2", "a"]);
+    expect(targetOrder(["c", "b", "a"], new Map([["a", 0], ["b", 1], ["c", 2]]))).toEqual(["a", "b", "c"]);
+    expect(targetOrder(["x", "y"], new Map([["y", 0], ["x", 0]]))).toEqual(["x", "y"]); // ties keep current order
+  });
+  test("moves only positioned rules and skip rules already in place", () => {
+    expect(planMoves(["a", "b", "c"], new Map([["a", 0], ["b", 1], ["c", 2]]))).toEqual([]);
+    const current = ["x", "u1", "u2", "p"];
+    const desired = new Map([["p", 1], ["x", 3]]);
+    const moves = planMoves(current, desired);
+    expect(moves.every((m) => desired.has(m.id))).toBe(true);
+    expect(moves.reduce(applyMove, current)).toEqual(["u1", "p", "u2", "x"]);
+  });
+  test("property: the moves reach the target order and never write an unpositioned rule", () => {
+    const scenario = fc.integer({ min: 0, max: 9 }).chain((n) =>
+      fc.record({
+        order: fc.shuffledSubarray([...Array(n).keys()].map((i) => `r${i}`), { minLength: n, maxLength: n }),
+        wants: fc.array(fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }), { minLength: n, maxLength: n }),
+      }),
+    );
+    fc.assert(
+      fc.property(scenario, ({ order, wants }) => {
+        const desired = new Map<string, number>();
+        order.forEach((id, i) => wants[i] !== undefined && desired.set(id, wants[i]!));
+        const moves = planMoves(order, desired);
+        expect(moves.reduce(applyMove, order)).toEqual(targetOrder(order, desired));
+        expect(moves.every((m) => desired.has(m.id))).toBe(true);
+        expect(moves.length).toBeLessThanOrEqual(desired.size);
+      }),
+      { numRuns: 500 },
+    );
+  });
+  test("a requested position past the end is reported as requested when the rule is last", () => {
+    expect(effectivePosition(5, 1, 2)).toBe(5);
+    expect(effectivePosition(5, 0, 2)).toBe(0);
+    expect(effectivePosition(undefined, 1, 2)).toBe(1);
+    expect(effectivePosition(0, 1, 2)).toBe(1);
+  });
+});
+
+describe("CRUD against the in-memory API", () => {
+  const create = (position: number | undefined, extra: Record<string, unknown> = {}) =>
+    provider.create!({ service: "PSVC1", ...(position === undefined ? {} : { position }), ...extra, __provider: "p" });
+
+  test("rules created concurrently in any order end at the requested positions, and report them", async () => {
+    api.rules.set("PSVC1", [{ id: "U0", actions: {} }]); // an unmanaged rule already there
+    const results = await Promise.all([create(3), create(2), create(0), create(1)]);
+    const order = api.rules.get("PSVC1")!.map((r) => r.id);
+    expect(results.map((r) => order.indexOf(r.id))).toEqual([3, 2, 0, 1]);
+    expect(results.map((r) => r.outs.position)).toEqual([3, 2, 0, 1]);
+    expect(order[4]).toBe("U0");
+    expect(api.writes.filter((w) => w.startsWith("PUT U0"))).toEqual([]);
+  });
+
+  test("updates in one run end where requested even when a later move would shift an earlier one", async () => {
+    api.rules.set("PSVC1", [{ id: "U0", actions: {} }]);
+    const [a, b] = await Promise.all([create(0), create(1)]);
+    expect(api.rules.get("PSVC1")!.map((r) => r.id)).toEqual([a.id, b.id, "U0"]);
+    resetLanes(); // a new `pulumi up`: a new provider process
+    const outs = await Promise.all([
+      provider.update!(b.id, b.outs, { service: "PSVC1", position: 1, disabled: true }),
+      provider.update!(a.id, a.outs, { service: "PSVC1", position: 2 }),
+    ]);
+    expect(api.rules.get("PSVC1")!.map((r) => r.id)).toEqual(["U0", b.id, a.id]);
+    expect(outs.map((o) => o.outs!.position)).toEqual([1, 2]);
+    expect(outs[0].outs!.disabled).toBe(true);
+  });
+
+  test("a single rule asking for a position past the end reports it and does not drift", async () => {
+    const r = await create(4);
+    expect(r.outs.position).toBe(4);
+    const read = await provider.read!(r.id, r.outs);
+    expect(read.props!.position).toBe(4);
+    await expect(provider.diff!(r.id, read.props!, { service: "PSVC1", position: 4 })).resolves.toMatchObject({ changes: false });
+  });
+
+  test("read of a rule deleted by hand is gone; delete of a gone rule succeeds", async () => {
+    const r = await create(undefined, { disabled: true });
+    api.rules.set("PSVC1", []);
+    await expect(provider.read!(r.id, r.outs)).resolves.toEqual({ id: "", props: {} });
+    await expect(provider.delete!(r.id, r.outs)).resolves.toBeUndefined();
+  });
+
+  test("adoption writes the declared fields to the existing rule", async () => {
+    api.rules.set("PSVC1", [{ id: "OLD", disabled: false, actions: {} }, { id: "U1", actions: {} }]);
+    const r = await create(1, { adoptId: "OLD", disabled: true });
+    expect(r.id).toBe("OLD");
+    expect(r.outs).toMatchObject({ position: 1, disabled: true });
+    expect(api.rules.get("PSVC1")!.map((x) => x.id)).toEqual(["U1", "OLD"]);
+  });
+
+  test("after conversion: create and update fail naming the conversion; delete only warns", async () => {
+    const r = await create(0);
+    api.converted.add("PSVC1");
+    await expect(create(1)).rejects.toMatchObject({ code: "ERR_CONFLICT", message: expect.stringContaining("rules/convert") });
+    await expect(provider.update!(r.id, r.outs, { service: "PSVC1", disabled: true })).rejects.toThrow(/converted to event orchestration rules/);
+    await expect(provider.delete!(r.id, r.outs)).resolves.toBeUndefined();
+    expect(warnings).toEqual([expect.stringContaining(`event rule ${r.id} of service PSVC1 was NOT deleted`)]);
+  });
+});

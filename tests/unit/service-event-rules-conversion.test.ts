@@ -1,0 +1,61 @@
+import { ApiError } from "../../provider/errors";
+import { provider, toOutputs } from "../../provider/resources/service-event-rules-conversion";
+
+const calls: string[] = [];
+const warnings: string[] = [];
+let serviceExists = true;
+const reply = { convert_status: "converted", converted_at: "2026-11-22T00:00:00Z", converted_to: { id: "PSVC1", type: "event_orchestration_service_reference", self: "x" }, rules_converted: 2 };
+
+jest.mock("../../provider/runtime", () => ({
+  getClient: () => ({
+    request: async (method: string, path: string) => {
+      calls.push(`${method} ${path}`);
+      if (method === "POST") return reply;
+      if (!serviceExists) throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
+      return { service: { id: "PSVC1" } };
+    },
+  }),
+}));
+jest.mock("../../provider/diagnostics", () => ({ warn: async (m: string) => void warnings.push(m) }));
+
+beforeEach(() => {
+  calls.length = 0;
+  warnings.length = 0;
+  serviceExists = true;
+});
+
+test("outputs of the verb reply", () => {
+  expect(toOutputs("PSVC1", reply)).toEqual({
+    service: "PSVC1", convertStatus: "converted", convertedAt: "2026-11-22T00:00:00Z", convertedTo: "PSVC1",
+    convertedToType: "event_orchestration_service_reference", rulesConverted: 2,
+  });
+  expect(toOutputs("PSVC1", {})).toMatchObject({ convertStatus: "converted", convertedAt: null, convertedTo: null });
+});
+
+test("create calls the verb once; the id is the service", async () => {
+  const r = await provider.create!({ service: "PSVC1", __provider: "p" });
+  expect(calls).toEqual(["POST /services/PSVC1/rules/convert"]);
+  expect(r).toMatchObject({ id: "PSVC1", outs: { convertStatus: "converted", rulesConverted: 2 } });
+});
+
+test("read never writes: it keeps the converted state while the service exists, and is gone with it", async () => {
+  const outs = toOutputs("PSVC1", reply);
+  await expect(provider.read!("PSVC1", outs)).resolves.toEqual({ id: "PSVC1", props: outs });
+  serviceExists = false;
+  await expect(provider.read!("PSVC1", outs)).resolves.toEqual({ id: "", props: {} });
+  expect(calls.every((c) => c.startsWith("GET "))).toBe(true);
+});
+
+test("diff: the service replaces; nothing else is an input", async () => {
+  const outs = toOutputs("PSVC1", reply);
+  await expect(provider.diff!("PSVC1", outs, { service: "PSVC1", __provider: "p" })).resolves.toMatchObject({ changes: false });
+  await expect(provider.diff!("PSVC1", outs, { service: "PSVC2" })).resolves.toMatchObject({ changes: true, replaces: ["service"] });
+  await expect(provider.check!({}, { service: "" })).resolves.toMatchObject({ failures: [{ property: "service", reason: "must be a service id" }] });
+  await expect(provider.check!({}, { service: "PSVC1", undo: true })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("undo") }] });
+});
+
+test("delete does not call the API and warns that the conversion stays", async () => {
+  await provider.delete!("PSVC1", toOutputs("PSVC1", reply));
+  expect(calls).toEqual([]);
+  expect(warnings).toEqual([expect.stringMatching(/PSVC1.*cannot be undone.*only drops it from the Pulumi state/)]);
+});
