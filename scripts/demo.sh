@@ -7,7 +7,9 @@ root=$PWD
 demo=$root/.work/demo
 
 echo "==> installing and building"
-npm ci --no-audit --no-fund --loglevel=error
+# `npm install` rather than `npm ci`: npm 11 leaves optional platform bindings out of the lock file
+# and `npm ci` then refuses it; --no-save keeps the clone clean.
+npm install --no-audit --no-fund --no-save --loglevel=error
 npm run build --silent
 bin=$(bash scripts/setup-pulumi.sh)
 rm -rf "$demo" && mkdir -p "$demo/state"

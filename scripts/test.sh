@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-npm ci --no-audit --no-fund --loglevel=error
+# `npm install` rather than `npm ci`: npm 11 leaves optional platform bindings out of the lock file
+# and `npm ci` then refuses it; --no-save keeps the clone clean.
+npm install --no-audit --no-fund --no-save --loglevel=error
 npm run build --silent
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
 mkdir -p .work && rm -f .work/*.tgz

@@ -1,9 +1,37 @@
 // Objects created out of band (as a person or another tool would) for the e2e tests of service
-// children, through the emulator's REST API with the account key.
-import type { RunningEmulator } from "./harness";
+// children, through the emulator's REST API with the account key; and a drift check that really runs.
+import { spawnSync } from "node:child_process";
+import type { PulumiProject, RunningEmulator, RunResult } from "./harness";
+
+/**
+ * `emu.api` with one retry when the pooled keep-alive socket turns out to be closed ("other side
+ * closed", seen between long CLI runs). Only for calls that are safe to repeat.
+ */
+export async function api<T = any>(emu: RunningEmulator, method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
+  try {
+    return await emu.api<T>(method, p, body);
+  } catch (e) {
+    if (!(e instanceof TypeError) || (e.cause as { code?: string } | undefined)?.code !== "UND_ERR_SOCKET") throw e;
+    return emu.api<T>(method, p, body);
+  }
+}
+
+/**
+ * `pulumi refresh --preview-only --expect-no-changes`. The harness sets PULUMI_SKIP_CONFIRMATIONS,
+ * which the CLI treats as --yes and then refuses with --preview-only (exit 1 before refreshing
+ * anything), so this runs without it.
+ */
+export function refreshPreview(project: PulumiProject): RunResult {
+  const env = { ...project.env };
+  delete env.PULUMI_SKIP_CONFIRMATIONS;
+  const r = spawnSync("pulumi", ["refresh", "--preview-only", "--expect-no-changes", "--non-interactive"], { cwd: project.dir, env, encoding: "utf8" });
+  project.log += r.stdout + r.stderr;
+  if (/cannot be used together/.test(r.stderr)) throw new Error(`refresh --preview-only did not run: ${r.stderr}`);
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 
 export async function createService(emu: RunningEmulator, name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await emu.api("POST", "/services", {
+  const r = await api(emu, "POST", "/services", {
     service: { type: "service", name, escalation_policy: { id: emu.escalationPolicyId, type: "escalation_policy_reference" }, ...extra },
   });
   if (r.status !== 201) throw new Error(`creating service ${name}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -12,24 +40,24 @@ export async function createService(emu: RunningEmulator, name: string, extra: R
 
 /** Custom field values of a service by field name. */
 export async function fieldValues(emu: RunningEmulator, service: string): Promise<Record<string, unknown>> {
-  const r = await emu.api<{ custom_fields: Array<{ name: string; value: unknown }> }>("GET", `/services/${service}/custom_fields/values`);
+  const r = await api<{ custom_fields: Array<{ name: string; value: unknown }> }>(emu, "GET", `/services/${service}/custom_fields/values`);
   if (r.status !== 200) throw new Error(`reading values of ${service}: ${r.status}`);
   return Object.fromEntries(r.body.custom_fields.map((f) => [f.name, f.value]));
 }
 
 export async function setFieldValues(emu: RunningEmulator, service: string, values: Record<string, unknown>): Promise<void> {
-  const r = await emu.api("PUT", `/services/${service}/custom_fields/values`, { custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })) });
+  const r = await api(emu, "PUT", `/services/${service}/custom_fields/values`, { custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })) });
   if (r.status !== 200) throw new Error(`setting values of ${service}: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
 export async function aiops(emu: RunningEmulator, service: string): Promise<{ enabled: boolean; updated_at: string | null }> {
-  const r = await emu.api("GET", `/services/${service}/enablements`);
+  const r = await api(emu, "GET", `/services/${service}/enablements`);
   if (r.status !== 200) throw new Error(`reading enablements of ${service}: ${r.status}`);
   return r.body.enablements.find((e: { feature: string }) => e.feature === "aiops");
 }
 
 export async function setAiops(emu: RunningEmulator, service: string, enabled: boolean): Promise<void> {
-  const r = await emu.api("PUT", `/services/${service}/enablements/aiops`, { enablement: { enabled } });
+  const r = await api(emu, "PUT", `/services/${service}/enablements/aiops`, { enablement: { enabled } });
   if (r.status !== 200) throw new Error(`setting aiops of ${service}: ${r.status}`);
 }
 

@@ -1,5 +1,5 @@
 // pagerduty:ServiceEnablement end to end: real Pulumi CLI, packed package, emulator process.
-import { aiops, createService, setAiops } from "./fixtures";
+import { aiops, api, createService, refreshPreview, setAiops } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -87,12 +87,13 @@ test("changing the service replaces: the new one is set, the old one restored", 
 test("an out-of-band change is drift for refresh, and up puts it back", async () => {
   const own = outputs().ownId;
   await setAiops(emu, own, true);
-  const drift = project.run(["refresh", "--preview-only", "--expect-no-changes"]);
-  console.log(`enablement e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
+  const drift = refreshPreview(project);
+  console.log(`enablement e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift\n${drift.stdout}`);
   expect(drift.code).not.toBe(0);
+  expect(drift.stdout).toMatch(/~ +pulumi-nodejs:dynamic\/pagerduty:ServiceEnablement +aiops +(update|refresh)/);
   project.must(["up", "--yes", "--skip-preview", "--refresh"]);
   expect((await aiops(emu, own)).enabled).toBe(false);
-  project.must(["refresh", "--preview-only", "--expect-no-changes"]);
+  expect(refreshPreview(project).code).toBe(0);
 });
 
 test("a not-entitled warning shows in the CLI output while up succeeds", async () => {
@@ -112,7 +113,7 @@ test("a not-entitled warning shows in the CLI output while up succeeds", async (
 
 test("a service deleted out of band drops the enablement on refresh; up recreates both", async () => {
   const own = outputs().ownId;
-  expect((await emu.api("DELETE", `/services/${own}`)).status).toBe(204);
+  expect((await api(emu, "DELETE", `/services/${own}`)).status).toBe(204);
   project.must(["refresh", "--yes", "--skip-preview"]);
   expect(project.resources().filter((r) => r.type === TYPE)).toEqual([]);
   project.must(["up", "--yes", "--skip-preview"]);
@@ -124,7 +125,7 @@ test("a service deleted out of band drops the enablement on refresh; up recreate
 
 test("destroy restores the starting state", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
-  const services = (await emu.api("GET", "/services")).body.services;
+  const services = (await api(emu, "GET", "/services")).body.services;
   expect(services.map((s: { id: string }) => s.id)).toEqual([pre]);
   expect((await aiops(emu, pre)).enabled).toBe(false);
 });
