@@ -72,8 +72,11 @@ test("changing description previews exactly one update, then applies it", async 
 test("an out-of-band change is reported as drift by refresh", async () => {
   const id = serviceUrn("checkout")!.id!;
   expect((await emu.api("PUT", `/services/${id}`, { service: { type: "service", description: "edited by hand" } })).status).toBe(200);
+  // Exit code 7 is the CLI's "changes were proposed" under --expect-no-changes.
   const drift = project.run(["refresh", "--preview-only", "--expect-no-changes"]);
-  expect(drift.code).not.toBe(0);
+  expect(drift.code).toBe(7);
+  expect(drift.stdout).toMatch(/~ 1 to update/);
+  expect(project.run(["preview", "--refresh", "--expect-no-changes"]).code).toBe(7);
   project.must(["up", "--yes", "--skip-preview", "--refresh"]);
   expect((await services()).find((s) => s.id === id).description).toBe("Takes orders and payments");
   project.must(["refresh", "--preview-only", "--expect-no-changes"]);
