@@ -5,8 +5,18 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
+import type { ReadyLine } from "../../emulator";
 
-export const ROOT = path.resolve(__dirname, "../..");
+/** The repository root (also when this file runs compiled from elsewhere, e.g. by the benchmarks). */
+export const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, "scripts/setup-pulumi.sh"))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no repository root above ${__dirname}`);
+    dir = up;
+  }
+  return dir;
+})();
 const WORK = path.join(ROOT, ".work");
 
 /** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
@@ -27,16 +37,8 @@ export function tarball(): string {
   return process.env.PPD_TARBALL;
 }
 
-export interface EmulatorInfo {
-  url: string;
-  apiUrl: string;
-  authUrl: string;
-  adminToken: string;
-  account: { subdomain: string; region: string };
-  oauth: { clientId: string; clientSecret: string; scopes: string };
-  apiKey: string;
-  escalationPolicyId: string;
-}
+/** The emulator CLI's ready line. */
+export type EmulatorInfo = ReadyLine;
 
 export interface RunningEmulator extends EmulatorInfo {
   proc: ChildProcess;
@@ -98,7 +100,17 @@ export class PulumiProject {
     this.env = env;
   }
 
-  static create(name: string, program: string, emu: EmulatorInfo, extraConfig: Record<string, string> = {}): PulumiProject {
+  /**
+   * `auth: "none"` leaves the OAuth client out of the stack config, for tests that configure another
+   * credential (API key, refresh token) through `extraConfig` / `secretConfig`.
+   */
+  static create(
+    name: string,
+    program: string,
+    emu: EmulatorInfo,
+    extraConfig: Record<string, string> = {},
+    opts: { auth?: "client_credentials" | "none"; secretConfig?: Record<string, string> } = {},
+  ): PulumiProject {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
     const bin = pulumiBin();
     const env: NodeJS.ProcessEnv = {
@@ -133,12 +145,13 @@ export class PulumiProject {
       "pagerduty:authUrl": emu.authUrl,
       "pagerduty:subdomain": emu.account.subdomain,
       "pagerduty:serviceRegion": emu.account.region,
-      "pagerduty:clientId": emu.oauth.clientId,
       escalationPolicyId: emu.escalationPolicyId,
+      ...(opts.auth === "none" ? {} : { "pagerduty:clientId": emu.oauth.clientId }),
       ...extraConfig,
     };
+    const secrets = { ...(opts.auth === "none" ? {} : { "pagerduty:clientSecret": emu.oauth.clientSecret }), ...opts.secretConfig };
     for (const [k, v] of Object.entries(config)) project.must(["config", "set", k, v]);
-    project.must(["config", "set", "--secret", "pagerduty:clientSecret", emu.oauth.clientSecret]);
+    for (const [k, v] of Object.entries(secrets)) project.must(["config", "set", "--secret", k, v]);
     return project;
   }
 

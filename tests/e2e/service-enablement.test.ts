@@ -88,7 +88,7 @@ test("an out-of-band change is drift for refresh, and up puts it back", async ()
   const own = outputs().ownId;
   await setAiops(emu, own, true);
   const drift = refreshPreview(project);
-  console.log(`enablement e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift\n${drift.stdout}`);
+  console.log(`enablement e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
   expect(drift.code).not.toBe(0);
   expect(drift.stdout).toMatch(/~ +pulumi-nodejs:dynamic\/pagerduty:ServiceEnablement +aiops +(update|refresh)/);
   project.must(["up", "--yes", "--skip-preview", "--refresh"]);

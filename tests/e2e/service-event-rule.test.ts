@@ -184,11 +184,21 @@ test("after the rules are converted, a rule write fails with a message naming th
   project.must(["preview", "--expect-no-changes"]);
 });
 
-test("destroy warns about the converted rules and the conversion, and leaves the emulator empty", async () => {
-  const r = project.must(["destroy", "--yes", "--skip-preview"]);
-  const out = r.stdout + r.stderr;
-  expect(out).toMatch(/warning: event rule \S+ of service \w+ was NOT deleted/);
-  expect(out).toMatch(/warning: the conversion of service \w+'s event rules .* cannot be undone/);
+test("destroy warns (as Pulumi warnings) about the converted rules and the conversion, and leaves the emulator empty", async () => {
+  // With --json (and no preview), destroy prints one engine event per line.
+  const warnings = project
+    .must(["destroy", "--yes", "--skip-preview", "--json"])
+    .stdout.split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l).diagnosticEvent)
+    .filter((d) => d?.severity === "warning")
+    .map((d) => d.message as string);
+  expect(warnings).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/event rule \S+ of service \w+ was NOT deleted/),
+      expect.stringMatching(/the conversion of service \w+'s event rules .* cannot be undone/),
+    ]),
+  );
   expect((await emu.api("GET", "/services")).body.services).toEqual([]);
   expect(project.resources()).toEqual([]);
 });

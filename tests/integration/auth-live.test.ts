@@ -4,17 +4,16 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { clientSecretPost } from "../../provider/auth/client-auth";
-import { codeChallenge, createCodeVerifier } from "../../provider/auth/pkce";
-import { authorizationCodeGrant, processTokenResponse, refreshTokenGrant, type TokenEndpoint } from "../../provider/auth/token-endpoint";
+import { processTokenResponse, refreshTokenGrant, type TokenEndpoint } from "../../provider/auth/token-endpoint";
 import { resolveSettings, type ProviderSettings } from "../../provider/config";
 import { ScopeError, TokenError } from "../../provider/errors";
 import { ApiClient, isNotFound } from "../../provider/http/client";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
 import { createClient } from "../../provider/runtime";
+import { loginForRefreshToken } from "../support/oauth-login";
 
 let emu: RunningEmulator;
 let cacheHome: string;
@@ -133,36 +132,11 @@ describe("retry policy against scripted faults", () => {
 describe("refresh tokens", () => {
   const tokenEndpoint = (): TokenEndpoint => ({ url: `${emu.authUrl}/oauth/token`, transport: new Transport(), retry: DEFAULT_RETRY, userAgent: "test" });
 
-  /** A user logs in through the emulator's consent form (authorization code + PKCE). */
-  async function login(): Promise<string> {
+  const login = () => {
     const user = Object.values(emu.core.state.users).find((u) => u.email === "admin@acme.example")!;
-    const redirectUri = "http://127.0.0.1:8765/callback";
-    const verifier = createCodeVerifier();
-    const authorize = new URL(`${emu.authUrl}/oauth/authorize`);
-    for (const [k, v] of Object.entries({
-      client_id: emu.seed.oauth.clientId,
-      redirect_uri: redirectUri,
-      response_type: "code",
-      scope: "services.read services.write",
-      code_challenge: codeChallenge(verifier),
-      code_challenge_method: "S256",
-    }))
-      authorize.searchParams.set(k, v);
-    const page = await (await request(authorize)).body.text();
-    const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
-    const submit = await request(`${emu.authUrl}/oauth/authorize`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ request_id: requestId, email: user.email, password: user.password, decision: "approve" }).toString(),
-    });
-    await submit.body.dump();
-    const code = new URL(String(submit.headers.location)).searchParams.get("code")!;
-    const endpoint = tokenEndpoint();
-    const auth = clientSecretPost(emu.seed.oauth.clientId, emu.seed.oauth.clientSecret);
-    const set = processTokenResponse(await authorizationCodeGrant(endpoint, auth, { code, redirectUri, codeVerifier: verifier }));
-    await endpoint.transport.close();
-    return set.refreshToken!;
-  }
+    const { clientId, clientSecret } = emu.seed.oauth;
+    return loginForRefreshToken({ authUrl: emu.authUrl, clientId, clientSecret, email: user.email, password: user.password, scope: "services.read services.write" });
+  };
 
   it("keeps the rotated token, so the next process works after the configured one is spent", async () => {
     const configured = await login();
