@@ -93,6 +93,16 @@ test("a service deleted out of band is dropped by refresh and recreated by up", 
   expect((await services()).map((s) => s.name).sort()).toEqual(["Checkout", "Search"]);
 });
 
+test("bad input fails at preview, naming the field, and touches nothing", async () => {
+  const before = await services();
+  project.setProgram(program("Takes orders and payments").replace("acknowledgementTimeout: 600", "acknowledgementTimeout: -5"));
+  const r = project.run(["preview"]);
+  expect(r.code).not.toBe(0);
+  expect(r.stdout + r.stderr).toMatch(/acknowledgementTimeout/);
+  expect(await services()).toEqual(before);
+  project.setProgram(program("Takes orders and payments"));
+});
+
 test("destroy leaves no services", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
   expect(await services()).toEqual([]);
