@@ -8,12 +8,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerFor } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
 
-export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases" | "retainOnDelete"> {
+export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases"> {
   /**
    * Name of the lookup resource in the stack. By default it is derived from the arguments, which
    * needs them to be plain values; pass a name when an argument is an Output.
    */
   name?: string;
+  // dependsOn: the lookup reads after these resources are written. Name the resources whose data it
+  // reads (or that create the looked-up object): until they exist, e.g. in the first preview, the
+  // result is unknown rather than an error.
 }
 
 export interface ServiceLookupResult {
@@ -77,7 +80,7 @@ export interface AuditRecordLookup {
 /** The resource behind every lookup; `result` is filled by the provider's check. */
 class Lookup extends pulumi.dynamic.Resource {
   declare readonly result: pulumi.Output<unknown>;
-  constructor(name: string, props: { query: string; args: Record<string, pulumi.Input<unknown>> }, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, props: { query: string; args: pulumi.Input<Record<string, unknown>> }, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Lookup"), name, { result: undefined, ...props }, opts, "pagerduty", "Lookup");
   }
 }
@@ -101,9 +104,22 @@ export function lookupName(fn: string, args: Record<string, unknown>, explicit?:
   return `${fn}-${String(primary).replace(/::/g, ":_")}${suffix}`;
 }
 
+/**
+ * The arguments, released only once every `dependsOn` resource has its id. In a preview where one
+ * is still to be created its id is unknown, so the lookup is not attempted (its result is unknown)
+ * instead of failing on an object that does not exist yet. Resources given as Outputs or Promises
+ * are ordered by the engine as usual but do not gate the arguments.
+ */
+function gated(args: Record<string, pulumi.Input<unknown>>, dependsOn: LookupOptions["dependsOn"]): pulumi.Input<Record<string, unknown>> {
+  const deps = ([] as unknown[]).concat(dependsOn ?? []).filter((d): d is pulumi.Resource => pulumi.Resource.isInstance(d));
+  if (!deps.length) return args;
+  const ready = deps.map((d) => (pulumi.CustomResource.isInstance(d) ? d.id : d.urn));
+  return pulumi.all([pulumi.all(ready), pulumi.output(args)]).apply(([, a]) => a);
+}
+
 function lookup<T>(fn: string, query: string, args: Record<string, pulumi.Input<unknown>>, opts: LookupOptions = {}): pulumi.Output<T> {
   const { name, ...resourceOpts } = opts;
-  return new Lookup(lookupName(fn, args, name), { query, args }, resourceOpts).result as pulumi.Output<T>;
+  return new Lookup(lookupName(fn, args, name), { query, args: gated(args, opts.dependsOn) }, resourceOpts).result as pulumi.Output<T>;
 }
 
 /** The service with exactly this name (case-sensitive); fails naming the name when there is none. */

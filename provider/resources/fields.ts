@@ -2,6 +2,7 @@
 // (snake_case), zod issues -> Pulumi check failures, and the "managed fields only" diff.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
+import { isNotFound, PagerDutyError } from "../errors";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -80,6 +81,31 @@ export function diffManaged(olds: Record<string, unknown>, news: Record<string, 
   const changed = Object.keys(inputs).filter((k) => !rules.ignore?.includes(k) && !satisfies(inputs[k], olds[k]));
   const replaces = changed.filter((k) => rules.replaceOn?.includes(k));
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
+}
+
+/** A read whose 404 means the object is gone: an empty id makes refresh drop it from the state. */
+export async function readOrGone(read: () => Promise<dynamic.ReadResult>): Promise<dynamic.ReadResult> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isNotFound(e)) return { id: "", props: {} };
+    throw e;
+  }
+}
+
+/** A delete where 404 means someone deleted the object already: done, not an error. */
+export async function deleteOrGone(del: () => Promise<unknown>): Promise<void> {
+  try {
+    await del();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+/** The parent service a child object's state records (its Pulumi id is the child's own id). */
+export function parentService(props: Record<string, unknown> | undefined, what: string): string {
+  if (typeof props?.service === "string" && props.service) return props.service;
+  throw new PagerDutyError("ERR_INPUT", `${what} has no "service" in its state, so it cannot be located`);
 }
 
 export type { Json };

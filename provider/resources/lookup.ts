@@ -90,7 +90,12 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
       // `query` narrows by substring; the match must be exact (names are unique per account).
       const candidates = await listOffset<Parameters<typeof serviceOutputs>[0]>("/services", "services", READ, { query: name });
       const found = candidates.find((s) => s.name === name);
-      if (!found) throw new LookupMiss("args.name", `no service is named "${name}" (names match exactly, including case)`);
+      if (!found) {
+        throw new LookupMiss(
+          "args.name",
+          `no service is named "${name}" (names match exactly, including case; if this program creates it, pass the service in dependsOn)`,
+        );
+      }
       return { id: found.id, ...serviceOutputs(found) };
     }
     case "serviceEventRules": {
@@ -127,6 +132,13 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
   }
 }
 
+/**
+ * The engine prints a failure's property with the value of that top-level input, so a nested path
+ * would print as `{<nil>}`: the path goes into the reason instead.
+ */
+const topLevel = (f: dynamic.CheckFailure): dynamic.CheckFailure =>
+  /[.[]/.test(f.property) ? { property: "", reason: `${f.property}: ${f.reason}` } : f;
+
 const hasUnknown = (v: unknown): boolean =>
   v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
@@ -134,11 +146,11 @@ export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
     if (hasUnknown(userInputs(news).args)) return { inputs: news }; // queried once the arguments are known
     const checked = checkInputs(lookupInputs, { ...news, result: undefined });
-    if (checked.failures?.length) return checked;
+    if (checked.failures?.length) return { inputs: news, failures: checked.failures.map(topLevel) };
     try {
       return { inputs: { ...checked.inputs, result: await runLookup(checked.inputs as LookupInputs) } };
     } catch (e) {
-      if (e instanceof LookupMiss) return { inputs: news, failures: [{ property: e.property, reason: e.message }] };
+      if (e instanceof LookupMiss) return { inputs: news, failures: [topLevel({ property: e.property, reason: e.message })] };
       throw e;
     }
   },

@@ -10,9 +10,8 @@ import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError } from "../errors";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, userInputs, type Json } from "./fields";
+import { checkInputs, deleteOrGone, readOrGone, userInputs, type Json } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -126,13 +125,10 @@ export const provider: dynamic.ResourceProvider = {
 
   async read(id, props) {
     const service = (props.service as string | undefined) ?? id;
-    try {
+    return readOrGone(async () => {
       const live = await getFieldValues(service);
       return { id, props: outputs(service, live, namesOf(props.values), (props.previousValues ?? {}) as Values) };
-    } catch (e) {
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
+    });
   },
 
   async update(_id, olds, news) {
@@ -152,23 +148,19 @@ export const provider: dynamic.ResourceProvider = {
   async delete(id, props) {
     const service = (props.service as string | undefined) ?? id;
     const previous = (props.previousValues ?? {}) as Values;
-    let live: ApiFieldValue[];
-    try {
-      live = await getFieldValues(service);
-    } catch (e) {
-      if (isNotFound(e)) return; // the service is gone, and its values with it
-      throw e;
-    }
-    const items = planWrite(live, {}, previous, Object.keys(previous));
-    if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
-    const after = pick(await putFieldValues(service, items), items.map((i) => i.field.name));
-    const wrong = items.filter(({ field, value }) => !isDeepStrictEqual(after[field.name], value));
-    if (wrong.length) {
-      throw new PagerDutyError(
-        "ERR_API",
-        `restoring custom field values of service ${service} did not take effect: ` +
-          wrong.map(({ field, value }) => `"${field.name}" is ${JSON.stringify(after[field.name])}, expected ${JSON.stringify(value)}`).join("; "),
-      );
-    }
+    // A 404 means the service is gone, and its values with it.
+    await deleteOrGone(async () => {
+      const items = planWrite(await getFieldValues(service), {}, previous, Object.keys(previous));
+      if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
+      const after = pick(await putFieldValues(service, items), items.map((i) => i.field.name));
+      const wrong = items.filter(({ field, value }) => !isDeepStrictEqual(after[field.name], value));
+      if (wrong.length) {
+        throw new PagerDutyError(
+          "ERR_API",
+          `restoring custom field values of service ${service} did not take effect: ` +
+            wrong.map(({ field, value }) => `"${field.name}" is ${JSON.stringify(after[field.name])}, expected ${JSON.stringify(value)}`).join("; "),
+        );
+      }
+    });
   },
 };

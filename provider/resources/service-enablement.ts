@@ -11,9 +11,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { warn } from "../diagnostics";
 import { PagerDutyError } from "../errors";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, diffManaged, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, readOrGone, userInputs } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -100,13 +99,7 @@ export const provider: dynamic.ResourceProvider = {
 
   async read(id, props) {
     const { service, feature } = props as { service: string; feature: string };
-    try {
-      const e = await current(service, feature);
-      return { id, props: outputs(service, feature, e, props.previousEnabled as boolean) };
-    } catch (e) {
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
+    return readOrGone(async () => ({ id, props: outputs(service, feature, await current(service, feature), props.previousEnabled as boolean) }));
   },
 
   async update(_id, olds, news) {
@@ -116,18 +109,15 @@ export const provider: dynamic.ResourceProvider = {
 
   async delete(_id, props) {
     const { service, feature, previousEnabled } = props as { service: string; feature: string; previousEnabled: boolean };
-    let after: ApiEnablement;
-    try {
-      after = await write(service, feature, previousEnabled);
-    } catch (e) {
-      if (isNotFound(e)) return; // the service is gone, and its settings with it
-      throw e;
-    }
-    if (after.enabled !== previousEnabled) {
-      throw new PagerDutyError(
-        "ERR_API",
-        `restoring ${feature} of service ${service} to enabled=${previousEnabled} did not take effect: the API reports enabled=${after.enabled}`,
-      );
-    }
+    // A 404 means the service is gone, and its settings with it.
+    await deleteOrGone(async () => {
+      const after = await write(service, feature, previousEnabled);
+      if (after.enabled !== previousEnabled) {
+        throw new PagerDutyError(
+          "ERR_API",
+          `restoring ${feature} of service ${service} to enabled=${previousEnabled} did not take effect: the API reports enabled=${after.enabled}`,
+        );
+      }
+    });
   },
 };

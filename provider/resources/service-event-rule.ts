@@ -9,9 +9,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { warn } from "../diagnostics";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, diffManaged, fromApi, satisfies, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { finishCreate } from "./partial";
 
@@ -281,17 +280,21 @@ function write<T>(service: string, fn: (lane: Lane) => Promise<T>): Promise<T> {
   });
 }
 
-/** Waits for the burst of sibling writes, then reorders once (later callers find nothing to do). */
-async function settle(service: string): Promise<void> {
+/**
+ * Waits for the burst of sibling writes, reorders once (later callers find nothing to do), then
+ * runs `then` in the same turn of the lane, so what it reads is the reordered state, not a moment
+ * between a sibling's insert and the reorder that follows it.
+ */
+async function settle<T>(service: string, then: () => Promise<T>): Promise<T> {
   const lane = laneOf(service);
   await new Promise((resolve) => setTimeout(resolve, timing.settleMs));
-  await exclusive(lane, async () => {
-    if (!lane.dirty) return;
-    if (lane.desired.size) {
+  return exclusive(lane, async () => {
+    if (lane.dirty && lane.desired.size) {
       const current = (await listRules(service)).map((r) => r.id);
       for (const move of planMoves(current, lane.desired)) await putRule(service, move.id, { position: move.position });
     }
     lane.dirty = false;
+    return then();
   });
 }
 
@@ -348,22 +351,19 @@ async function outputsOf(service: string, id: string, requested: unknown): Promi
   return out;
 }
 
-/** Writes the managed fields of an existing rule, records its requested position, reorders. */
-async function update(service: string, id: string, inputs: Partial<RuleInputs>): Promise<void> {
+/** Writes the managed fields of an existing rule, records its requested position; its outputs once reordered. */
+async function update(service: string, id: string, inputs: Partial<RuleInputs>): Promise<Record<string, unknown>> {
   await write(service, async (lane) => {
     if (inputs.position === undefined) lane.desired.delete(id);
     else lane.desired.set(id, inputs.position);
     return putRule(service, id, inputs);
   });
-  await settle(service);
+  return settle(service, () => outputsOf(service, id, inputs.position));
 }
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
 
-function serviceOf(props: Record<string, unknown>, id: string): string {
-  if (typeof props.service === "string" && props.service) return props.service;
-  throw new PagerDutyError("ERR_INPUT", `event rule ${id} has no "service" in its state; it cannot be located`);
-}
+const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `event rule ${id}`);
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
@@ -382,8 +382,7 @@ export const provider: dynamic.ResourceProvider = {
     const { service } = inputs;
     if (inputs.adoptId) {
       const found = await getRule(service, inputs.adoptId);
-      await update(service, found.id, inputs);
-      return { id: found.id, outs: await outputsOf(service, found.id, inputs.position) };
+      return { id: found.id, outs: await update(service, found.id, inputs) };
     }
     const created = await write(service, async (lane) => {
       const res = await rulesWrite<{ rule: ApiRule }>(service, "POST", undefined, { rule: toBody(inputs) });
@@ -391,40 +390,32 @@ export const provider: dynamic.ResourceProvider = {
       return res.rule;
     });
     // The rule exists from here on: a failed reorder must not lose it.
-    const outs = await finishCreate(created.id, toOutputs(created, service), async () => {
-      await settle(service);
-      return outputsOf(service, created.id, inputs.position);
-    });
+    const outs = await finishCreate(created.id, toOutputs(created, service), () =>
+      settle(service, () => outputsOf(service, created.id, inputs.position)),
+    );
     return { id: created.id, outs };
   },
 
   async read(id, props) {
-    const service = serviceOf(props ?? {}, id);
-    try {
-      return { id, props: await outputsOf(service, id, props?.position) };
-    } catch (e) {
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
+    const service = serviceOf(props, id);
+    return readOrGone(async () => ({ id, props: await outputsOf(service, id, props?.position) }));
   },
 
   async update(id, olds, news) {
-    const service = serviceOf(olds, id);
-    const inputs = managed(news);
-    await update(service, id, inputs);
-    return { outs: await outputsOf(service, id, inputs.position) };
+    return { outs: await update(serviceOf(olds, id), id, managed(news)) };
   },
 
   async delete(id, props) {
     const service = serviceOf(props, id);
     try {
-      await write(service, async (lane) => {
-        lane.desired.delete(id);
-        await rulesWrite(service, "DELETE", id);
+      await deleteOrGone(async () => {
+        await write(service, async (lane) => {
+          lane.desired.delete(id);
+          await rulesWrite(service, "DELETE", id);
+        });
+        await settle(service, async () => undefined);
       });
-      await settle(service);
     } catch (e) {
-      if (isNotFound(e)) return;
       if (!(e instanceof PagerDutyError && e.code === "ERR_CONFLICT")) throw e;
       // A converted rule cannot be deleted, and failing would block every destroy of the stack.
       await warn(

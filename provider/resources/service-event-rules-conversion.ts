@@ -5,9 +5,8 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { warn } from "../diagnostics";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, diffManaged, userInputs } from "./fields";
+import { checkInputs, diffManaged, readOrGone, userInputs } from "./fields";
 
 export const conversionInputs = z
   .object({
@@ -55,14 +54,11 @@ export const provider: dynamic.ResourceProvider = {
 
   async read(id, props) {
     const service = typeof props?.service === "string" ? props.service : id;
-    try {
+    // Gone with its service (and the converted rules with it).
+    return readOrGone(async () => {
       await getClient().request("GET", servicePath(service), { scopes: ["services.read"] });
-    } catch (e) {
-      // The service is gone, and its converted rules with it.
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
-    return { id, props: { ...toOutputs(service, {}), ...props } };
+      return { id, props: { ...toOutputs(service, {}), ...props } };
+    });
   },
 
   async delete(id, props) {

@@ -5,9 +5,8 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError } from "../errors";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, diffManaged, fromApi, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, userInputs } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -156,11 +155,7 @@ async function put(service: string, id: string, inputs: Partial<IntegrationInput
   return toOutputs(res.integration, service);
 }
 
-/** The service an existing resource belongs to, from its state. */
-function serviceOf(props: Record<string, unknown>, id: string): string {
-  if (typeof props.service === "string" && props.service) return props.service;
-  throw new PagerDutyError("ERR_INPUT", `integration ${id} has no "service" in its state; refresh cannot locate it`);
-}
+const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `integration ${id}`);
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
@@ -189,14 +184,11 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async read(id, props) {
-    const service = serviceOf(props ?? {}, id);
-    try {
+    const service = serviceOf(props, id);
+    return readOrGone(async () => {
       const found = await get(service, id);
       return { id: found.id, props: toOutputs(found, service) };
-    } catch (e) {
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
+    });
   },
 
   async update(id, olds, news) {
@@ -204,10 +196,6 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async delete(id, props) {
-    try {
-      await getClient().request("DELETE", path(serviceOf(props, id), id), { scopes: WRITE });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await deleteOrGone(() => getClient().request("DELETE", path(serviceOf(props, id), id), { scopes: WRITE }));
   },
 };

@@ -1,7 +1,11 @@
 // Objects created out of band (as a person or another tool would) for the e2e tests of service
-// children, through the emulator's REST API with the account key; and a drift check that really runs.
-import { spawnSync } from "node:child_process";
+// children, through the emulator's REST API with the account key; and the drift check.
 import type { PulumiProject, RunningEmulator, RunResult } from "./harness";
+
+/** `pulumi refresh --preview-only --expect-no-changes`: exit code 7 when refresh finds drift. */
+export function refreshPreview(project: PulumiProject): RunResult {
+  return project.run(["refresh", "--preview-only", "--expect-no-changes"]);
+}
 
 /**
  * `emu.api` with one retry when the pooled keep-alive socket turns out to be closed ("other side
@@ -14,20 +18,6 @@ export async function api<T = any>(emu: RunningEmulator, method: string, p: stri
     if (!(e instanceof TypeError) || (e.cause as { code?: string } | undefined)?.code !== "UND_ERR_SOCKET") throw e;
     return emu.api<T>(method, p, body);
   }
-}
-
-/**
- * `pulumi refresh --preview-only --expect-no-changes`. The harness sets PULUMI_SKIP_CONFIRMATIONS,
- * which the CLI treats as --yes and then refuses with --preview-only (exit 1 before refreshing
- * anything), so this runs without it.
- */
-export function refreshPreview(project: PulumiProject): RunResult {
-  const env = { ...project.env };
-  delete env.PULUMI_SKIP_CONFIRMATIONS;
-  const r = spawnSync("pulumi", ["refresh", "--preview-only", "--expect-no-changes", "--non-interactive"], { cwd: project.dir, env, encoding: "utf8" });
-  project.log += r.stdout + r.stderr;
-  if (/cannot be used together/.test(r.stderr)) throw new Error(`refresh --preview-only did not run: ${r.stderr}`);
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 export async function createService(emu: RunningEmulator, name: string, extra: Record<string, unknown> = {}): Promise<string> {

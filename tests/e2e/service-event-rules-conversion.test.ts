@@ -1,7 +1,6 @@
 // pagerduty:ServiceEventRulesConversion end to end: an irreversible verb as a resource.
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { resourceOf, serviceIdOf, warningsOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -22,9 +21,6 @@ let project: PulumiProject;
 beforeAll(async () => {
   emu = await startEmulatorProcess();
   project = PulumiProject.create("conversion", program("svc"), emu);
-  // Workaround: the harness's tsconfig targets ES2022, which the TypeScript that Pulumi vendors (3.8) rejects.
-  const tsconfig = path.join(project.dir, "tsconfig.json");
-  fs.writeFileSync(tsconfig, fs.readFileSync(tsconfig, "utf8").replace('"ES2022"', '"ES2020"'));
 });
 
 afterAll(async () => {
@@ -32,22 +28,10 @@ afterAll(async () => {
   project?.remove();
 });
 
-const conversion = () => project.resources().find((r) => r.type === TYPE);
-const serviceId = (name: string) => project.resources().find((r) => r.type.endsWith(":Service") && r.urn.endsWith(`::${name}`))!.id!;
+const conversion = () => resourceOf(project, TYPE, "convert");
+const serviceId = (name: string) => serviceIdOf(project, name);
 /** A rule write on the service: 409 once its rules were converted. */
 const ruleWrite = async (service: string) => (await emu.api("POST", `/services/${service}/rules`, { rule: { disabled: true } })).status;
-/** The warnings an operation reported as Pulumi diagnostics (engine events of severity "warning", not stderr text). */
-function warningsOf(args: string[]): string[] {
-  // With --json (and no preview), up and destroy print one engine event per line.
-  return project
-    .must([...args, "--json"])
-    .stdout.split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l).diagnosticEvent)
-    .filter((d) => d?.severity === "warning")
-    .map((d) => d.message as string);
-}
-
 test("create converts the service's rules; later rule writes are refused", async () => {
   expect(await ruleWrite((await emu.api("GET", "/services")).body.services[0]?.id ?? "none")).toBe(404);
   project.must(["up", "--yes", "--skip-preview"]);
@@ -68,7 +52,7 @@ test("changing the service previews a replace; the old conversion is only forgot
   const ops = project.previewSteps().filter((s) => s.type === TYPE).map((s) => s.op);
   expect(ops).toEqual(expect.arrayContaining([expect.stringMatching(/^(replace|create-replacement)$/)]));
   expect(ops).not.toContain("update");
-  const warnings = warningsOf(["up", "--yes", "--skip-preview"]);
+  const warnings = warningsOf(project, ["up", "--yes", "--skip-preview"]);
   expect(warnings).toEqual([expect.stringMatching(new RegExp(`conversion of service ${serviceId("svc")}'s event rules .*cannot be undone.*only drops it from the Pulumi state`))]);
   expect(conversion()!.id).toBe(serviceId("other"));
   expect(await ruleWrite(serviceId("svc"))).toBe(409); // still converted: nothing was undone
@@ -87,7 +71,7 @@ test("when the service is deleted by hand, refresh drops the conversion and up c
 });
 
 test("destroy warns that the conversion stays, and leaves the emulator empty", async () => {
-  const warnings = warningsOf(["destroy", "--yes", "--skip-preview"]);
+  const warnings = warningsOf(project, ["destroy", "--yes", "--skip-preview"]);
   expect(warnings).toEqual([expect.stringContaining("cannot be undone")]);
   expect((await emu.api("GET", "/services")).body.services).toEqual([]);
 });

@@ -1,0 +1,124 @@
+// pagerduty-adopt end to end: services and children made by hand, the program the CLI prints for
+// them run with the real Pulumi CLI, and nothing created, duplicated or changed.
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { aiops, api, createService, fieldValues, requestCounts, setAiops, setFieldValues } from "./fixtures";
+import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+
+jest.setTimeout(15 * 60_000);
+
+let emu: RunningEmulator;
+let project: PulumiProject;
+let checkout: string;
+let search: string;
+
+/** Runs the installed bin of the packed package, with credentials in the environment only. */
+function adoptCli(args: string[]) {
+  const bin = path.join(project.dir, "node_modules/.bin/pagerduty-adopt");
+  const env = { ...process.env, PAGERDUTY_API_URL: emu.apiUrl, PAGERDUTY_TOKEN: emu.apiKey, PAGERDUTY_CLIENT_ID: "", PAGERDUTY_CLIENT_SECRET: "" };
+  return spawnSync(bin, args, { cwd: project.dir, env, encoding: "utf8" });
+}
+
+/** Rule actions without "none" markers: `null` and `[]` mean "no such action", as absent keys do. */
+const noneless = (actions: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(actions ?? {}).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
+
+/** Everything adoption must leave alone: ids, counts and the fields of every object. */
+async function inventory() {
+  const services = (await api(emu, "GET", "/services?limit=100")).body.services;
+  const out: Record<string, unknown> = {};
+  for (const s of services) {
+    const { integrations, ...fields } = s;
+    out[s.id] = {
+      fields,
+      integrations: await Promise.all(integrations.map(async (i: { id: string }) => (await api(emu, "GET", `/services/${s.id}/integrations/${i.id}`)).body.integration)),
+      rules: (await api(emu, "GET", `/services/${s.id}/rules?limit=100`)).body.rules.map((r: any) => ({ ...r, actions: noneless(r.actions) })),
+      values: await fieldValues(emu, s.id),
+      aiops: (await aiops(emu, s.id)).enabled,
+    };
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  checkout = await createService(emu, "Adopt Checkout", {
+    description: "Takes orders", acknowledgement_timeout: 600, auto_resolve_timeout: null, incident_urgency_rule: { type: "constant", urgency: "low" },
+  });
+  search = await createService(emu, "Adopt Search");
+  for (const integration of [
+    { type: "events_api_v2_inbound_integration", name: "Events" },
+    { type: "generic_email_inbound_integration", name: "Email", integration_email: "checkout@acme.example", email_incident_creation: "on_new_email_subject" },
+  ]) {
+    expect((await api(emu, "POST", `/services/${checkout}/integrations`, { integration })).status).toBe(201);
+  }
+  for (const [i, value] of ["disk", "cpu"].entries()) {
+    const rule = {
+      position: i, disabled: i === 1,
+      conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value } }] },
+      actions: { annotate: { value }, severity: { value: "critical" } },
+    };
+    expect((await api(emu, "POST", `/services/${checkout}/rules`, { rule })).status).toBe(201);
+  }
+  await setFieldValues(emu, checkout, { tier: "gold", pci: true });
+  await setAiops(emu, checkout, false);
+  project = PulumiProject.create("adopt", "export {};\n", emu);
+});
+
+afterAll(async () => {
+  await emu?.stop();
+  project?.remove();
+});
+
+test("--service and --name select services; errors name what is missing", () => {
+  const byId = adoptCli(["--service", search]);
+  expect(byId.status).toBe(0);
+  expect(byId.stdout).toContain(`adoptId: "${search}"`);
+  expect(byId.stdout).not.toContain(checkout);
+  const byName = adoptCli(["--name", "Adopt Checkout"]);
+  expect(byName.stdout).toContain(`adoptId: "${checkout}"`);
+  expect(byName.stdout).not.toContain(search);
+  const missing = adoptCli(["--name", "Adopt"]);
+  expect(missing.status).toBe(1);
+  expect(missing.stderr).toBe('pagerduty-adopt: --name "Adopt": no service has exactly this name\n');
+  expect(adoptCli(["--bogus"]).status).toBe(2);
+});
+
+test("the generated program adopts everything: up creates nothing remote and changes nothing", async () => {
+  const r = adoptCli([]);
+  expect(r.status).toBe(0);
+  expect(r.stderr).toBe("");
+  const program = r.stdout;
+  // The routing key is a secret: the CLI never prints it.
+  const key = (await api(emu, "GET", `/services/${checkout}?include[]=integrations`)).body.service.integrations.find((i: any) => i.integration_key).integration_key;
+  expect(program).not.toContain(key);
+  expect(program).not.toContain(emu.apiKey);
+
+  const before = await inventory();
+  const writesBefore = await requestCounts(emu);
+  project.setProgram(program);
+  project.must(["up", "--yes", "--skip-preview"]);
+
+  const types = project.resources().filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/pagerduty:")).map((x) => x.type.split(":").pop());
+  expect(types.sort()).toEqual(
+    ["Service", "Service", "ServiceIntegration", "ServiceIntegration", "ServiceEventRule", "ServiceEventRule", "ServiceCustomFieldValues", "ServiceEnablement", "ServiceEnablement"].sort(),
+  );
+  const after = await inventory();
+  // Same objects, same ids, same values (the enablements' updated_at aside: adoption writes the current value).
+  const strip = (inv: Record<string, any>) => JSON.parse(JSON.stringify(inv, (k, v) => (k === "updated_at" ? undefined : v)));
+  expect(strip(after)).toEqual(strip(before));
+  const writes = await requestCounts(emu);
+  for (const route of ["POST /services", "POST /services/:id/integrations", "POST /services/:id/rules", "DELETE /services/:id"]) {
+    expect({ route, n: writes[route] ?? 0 }).toEqual({ route, n: writesBefore[route] ?? 0 });
+  }
+});
+
+test("after adoption, preview shows no changes", () => {
+  project.must(["preview", "--expect-no-changes"]);
+  project.must(["preview", "--refresh", "--expect-no-changes"]);
+});
+
+test("destroy deletes the adopted services (the program owns them now)", async () => {
+  project.must(["destroy", "--yes", "--skip-preview"]);
+  expect((await api(emu, "GET", "/services")).body.services).toEqual([]);
+});
