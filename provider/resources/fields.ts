@@ -36,15 +36,39 @@ export function propertyPath(path: ReadonlyArray<string | number>): string {
   return path.reduce<string>((acc, p) => (typeof p === "number" ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
 }
 
-/** Validates user inputs; failures name the property and say what is wrong. */
+/** The placeholder the engine passes (in preview) for a value computed from another resource. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether the value at `path`, or any value on the way there, is not known yet. */
+function unknownAlong(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let v = root;
+  for (const key of [undefined, ...path]) {
+    if (key !== undefined) v = v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+    if (v === UNKNOWN) return true;
+  }
+  return false;
+}
+
+/**
+ * A zod issue as a Pulumi check failure. The engine prints a failure's property together with the
+ * value of that *top-level* input, so a nested path goes into the reason instead.
+ */
+export function toFailure(path: ReadonlyArray<string | number>, reason: string): dynamic.CheckFailure {
+  if (path.length === 1) return { property: String(path[0]), reason };
+  return { property: "", reason: path.length ? `${propertyPath(path)}: ${reason}` : reason };
+}
+
+/**
+ * Validates user inputs; failures name the property and say what is wrong. Values not known until
+ * apply are not judged: they are checked again once known.
+ */
 export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<string, unknown>): dynamic.CheckResult {
   const inputs = userInputs(news);
   const parsed = schema.safeParse(inputs);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
-  return {
-    inputs: news,
-    failures: parsed.error.issues.map((i) => ({ property: propertyPath(i.path) || "(inputs)", reason: i.message })),
-  };
+  const issues = parsed.error.issues.filter((i) => !unknownAlong(inputs, i.path));
+  if (!issues.length) return { inputs: news };
+  return { inputs: news, failures: issues.map((i) => toFailure(i.path, i.message)) };
 }
 
 /**

@@ -12,7 +12,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, fromApi, userInputs } from "./fields";
+import { checkInputs, fromApi, toFailure, UNKNOWN, userInputs } from "./fields";
 import { listCursor, listOffset, MAX_PAGE } from "./pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
@@ -21,9 +21,6 @@ import { toOutputs as serviceOutputs } from "./service";
 const READ = ["services.read"];
 const AUDIT = ["audit_records.read"];
 const DAY_MS = 86_400_000;
-
-/** Pulumi's placeholder for a value not known yet (preview of a program whose inputs are computed). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const serviceId = z.string().min(1, "must be a service id");
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time");
@@ -132,13 +129,6 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
   }
 }
 
-/**
- * The engine prints a failure's property with the value of that top-level input, so a nested path
- * would print as `{<nil>}`: the path goes into the reason instead.
- */
-const topLevel = (f: dynamic.CheckFailure): dynamic.CheckFailure =>
-  /[.[]/.test(f.property) ? { property: "", reason: `${f.property}: ${f.reason}` } : f;
-
 const hasUnknown = (v: unknown): boolean =>
   v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
@@ -146,11 +136,11 @@ export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
     if (hasUnknown(userInputs(news).args)) return { inputs: news }; // queried once the arguments are known
     const checked = checkInputs(lookupInputs, { ...news, result: undefined });
-    if (checked.failures?.length) return { inputs: news, failures: checked.failures.map(topLevel) };
+    if (checked.failures?.length) return checked;
     try {
       return { inputs: { ...checked.inputs, result: await runLookup(checked.inputs as LookupInputs) } };
     } catch (e) {
-      if (e instanceof LookupMiss) return { inputs: news, failures: [topLevel({ property: e.property, reason: e.message })] };
+      if (e instanceof LookupMiss) return { inputs: news, failures: [toFailure(e.property.split("."), e.message)] };
       throw e;
     }
   },

@@ -2,7 +2,7 @@
 // them run with the real Pulumi CLI, and nothing created, duplicated or changed.
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { aiops, api, createService, fieldValues, requestCounts, setAiops, setFieldValues } from "./fixtures";
+import { aiops, createService, fieldValues, requestCounts, setAiops, setFieldValues } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -25,14 +25,14 @@ const noneless = (actions: Record<string, unknown>) =>
 
 /** Everything adoption must leave alone: ids, counts and the fields of every object. */
 async function inventory() {
-  const services = (await api(emu, "GET", "/services?limit=100")).body.services;
+  const services = (await emu.api("GET", "/services?limit=100")).body.services;
   const out: Record<string, unknown> = {};
   for (const s of services) {
     const { integrations, ...fields } = s;
     out[s.id] = {
       fields,
-      integrations: await Promise.all(integrations.map(async (i: { id: string }) => (await api(emu, "GET", `/services/${s.id}/integrations/${i.id}`)).body.integration)),
-      rules: (await api(emu, "GET", `/services/${s.id}/rules?limit=100`)).body.rules.map((r: any) => ({ ...r, actions: noneless(r.actions) })),
+      integrations: await Promise.all(integrations.map(async (i: { id: string }) => (await emu.api("GET", `/services/${s.id}/integrations/${i.id}`)).body.integration)),
+      rules: (await emu.api("GET", `/services/${s.id}/rules?limit=100`)).body.rules.map((r: any) => ({ ...r, actions: noneless(r.actions) })),
       values: await fieldValues(emu, s.id),
       aiops: (await aiops(emu, s.id)).enabled,
     };
@@ -50,7 +50,7 @@ beforeAll(async () => {
     { type: "events_api_v2_inbound_integration", name: "Events" },
     { type: "generic_email_inbound_integration", name: "Email", integration_email: "checkout@acme.example", email_incident_creation: "on_new_email_subject" },
   ]) {
-    expect((await api(emu, "POST", `/services/${checkout}/integrations`, { integration })).status).toBe(201);
+    expect((await emu.api("POST", `/services/${checkout}/integrations`, { integration })).status).toBe(201);
   }
   for (const [i, value] of ["disk", "cpu"].entries()) {
     const rule = {
@@ -58,7 +58,7 @@ beforeAll(async () => {
       conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value } }] },
       actions: { annotate: { value }, severity: { value: "critical" } },
     };
-    expect((await api(emu, "POST", `/services/${checkout}/rules`, { rule })).status).toBe(201);
+    expect((await emu.api("POST", `/services/${checkout}/rules`, { rule })).status).toBe(201);
   }
   await setFieldValues(emu, checkout, { tier: "gold", pci: true });
   await setAiops(emu, checkout, false);
@@ -90,7 +90,7 @@ test("the generated program adopts everything: up creates nothing remote and cha
   expect(r.stderr).toBe("");
   const program = r.stdout;
   // The routing key is a secret: the CLI never prints it.
-  const key = (await api(emu, "GET", `/services/${checkout}?include[]=integrations`)).body.service.integrations.find((i: any) => i.integration_key).integration_key;
+  const key = (await emu.api("GET", `/services/${checkout}?include[]=integrations`)).body.service.integrations.find((i: any) => i.integration_key).integration_key;
   expect(program).not.toContain(key);
   expect(program).not.toContain(emu.apiKey);
 
@@ -120,5 +120,5 @@ test("after adoption, preview shows no changes", () => {
 
 test("destroy deletes the adopted services (the program owns them now)", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
-  expect((await api(emu, "GET", "/services")).body.services).toEqual([]);
+  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
 });

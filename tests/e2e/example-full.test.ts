@@ -1,7 +1,6 @@
 // examples/full as a user runs it: every resource and lookup, up → no-change preview → destroy.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { api } from "./fixtures";
 import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -22,13 +21,13 @@ afterAll(async () => {
 test("a first preview works while the lookups' arguments are still unknown", async () => {
   const r = project.must(["preview"]);
   expect(r.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/pagerduty:Lookup +checkout-audit +create/);
-  expect((await api(emu, "GET", "/services")).body.services).toEqual([]);
+  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
 });
 
 test("up creates everything and the lookups read it back", async () => {
   project.must(["up", "--yes", "--skip-preview"]);
   const out = JSON.parse(project.must(["stack", "output", "--json", "--show-secrets"]).stdout);
-  const services = (await api(emu, "GET", "/services")).body.services;
+  const services = (await emu.api("GET", "/services")).body.services;
   expect(services.map((s: { name: string }) => s.name)).toEqual(["Checkout API"]);
   const checkout = services[0];
   expect(out.foundId).toBe(checkout.id);
@@ -49,5 +48,5 @@ test("a second preview shows no changes", () => {
 
 test("destroy leaves the emulator as it started", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
-  expect((await api(emu, "GET", "/services")).body.services).toEqual([]);
+  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
 });

@@ -7,21 +7,8 @@ export function refreshPreview(project: PulumiProject): RunResult {
   return project.run(["refresh", "--preview-only", "--expect-no-changes"]);
 }
 
-/**
- * `emu.api` with one retry when the pooled keep-alive socket turns out to be closed ("other side
- * closed", seen between long CLI runs). Only for calls that are safe to repeat.
- */
-export async function api<T = any>(emu: RunningEmulator, method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-  try {
-    return await emu.api<T>(method, p, body);
-  } catch (e) {
-    if (!(e instanceof TypeError) || (e.cause as { code?: string } | undefined)?.code !== "UND_ERR_SOCKET") throw e;
-    return emu.api<T>(method, p, body);
-  }
-}
-
 export async function createService(emu: RunningEmulator, name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await api(emu, "POST", "/services", {
+  const r = await emu.api("POST", "/services", {
     service: { type: "service", name, escalation_policy: { id: emu.escalationPolicyId, type: "escalation_policy_reference" }, ...extra },
   });
   if (r.status !== 201) throw new Error(`creating service ${name}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -30,24 +17,24 @@ export async function createService(emu: RunningEmulator, name: string, extra: R
 
 /** Custom field values of a service by field name. */
 export async function fieldValues(emu: RunningEmulator, service: string): Promise<Record<string, unknown>> {
-  const r = await api<{ custom_fields: Array<{ name: string; value: unknown }> }>(emu, "GET", `/services/${service}/custom_fields/values`);
+  const r = await emu.api<{ custom_fields: Array<{ name: string; value: unknown }> }>("GET", `/services/${service}/custom_fields/values`);
   if (r.status !== 200) throw new Error(`reading values of ${service}: ${r.status}`);
   return Object.fromEntries(r.body.custom_fields.map((f) => [f.name, f.value]));
 }
 
 export async function setFieldValues(emu: RunningEmulator, service: string, values: Record<string, unknown>): Promise<void> {
-  const r = await api(emu, "PUT", `/services/${service}/custom_fields/values`, { custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })) });
+  const r = await emu.api("PUT", `/services/${service}/custom_fields/values`, { custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })) });
   if (r.status !== 200) throw new Error(`setting values of ${service}: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
 export async function aiops(emu: RunningEmulator, service: string): Promise<{ enabled: boolean; updated_at: string | null }> {
-  const r = await api(emu, "GET", `/services/${service}/enablements`);
+  const r = await emu.api("GET", `/services/${service}/enablements`);
   if (r.status !== 200) throw new Error(`reading enablements of ${service}: ${r.status}`);
   return r.body.enablements.find((e: { feature: string }) => e.feature === "aiops");
 }
 
 export async function setAiops(emu: RunningEmulator, service: string, enabled: boolean): Promise<void> {
-  const r = await api(emu, "PUT", `/services/${service}/enablements/aiops`, { enablement: { enabled } });
+  const r = await emu.api("PUT", `/services/${service}/enablements/aiops`, { enablement: { enabled } });
   if (r.status !== 200) throw new Error(`setting aiops of ${service}: ${r.status}`);
 }
 

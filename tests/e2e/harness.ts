@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
+import { request, type Dispatcher } from "undici";
 import type { ReadyLine } from "../../emulator";
 
 /** The repository root (also when this file runs compiled from elsewhere, e.g. by the benchmarks). */
@@ -59,14 +60,17 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     proc.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
   });
   const info = JSON.parse(line) as EmulatorInfo;
+  // One connection per call (reset): long CLI runs between calls must never meet a pooled socket
+  // the server has closed meanwhile.
   const call = async (headers: Record<string, string>, method: string, p: string, body?: unknown) => {
-    const res = await fetch(info.url + p, {
-      method,
+    const res = await request(info.url + p, {
+      method: method as Dispatcher.HttpMethod,
+      reset: true,
       headers: { accept: "application/vnd.pagerduty+json;version=2", ...(body ? { "content-type": "application/json" } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    const text = await res.body.text();
+    return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   };
   return {
     ...info,

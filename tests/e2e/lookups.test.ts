@@ -1,6 +1,6 @@
 // The get* lookups end to end: real Pulumi CLI, packed package, emulator process. They must be
 // fresh on preview and up, show no change while the data is unchanged, and never write anything.
-import { api, createService, setAiops, setFieldValues } from "./fixtures";
+import { createService, setAiops, setFieldValues } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -42,7 +42,7 @@ async function auditIds(service: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const r: { body: { records: Array<{ id: string }>; next_cursor: string | null } } = await api(emu, "GET", `/services/${service}/audit/records?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    const r: { body: { records: Array<{ id: string }>; next_cursor: string | null } } = await emu.api("GET", `/services/${service}/audit/records?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
     ids.push(...r.body.records.map((x) => x.id));
     cursor = r.body.next_cursor;
   } while (cursor);
@@ -56,7 +56,7 @@ beforeAll(async () => {
   await setAiops(emu, pre, false);
   ruleIds = [];
   for (const summary of ["disk", "cpu"]) {
-    const r = await api(emu, "POST", `/services/${pre}/rules`, {
+    const r = await emu.api("POST", `/services/${pre}/rules`, {
       rule: { conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value: summary } }] }, actions: { annotate: { value: summary } } },
     });
     expect(r.status).toBe(201);
@@ -100,7 +100,7 @@ test("unchanged data: no changes on preview", () => {
 });
 
 test("changed data: preview shows updates of exactly the affected lookups; refresh leaves lookups alone; up refreshes them", async () => {
-  expect((await api(emu, "PUT", `/services/${pre}`, { service: { type: "service", description: "after" } })).status).toBe(200);
+  expect((await emu.api("PUT", `/services/${pre}`, { service: { type: "service", description: "after" } })).status).toBe(200);
   const steps = project.previewSteps();
   // The description changed, and the change added an audit record; rules, fields and enablements did not change.
   const changed = steps.map((s) => `${s.op} ${s.urn.split("::").pop()}`).sort();
@@ -128,8 +128,8 @@ test("destroy removes only the program's own service; the looked-up one is untou
   const trail = await auditIds(pre);
   const own = outputs().ownId;
   project.must(["destroy", "--yes", "--skip-preview"]);
-  expect((await api(emu, "GET", `/services/${own}`)).status).toBe(404);
-  const svc = (await api(emu, "GET", `/services/${pre}`)).body.service;
+  expect((await emu.api("GET", `/services/${own}`)).status).toBe(404);
+  const svc = (await emu.api("GET", `/services/${pre}`)).body.service;
   expect(svc.description).toBe("after");
   expect(await auditIds(pre)).toEqual(trail);
 });

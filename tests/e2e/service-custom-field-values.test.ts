@@ -1,5 +1,5 @@
 // pagerduty:ServiceCustomFieldValues end to end: real Pulumi CLI, packed package, emulator process.
-import { api, createService, fieldValues, refreshPreview, setFieldValues } from "./fixtures";
+import { createService, fieldValues, refreshPreview, setFieldValues } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -29,7 +29,7 @@ let start: Record<string, unknown>;
 beforeAll(async () => {
   emu = await startEmulatorProcess();
   // A fourth field, never named by the program: it must never cause a diff or be touched.
-  const owner = await api(emu, "POST", "/services/custom_fields", { field: { name: "owner", display_name: "Owner", data_type: "string", field_type: "single_value" } });
+  const owner = await emu.api("POST", "/services/custom_fields", { field: { name: "owner", display_name: "Owner", data_type: "string", field_type: "single_value" } });
   expect(owner.status).toBe(201);
   // Starting state: a service set up by hand, with some fields filled in.
   pre = await createService(emu, "Fields pre-existing");
@@ -111,7 +111,7 @@ test("values cleared out of band are reset by up", async () => {
 
 test("a service deleted out of band drops the values on refresh; up recreates both", async () => {
   const own = outputs().ownId;
-  expect((await api(emu, "DELETE", `/services/${own}`)).status).toBe(204);
+  expect((await emu.api("DELETE", `/services/${own}`)).status).toBe(204);
   project.must(["refresh", "--yes", "--skip-preview"]);
   expect(project.resources().filter((r) => r.type === TYPE)).toEqual([]);
   project.must(["up", "--yes", "--skip-preview"]);
@@ -133,7 +133,7 @@ test("a field the account does not have fails the update, naming it, and nothing
 
 test("destroy restores the starting state", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
-  const services = (await api(emu, "GET", "/services")).body.services;
+  const services = (await emu.api("GET", "/services")).body.services;
   expect(services.map((s: { id: string }) => s.id)).toEqual([pre]);
   expect(await fieldValues(emu, pre)).toEqual(start);
 });

@@ -1,5 +1,5 @@
 // pagerduty:ServiceEnablement end to end: real Pulumi CLI, packed package, emulator process.
-import { aiops, api, createService, refreshPreview, setAiops } from "./fixtures";
+import { aiops, createService, refreshPreview, setAiops } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -113,7 +113,7 @@ test("a not-entitled warning shows in the CLI output while up succeeds", async (
 
 test("a service deleted out of band drops the enablement on refresh; up recreates both", async () => {
   const own = outputs().ownId;
-  expect((await api(emu, "DELETE", `/services/${own}`)).status).toBe(204);
+  expect((await emu.api("DELETE", `/services/${own}`)).status).toBe(204);
   project.must(["refresh", "--yes", "--skip-preview"]);
   expect(project.resources().filter((r) => r.type === TYPE)).toEqual([]);
   project.must(["up", "--yes", "--skip-preview"]);
@@ -125,7 +125,7 @@ test("a service deleted out of band drops the enablement on refresh; up recreate
 
 test("destroy restores the starting state", async () => {
   project.must(["destroy", "--yes", "--skip-preview"]);
-  const services = (await api(emu, "GET", "/services")).body.services;
+  const services = (await emu.api("GET", "/services")).body.services;
   expect(services.map((s: { id: string }) => s.id)).toEqual([pre]);
   expect((await aiops(emu, pre)).enabled).toBe(false);
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkInputs, diffManaged, fromApi, propertyPath, satisfies, toApi } from "../../provider/resources/fields";
+import { checkInputs, diffManaged, fromApi, propertyPath, satisfies, toApi, UNKNOWN } from "../../provider/resources/fields";
 
 describe("key mapping", () => {
   test("camelCase <-> snake_case, deep, arrays included", () => {
@@ -51,10 +51,18 @@ describe("checkInputs", () => {
   const schema = z.object({ a: z.object({ b: z.array(z.object({ c: z.number() })) }) }).strict();
   test("failures name the property path the way users write it", () => {
     const r = checkInputs(schema, { a: { b: [{ c: 1 }, { c: "x" }] }, __provider: "p" });
-    expect(r.failures).toEqual([{ property: "a.b[1].c", reason: expect.stringMatching(/number/i) }]);
+    expect(r.failures).toEqual([{ property: "", reason: expect.stringMatching(/^a\.b\[1\]\.c: /) }]);
   });
   test("valid inputs pass through with engine keys kept", () => {
     expect(checkInputs(schema, { a: { b: [] }, __provider: "p" })).toEqual({ inputs: { a: { b: [] }, __provider: "p" } });
+  });
+  test("a top-level failure names the property; the engine prints its value beside it", () => {
+    expect(checkInputs(z.object({ n: z.number() }), { n: "x" }).failures).toEqual([{ property: "n", reason: expect.any(String) }]);
+  });
+  test("values computed from other resources (unknown in preview) are not judged until known", () => {
+    const s2 = z.object({ n: z.number().int(), o: z.object({ e: z.enum(["a"]) }), m: z.string().min(3) }).strict();
+    expect(checkInputs(s2, { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" })).toEqual({ inputs: { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" } });
+    expect(checkInputs(s2, { n: UNKNOWN, o: UNKNOWN, m: "ab" }).failures).toEqual([{ property: "m", reason: expect.any(String) }]);
   });
   test("propertyPath", () => expect(propertyPath(["x", 0, "y", 2])).toBe("x[0].y[2]"));
 });
