@@ -1,9 +1,8 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { isNotFound } from "../http/client";
 import { getClient } from "../runtime";
-import { checkInputs, diffManaged, fromApi, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, userInputs } from "./fields";
 import { finishCreate } from "./partial";
 
 const READ = ["services.read"];
@@ -178,13 +177,10 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async read(id) {
-    try {
+    return readOrGone(async () => {
       const res = await getClient().request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ });
       return { id: res.service.id, props: toOutputs(res.service) };
-    } catch (e) {
-      if (isNotFound(e)) return { id: "", props: {} };
-      throw e;
-    }
+    });
   },
 
   async update(id, _olds, news) {
@@ -192,10 +188,6 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async delete(id) {
-    try {
-      await getClient().request("DELETE", `/services/${encodeURIComponent(id)}`, { scopes: WRITE });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await deleteOrGone(() => getClient().request("DELETE", `/services/${encodeURIComponent(id)}`, { scopes: WRITE }));
   },
 };
