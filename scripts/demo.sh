@@ -35,13 +35,13 @@ rm -f Pulumi.demo.yaml # config of an earlier run: its encryption salt belongs t
 echo "==> installing the packed package into examples/quickstart"
 npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 pulumi stack init demo --non-interactive >/dev/null 2>&1 || pulumi stack select demo --non-interactive
-pulumi config set pagerduty:apiUrl "$(field apiUrl)"
-pulumi config set pagerduty:authUrl "$(field authUrl)"
-pulumi config set pagerduty:subdomain "$(field account.subdomain)"
-pulumi config set pagerduty:serviceRegion "$(field account.region)"
-pulumi config set pagerduty:clientId "$(field oauth.clientId)"
+pulumi config set -- pagerduty:apiUrl "$(field apiUrl)"
+pulumi config set -- pagerduty:authUrl "$(field authUrl)"
+pulumi config set -- pagerduty:subdomain "$(field account.subdomain)"
+pulumi config set -- pagerduty:serviceRegion "$(field account.region)"
+pulumi config set -- pagerduty:clientId "$(field oauth.clientId)"
 field oauth.clientSecret | pulumi config set --secret pagerduty:clientSecret
-pulumi config set escalationPolicyId "$(field escalationPolicyId)"
+pulumi config set -- escalationPolicyId "$(field escalationPolicyId)"
 
 echo "==> pulumi up"
 pulumi up --yes --non-interactive

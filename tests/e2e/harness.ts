@@ -154,8 +154,9 @@ export class PulumiProject {
       ...extraConfig,
     };
     const secrets = { ...(opts.auth === "none" ? {} : { "pagerduty:clientSecret": emu.oauth.clientSecret }), ...opts.secretConfig };
-    for (const [k, v] of Object.entries(config)) project.must(["config", "set", k, v]);
-    for (const [k, v] of Object.entries(secrets)) project.must(["config", "set", "--secret", k, v]);
+    // "--" because a value may start with "-"; secrets go through stdin, never into argv.
+    for (const [k, v] of Object.entries(config)) project.must(["config", "set", "--", k, v]);
+    for (const [k, v] of Object.entries(secrets)) project.must(["config", "set", "--secret", k], 0, v);
     return project;
   }
 
@@ -163,15 +164,15 @@ export class PulumiProject {
     fs.writeFileSync(path.join(this.dir, "index.ts"), source);
   }
 
-  run(args: string[]): RunResult {
-    const r = spawnSync("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20 });
+  run(args: string[], input?: string): RunResult {
+    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
     this.log += r.stdout + r.stderr;
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
   /** Runs and throws with the CLI's output when the exit code is not the expected one. */
-  must(args: string[], expectCode = 0): RunResult {
-    const r = this.run(args);
+  must(args: string[], expectCode = 0, input?: string): RunResult {
+    const r = this.run(args, input);
     if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
     return r;
   }

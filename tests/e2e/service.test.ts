@@ -69,6 +69,26 @@ test("changing description previews exactly one update, then applies it", async 
   project.must(["preview", "--expect-no-changes"]);
 });
 
+test("nested, null and list fields update in place and then show no perpetual diff", async () => {
+  const rich = program("Takes orders and payments").replace(
+    "acknowledgementTimeout: 600 }",
+    `acknowledgementTimeout: 600, status: "disabled", alertCreation: "create_alerts_and_incidents",
+      incidentUrgencyRule: { type: "use_support_hours", duringSupportHours: { type: "constant", urgency: "high" }, outsideSupportHours: { type: "constant", urgency: "low" } },
+      supportHours: { type: "fixed_time_per_day", timeZone: "Europe/Berlin", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1, 2, 3, 4, 5] },
+      scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
+      alertGroupingParameters: { type: "time", config: { timeout: 15 } },
+      autoPauseNotificationsParameters: { enabled: true, timeout: 300 } }`,
+  );
+  project.setProgram(rich);
+  expect(project.previewSteps().map((s) => [s.op, s.urn.split("::").pop()])).toEqual([["update", "checkout"]]);
+  project.must(["up", "--yes", "--skip-preview"]);
+  const live = (await services()).find((s) => s.name === "Checkout");
+  expect(live).toMatchObject({ status: "disabled", support_hours: { time_zone: "Europe/Berlin", days_of_week: [1, 2, 3, 4, 5] }, alert_grouping_parameters: { type: "time", config: { timeout: 15 } } });
+  project.must(["preview", "--expect-no-changes"]);
+  project.must(["preview", "--refresh", "--expect-no-changes"]);
+  project.setProgram(program("Takes orders and payments"));
+});
+
 test("an out-of-band change is reported as drift by refresh", async () => {
   const id = serviceUrn("checkout")!.id!;
   expect((await emu.api("PUT", `/services/${id}`, { service: { type: "service", description: "edited by hand" } })).status).toBe(200);
