@@ -9,9 +9,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { PagerDutyError } from "../errors";
+import { PagerDutyError, ScopeError } from "../errors";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, readOrGone, userInputs, type Json } from "./fields";
+import { checkInputs, deleteOrGone, readOrGone, toFailure, UNKNOWN, userInputs, type Json } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -98,9 +98,39 @@ export function planWrite(live: readonly ApiFieldValue[], desired: Values, previ
   ];
 }
 
+/** Field names each account defines, read once per process and client (they rarely change mid-run). */
+const accountFields = new WeakMap<object, Promise<string[] | undefined>>();
+function definedFieldNames(): Promise<string[] | undefined> {
+  const client = getClient();
+  let names = accountFields.get(client);
+  if (!names) {
+    names = client
+      .request<{ fields?: Array<{ name: string }> }>("GET", "/services/custom_fields", { scopes: ["custom_fields.read"] })
+      .then((r) => (r?.fields ?? []).map((f) => f.name))
+      .catch((e) => {
+        accountFields.delete(client);
+        // Without custom_fields.read the names are checked by the write instead (it lists the known ones).
+        if (e instanceof ScopeError) return undefined;
+        throw e;
+      });
+    accountFields.set(client, names);
+  }
+  return names;
+}
+
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(customFieldValuesInputs, news);
+    const checked = checkInputs(customFieldValuesInputs, news);
+    const values = userInputs(news).values;
+    if (checked.failures?.length || values === UNKNOWN || typeof values !== "object" || values === null) return checked;
+    // Unknown field names fail at preview, not halfway through an update.
+    const known = await definedFieldNames();
+    const missing = known ? Object.keys(values).filter((n) => !known.includes(n)) : [];
+    if (!missing.length) return checked;
+    return {
+      inputs: news,
+      failures: missing.map((n) => toFailure(["values", n], `the account has no custom field named "${n}" (fields: ${known!.join(", ") || "none"})`)),
+    };
   },
 
   async diff(_id, olds, news) {

@@ -20,8 +20,17 @@ describe("check", () => {
     await expect(check({ values: undefined })).resolves.toMatchObject({ failures: [{ property: "values" }] });
     await expect(check({ adoptId: "x" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("adoptId") }] });
   });
+  const definitions = (...names: string[]) => reply(api, "GET", "/services/custom_fields", { fields: names.map((name, i) => ({ id: `F${i}`, name })) });
   test("accepts scalars, arrays and null", async () => {
+    definitions("tier", "pci", "n", "tags", "runbook");
     await expect(check({ values: { tier: "gold", pci: true, n: 1.5, tags: ["a", "b"], runbook: null } })).resolves.not.toHaveProperty("failures");
+  });
+  test("a field name the account does not define fails at check (preview), listing the known ones", async () => {
+    definitions("tier", "runbook");
+    await expect(check({ values: { tier: "gold", teir: "x" } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: 'values.teir: the account has no custom field named "teir" (fields: tier, runbook)' }],
+    });
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /services/custom_fields"]);
   });
 });
 
