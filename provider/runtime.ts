@@ -9,6 +9,7 @@ import { RefreshTokenCache } from "./auth/token-cache";
 import type { TokenEndpoint } from "./auth/token-endpoint";
 import { apiKeySource, type RenewOptions, type TokenSource } from "./auth/token-source";
 import { CONFIG_KEYS, resolveSettings, type ProviderSettings } from "./config";
+import { warn as engineWarn } from "./diagnostics";
 import { ApiClient } from "./http/client";
 import { Transport } from "./http/transport";
 
@@ -16,7 +17,8 @@ type Warn = (message: string) => void;
 
 let configured: ReadonlyMap<string, string> | undefined;
 const clients = new Map<string, ApiClient>();
-let warn: Warn = (message) => console.warn(`pulumi-pagerduty-dynamic: ${message}`);
+// Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
+let warn: Warn = (message) => void engineWarn(`pulumi-pagerduty-dynamic: ${message}`);
 
 /**
  * Records the stack config. Called from every provider's `configure(req)`; the values are copied
@@ -43,7 +45,7 @@ export function getClient(): ApiClient {
   return client;
 }
 
-/** Where warnings go (default: stderr); the provider may route them to the engine's log. */
+/** Where warnings go (default: the engine's log when there is one, else stderr); tests capture them. */
 export function setWarningHandler(handler: Warn): void {
   warn = handler;
 }
