@@ -204,6 +204,16 @@ export class PulumiProject {
     return steps.filter((s: any) => s.op !== "same").map((s: any) => ({ op: s.op, urn: s.urn, type: s.newState?.type ?? s.oldState?.type }));
   }
 
+  /** The stack's outputs (secrets shown as "[secret]"). */
+  outputs(): Record<string, any> {
+    return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
+  }
+
+  /** The ops a preview plans for the resource named `name` (the last URN segment). */
+  stepsOf(name: string): string[] {
+    return this.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
+  }
+
   remove(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

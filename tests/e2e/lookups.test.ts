@@ -70,13 +70,11 @@ afterAll(async () => {
   project?.remove();
 });
 
-const outputs = () => JSON.parse(project.must(["stack", "output", "--json"]).stdout);
-
 test("up resolves every lookup, with the audit records read across pages", async () => {
   const before = await auditIds(pre);
   expect(before.length).toBeGreaterThan(2); // more than one page of limit 2
   project.must(["up", "--yes", "--skip-preview"]);
-  const out = outputs();
+  const out = project.outputs();
   expect(out.service).toMatchObject({ id: pre, name: TARGET, description: "before", escalationPolicy: emu.escalationPolicyId, status: "active" });
   expect(out.ruleIds).toEqual(ruleIds);
   expect(out.rulePositions).toEqual([0, 1]);
@@ -108,8 +106,8 @@ test("changed data: preview shows updates of exactly the affected lookups; refre
   expect(steps.every((s) => s.type === LOOKUP)).toBe(true);
   project.must(["refresh", "--preview-only", "--expect-no-changes"]);
   project.must(["up", "--yes", "--skip-preview"]);
-  expect(outputs().service.description).toBe("after");
-  expect(outputs().auditIds).toEqual(await auditIds(pre));
+  expect(project.outputs().service.description).toBe("after");
+  expect(project.outputs().auditIds).toEqual(await auditIds(pre));
   project.must(["preview", "--expect-no-changes"]);
 });
 
@@ -126,7 +124,7 @@ test("getService for a name that does not exist fails with the name", () => {
 
 test("destroy removes only the program's own service; the looked-up one is untouched", async () => {
   const trail = await auditIds(pre);
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   project.must(["destroy", "--yes", "--skip-preview"]);
   expect((await emu.api("GET", `/services/${own}`)).status).toBe(404);
   const svc = (await emu.api("GET", `/services/${pre}`)).body.service;

@@ -44,13 +44,10 @@ afterAll(async () => {
   project?.remove();
 });
 
-const outputs = () => JSON.parse(project.must(["stack", "output", "--json"]).stdout);
-const stepsOf = (name: string) => project.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
-
 test("up sets the named fields, leaves the others alone and records what they held", async () => {
   project.must(["up", "--yes", "--skip-preview"]);
   expect(await fieldValues(emu, pre)).toEqual({ ...start, tier: "gold", runbook: "https://runbooks.example/checkout" });
-  expect(outputs()).toMatchObject({
+  expect(project.outputs()).toMatchObject({
     values: { tier: "gold", runbook: "https://runbooks.example/checkout" },
     previousValues: { tier: "silver", runbook: null },
   });
@@ -73,25 +70,25 @@ test("a change to a field the program does not name is never a diff", async () =
 
 test("adding, changing and removing fields is one in-place update; a removed field gets its value back", async () => {
   project.setProgram(program(pre, { tier: "silver", pci: false }));
-  expect(stepsOf("fields")).toEqual(["update"]);
+  expect(project.stepsOf("fields")).toEqual(["update"]);
   project.must(["up", "--yes", "--skip-preview"]);
   expect(await fieldValues(emu, pre)).toEqual({ ...start, tier: "silver", pci: false, runbook: null });
-  expect(outputs()).toMatchObject({ values: { tier: "silver", pci: false }, previousValues: { tier: "silver", pci: true } });
+  expect(project.outputs()).toMatchObject({ values: { tier: "silver", pci: false }, previousValues: { tier: "silver", pci: true } });
   project.must(["preview", "--expect-no-changes"]);
 });
 
 test("changing the service replaces: the new one is set, the old one restored", async () => {
   project.setProgram(program("own", { tier: "gold", pci: true }));
-  expect(stepsOf("fields")).toContain("replace");
+  expect(project.stepsOf("fields")).toContain("replace");
   project.must(["up", "--yes", "--skip-preview"]);
-  expect(await fieldValues(emu, outputs().ownId)).toEqual({ owner: null, pci: true, runbook: null, tier: "gold" });
+  expect(await fieldValues(emu, project.outputs().ownId)).toEqual({ owner: null, pci: true, runbook: null, tier: "gold" });
   expect(await fieldValues(emu, pre)).toEqual(start);
-  expect(outputs().previousValues).toEqual({ tier: null, pci: null });
+  expect(project.outputs().previousValues).toEqual({ tier: null, pci: null });
   project.must(["preview", "--expect-no-changes"]);
 });
 
 test("an out-of-band change to a managed field is drift for refresh, and up puts it back", async () => {
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   await setFieldValues(emu, own, { tier: "silver" });
   const drift = refreshPreview(project);
   console.log(`custom field values e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
@@ -103,19 +100,19 @@ test("an out-of-band change to a managed field is drift for refresh, and up puts
 });
 
 test("values cleared out of band are reset by up", async () => {
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   await setFieldValues(emu, own, { tier: null, pci: null });
   project.must(["up", "--yes", "--skip-preview", "--refresh"]);
   expect(await fieldValues(emu, own)).toMatchObject({ tier: "gold", pci: true });
 });
 
 test("a service deleted out of band drops the values on refresh; up recreates both", async () => {
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   expect((await emu.api("DELETE", `/services/${own}`)).status).toBe(204);
   project.must(["refresh", "--yes", "--skip-preview"]);
   expect(project.resources().filter((r) => r.type === TYPE)).toEqual([]);
   project.must(["up", "--yes", "--skip-preview"]);
-  const again = outputs().ownId;
+  const again = project.outputs().ownId;
   expect(again).not.toBe(own);
   expect(await fieldValues(emu, again)).toMatchObject({ tier: "gold", pci: true });
   project.must(["preview", "--expect-no-changes"]);
@@ -128,7 +125,7 @@ test("a field the account does not have fails at preview (and up), naming it, an
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/values\.colour: the account has no custom field named "colour" \(fields: [a-z, ]*tier/);
   }
-  expect(await fieldValues(emu, outputs().ownId)).toMatchObject({ tier: "gold", pci: true });
+  expect(await fieldValues(emu, project.outputs().ownId)).toMatchObject({ tier: "gold", pci: true });
   project.setProgram(program("own", { tier: "gold", pci: true }));
   project.must(["preview", "--expect-no-changes"]);
 });

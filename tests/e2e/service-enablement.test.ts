@@ -39,14 +39,12 @@ afterAll(async () => {
   project?.remove();
 });
 
-const outputs = () => JSON.parse(project.must(["stack", "output", "--json"]).stdout);
-const stepsOf = (name: string) => project.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
 const state = () => project.resources().find((r) => r.type === TYPE)!;
 
 test("up switches the feature on and records the value found before", async () => {
   project.must(["up", "--yes", "--skip-preview"]);
   expect((await aiops(emu, pre)).enabled).toBe(true);
-  expect(outputs()).toMatchObject({ previousEnabled: false, enabled: true });
+  expect(project.outputs()).toMatchObject({ previousEnabled: false, enabled: true });
   expect(state().id).toBe(`${pre}/aiops`);
 });
 
@@ -65,27 +63,27 @@ test("check rejects another feature, naming the field", () => {
 
 test("changing enabled is an in-place update", async () => {
   project.setProgram(program(pre, false));
-  expect(stepsOf("aiops")).toEqual(["update"]);
+  expect(project.stepsOf("aiops")).toEqual(["update"]);
   project.must(["up", "--yes", "--skip-preview"]);
   expect((await aiops(emu, pre)).enabled).toBe(false);
-  expect(outputs()).toMatchObject({ previousEnabled: false, enabled: false });
+  expect(project.outputs()).toMatchObject({ previousEnabled: false, enabled: false });
   project.must(["preview", "--expect-no-changes"]);
 });
 
 test("changing the service replaces: the new one is set, the old one restored", async () => {
   await setAiops(emu, pre, true); // drift on the old service; the replacement's delete must still restore it
   project.setProgram(program("own", false));
-  expect(stepsOf("aiops")).toContain("replace");
+  expect(project.stepsOf("aiops")).toContain("replace");
   project.must(["up", "--yes", "--skip-preview"]);
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   expect((await aiops(emu, own)).enabled).toBe(false);
-  expect(outputs()).toMatchObject({ previousEnabled: true, enabled: false });
+  expect(project.outputs()).toMatchObject({ previousEnabled: true, enabled: false });
   expect((await aiops(emu, pre)).enabled).toBe(false); // back to its starting value
   project.must(["preview", "--expect-no-changes"]);
 });
 
 test("an out-of-band change is drift for refresh, and up puts it back", async () => {
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   await setAiops(emu, own, true);
   const drift = refreshPreview(project);
   console.log(`enablement e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
@@ -105,19 +103,19 @@ test("a not-entitled warning shows in the CLI output while up succeeds", async (
     console.log(`enablement e2e: warning as printed by pulumi up:\n${out.split("\n").filter((l) => /warning/i.test(l)).join("\n")}`);
     expect(out).toMatch(/warning: pagerduty:ServiceEnablement \w+\/aiops: The account is not entitled to "aiops"/);
     expect(out).toMatch(/1 warning/);
-    expect((await aiops(emu, outputs().ownId)).enabled).toBe(true);
+    expect((await aiops(emu, project.outputs().ownId)).enabled).toBe(true);
   } finally {
     await emu.admin("PUT", "/_emulator/accounts/acme", { aiopsEntitled: true });
   }
 });
 
 test("a service deleted out of band drops the enablement on refresh; up recreates both", async () => {
-  const own = outputs().ownId;
+  const own = project.outputs().ownId;
   expect((await emu.api("DELETE", `/services/${own}`)).status).toBe(204);
   project.must(["refresh", "--yes", "--skip-preview"]);
   expect(project.resources().filter((r) => r.type === TYPE)).toEqual([]);
   project.must(["up", "--yes", "--skip-preview"]);
-  const again = outputs().ownId;
+  const again = project.outputs().ownId;
   expect(again).not.toBe(own);
   expect((await aiops(emu, again)).enabled).toBe(true);
   project.must(["preview", "--expect-no-changes"]);

@@ -62,7 +62,6 @@ async function live(name: string) {
   if (res.body?.integration?.integration_key) keys.add(res.body.integration.integration_key);
   return res;
 }
-const stepsFor = (name: string) => project.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
 
 test("up creates both integrations; the routing key is a secret in state", async () => {
   const t0 = Date.now();
@@ -88,8 +87,8 @@ test("a second preview shows no changes, also after a refresh", () => {
 
 test("name and email settings update in place", async () => {
   project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email" }));
-  expect(stepsFor("events")).toEqual(["update"]);
-  expect(stepsFor("mail")).toEqual(["update"]);
+  expect(project.stepsOf("events")).toEqual(["update"]);
+  expect(project.stepsOf("mail")).toEqual(["update"]);
   const id = state("events")!.id;
   project.must(["up", "--yes", "--skip-preview"]);
   expect(state("events")!.id).toBe(id);
@@ -104,10 +103,10 @@ test.each([
   ["vendor", { eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PVENDOR1", eventsOnOther: true }],
 ])("changing %s replaces the integration", async (_field, shape) => {
   project.setProgram(program(shape));
-  const ops = stepsFor("events");
+  const ops = project.stepsOf("events");
   expect(ops).toEqual(expect.arrayContaining([expect.stringMatching(/^(replace|create-replacement)$/)]));
   expect(ops).not.toContain("update");
-  expect(stepsFor("mail")).toEqual([]);
+  expect(project.stepsOf("mail")).toEqual([]);
   const old = state("events")!;
   project.must(["up", "--yes", "--skip-preview"]);
   const now = state("events")!;

@@ -1,6 +1,7 @@
 // The walking skeleton end to end: user program -> real Pulumi engine -> dynamic-provider process ->
 // HTTP -> emulator, for pagerduty:Service.
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { resourceOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const services = async () => (await emu.api<{ services: any[] }>("GET", "/services?limit=100")).body.services;
-const serviceUrn = (name: string) => project.resources().find((r) => r.type === "pulumi-nodejs:dynamic/pagerduty:Service" && r.urn.endsWith(`::${name}`));
+const serviceUrn = (name: string) => resourceOf(project, "pulumi-nodejs:dynamic/pagerduty:Service", name);
 
 test("up creates both services with server defaults left unmanaged", async () => {
   project.must(["up", "--yes", "--skip-preview"]);
