@@ -37,7 +37,7 @@ export interface ProviderSettings {
   userAgent: string;
   /** Requests in flight at once per account. */
   maxConcurrency: number;
-  /** Sustained request rate per account (the service allows 960/min per app). */
+  /** Static ceiling per account in requests per minute; 0: paced by the service's reported budget only. */
   requestsPerMinute: number;
   timeouts: Timeouts;
   retry: Required<RetryOptions>;
@@ -57,6 +57,7 @@ export const CONFIG_KEYS = {
   refreshToken: ["pagerduty:refreshToken", "PAGERDUTY_REFRESH_TOKEN"],
   scopes: ["pagerduty:scopes", "PAGERDUTY_SCOPES"],
   maxConcurrency: ["pagerduty:maxConcurrency", "PAGERDUTY_MAX_CONCURRENCY"],
+  requestsPerMinute: ["pagerduty:requestsPerMinute", "PAGERDUTY_REQUESTS_PER_MINUTE"],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Setting = keyof typeof CONFIG_KEYS;
@@ -92,7 +93,7 @@ export function resolveSettings(get: (key: string) => string | undefined, env: N
     vendor: DEFAULT_CLIENT.vendor,
     userAgent: `${DEFAULT_CLIENT.userAgent} (node ${process.version})`,
     maxConcurrency: positiveInt("maxConcurrency", value("maxConcurrency"), DEFAULT_CLIENT.maxConcurrency),
-    requestsPerMinute: DEFAULT_CLIENT.requestsPerMinute,
+    requestsPerMinute: positiveInt("requestsPerMinute", value("requestsPerMinute"), DEFAULT_CLIENT.requestsPerMinute),
     timeouts: {
       connectMs: DEFAULT_TRANSPORT.connectTimeoutMs,
       headersMs: DEFAULT_TRANSPORT.headersTimeoutMs,

@@ -106,13 +106,16 @@ export class ApiError extends PagerDutyError {
     errors: string[];
     response: ResponseCopy;
     attempts?: number;
+    waitedMs?: number;
   }) {
     const code: ErrorCode = init.status === 404 ? "ERR_NOT_FOUND" : init.status === 429 ? "ERR_RATE_LIMITED" : "ERR_API";
     const detail =
       (init.apiMessage ? ` ${init.apiMessage}` : "") +
       (init.apiCode !== undefined ? ` (${init.apiCode})` : "") +
       (init.errors.length ? `: ${init.errors.join("; ")}` : "") +
-      (code === "ERR_RATE_LIMITED" && init.attempts ? ` (gave up after ${init.attempts} attempts)` : "");
+      (code === "ERR_RATE_LIMITED" && init.attempts
+        ? ` (gave up after ${init.attempts} attempts and ${Math.round((init.waitedMs ?? 0) / 1000)} s of waiting for the rate limit)`
+        : "");
     super(code, `${init.method} ${init.path} failed: ${init.status}${detail}`);
     this.name = "ApiError";
     this.status = init.status;

@@ -102,6 +102,6 @@ function tokenSource(settings: ProviderSettings, endpoint: TokenEndpoint, renew?
 
 /** Identifies account + credential without keeping the credential: a hash. */
 function clientKey(s: ProviderSettings): string {
-  const identity = [s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.tokenCacheDir];
+  const identity = [s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir];
   return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }

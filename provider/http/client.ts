@@ -6,9 +6,9 @@ import type { AccessGrant, TokenSource } from "../auth/token-source";
 import { ApiError, PagerDutyError, redactDeep, ScopeError } from "../errors";
 import { parseErrorBody } from "./error-body";
 import { withDefaults } from "./options";
-import { DEFAULT_RATE, RateGate } from "./rate-gate";
+import { RateBudget } from "./rate-budget";
 import { DEFAULT_RETRY, withRetry, type RetryOptions, type RetryOutcome } from "./retry";
-import type { Method, Transport } from "./transport";
+import type { HttpResponse, Method, Transport } from "./transport";
 
 export { ApiError, isNotFound } from "../errors";
 export type { Method } from "./transport";
@@ -36,7 +36,7 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Requests in flight at once (this client serves one account). */
   maxConcurrency?: number;
-  /** Sustained pace; with the burst of 60 this stays under the service's 960/min. 0 disables. */
+  /** Static ceiling in requests per minute on top of the service's reported budget; 0: none. */
   requestsPerMinute?: number;
   retry?: RetryOptions;
 }
@@ -44,8 +44,8 @@ export interface ApiClientOptions {
 export const DEFAULT_CLIENT: Required<ApiClientOptions> = {
   vendor: "pagerduty",
   userAgent: "pulumi-pagerduty-dynamic",
-  maxConcurrency: 8,
-  requestsPerMinute: DEFAULT_RATE.perMinute,
+  maxConcurrency: 32,
+  requestsPerMinute: 0,
   retry: DEFAULT_RETRY,
 };
 
@@ -56,7 +56,7 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
   private readonly retry: Required<RetryOptions>;
   private readonly limit: pLimit.Limit;
-  private readonly gate: RateGate;
+  private readonly budget: RateBudget;
 
   constructor(connection: Connection, options?: ApiClientOptions) {
     const o = withDefaults(DEFAULT_CLIENT, options);
@@ -66,7 +66,7 @@ export class ApiClient {
     this.headers = { accept: `application/vnd.${o.vendor}+json;version=2`, "user-agent": o.userAgent };
     this.retry = withDefaults(DEFAULT_RETRY, options?.retry);
     this.limit = pLimit(o.maxConcurrency);
-    this.gate = new RateGate({ perMinute: o.requestsPerMinute });
+    this.budget = new RateBudget({ perMinute: o.requestsPerMinute, timeScale: this.retry.timeScale });
   }
 
   /** Parsed JSON body of a 2xx reply, or undefined when it has none (204). */
@@ -84,6 +84,14 @@ export class ApiClient {
     return interpret<T>(method, path, outcome, grant);
   }
 
+  /**
+   * The credential in use as audit records show it (`****` and its last 4 characters): tells
+   * whether this credential made a recorded change, without keeping anything secret.
+   */
+  async credentialTail(): Promise<string> {
+    return `****${(await this.tokens.get()).authorization.slice(-4)}`;
+  }
+
   /** Closes the connection pool when the client created it. */
   close(): Promise<void> {
     return this.transport.close();
@@ -98,17 +106,23 @@ export class ApiClient {
     return grant;
   }
 
-  /** One logical request with its retries; each attempt takes a concurrency slot and a rate token. */
+  /** One logical request with its retries; each attempt takes a concurrency slot and a share of the budget. */
   private exchange(method: Method, url: URL, body: string | undefined, grant: AccessGrant): Promise<RetryOutcome> {
     const headers = { ...this.headers, authorization: grant.authorization, ...(body !== undefined ? { "content-type": "application/json" } : {}) };
     const send = () =>
       this.limit(async () => {
-        await this.gate.take();
-        return this.transport.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
+        await this.budget.take();
+        let response: HttpResponse | undefined;
+        try {
+          response = await this.transport.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
+          return response;
+        } finally {
+          this.budget.settle(response);
+        }
       });
     // A 429 holds every request of the account, not only the one that saw it.
     const onWait = (ms: number, res?: { status: number }) => {
-      if (res?.status === 429) this.gate.pause(ms);
+      if (res?.status === 429) this.budget.pause(ms);
     };
     return withRetry(method, this.retry, send, { onWait });
   }
@@ -128,7 +142,7 @@ export class ApiClient {
   }
 }
 
-function interpret<T>(method: Method, path: string, { response, attempts }: RetryOutcome, grant: AccessGrant): T {
+function interpret<T>(method: Method, path: string, { response, attempts, waitedMs }: RetryOutcome, grant: AccessGrant): T {
   const secrets = [grant.authorization, grant.authorization.replace(/^\S+\s+(token=)?/i, "")];
   if (response.status >= 200 && response.status < 300) {
     if (response.status === 204 || response.text.trim() === "") return undefined as T;
@@ -148,5 +162,6 @@ function interpret<T>(method: Method, path: string, { response, attempts }: Retr
     errors: parsed.errors,
     response: { status: response.status, headers: redactDeep(response.headers, secrets) as Record<string, string>, body: parsed.body },
     attempts,
+    waitedMs,
   });
 }

@@ -1,10 +1,12 @@
 // Retry policy as data, keyed by method, so a retry can never duplicate an object: POST is retried
 // only on 429 (the service rejected it without acting) and on failures before any byte was sent.
+// A 429 is bounded by the time waited, not by attempts: a burst of another client's traffic is
+// waited out (honouring the service's reset) instead of failing the deployment after a few seconds.
 import { setTimeout as sleep } from "node:timers/promises";
 import { NetworkError } from "../errors";
 import { UNSENT_CODES, type HttpResponse, type Method } from "./transport";
 
-/** The token endpoint has its own rule: only network failures are retried, never an OAuth error. */
+/** The token endpoint has its own rule: network failures and 429 are retried, never an OAuth error. */
 export type RetryClass = Method | "TOKEN";
 
 interface RetryRule {
@@ -20,7 +22,7 @@ export const RETRY_RULES: Readonly<Record<RetryClass, RetryRule>> = {
   PUT: idempotent,
   DELETE: idempotent,
   POST: { retryStatus: (s) => s === 429, network: "unsent" },
-  TOKEN: { retryStatus: () => false, network: "transient" },
+  TOKEN: { retryStatus: (s) => s === 429, network: "transient" },
 };
 
 /** Network failures worth another try; anything else (TLS trust, bad arguments) fails at once. */
@@ -37,7 +39,7 @@ const TRANSIENT_REASONS = new Set([
 ]);
 
 export interface RetryOptions {
-  /** Attempts in total, the first included. */
+  /** Attempts in total, the first included; 429 replies are bounded by `maxTotalDelayMs` only. */
   maxAttempts?: number;
   /** First backoff step; doubles per attempt. */
   baseDelayMs?: number;
@@ -68,11 +70,13 @@ export interface RetryHooks {
 export interface RetryOutcome {
   response: HttpResponse;
   attempts: number;
+  /** Unscaled time spent waiting between attempts. */
+  waitedMs: number;
 }
 
 /**
- * Runs `attempt` until it yields a response the rule does not retry, the attempt count or wait
- * budget is spent (the last response is returned, or the last NetworkError thrown), or a
+ * Runs `attempt` until it yields a response the rule does not retry, the attempt count (not for
+ * 429) or wait budget is spent (the last response is returned, or the last NetworkError thrown), or a
  * non-retryable error is thrown.
  */
 export async function withRetry(
@@ -88,15 +92,16 @@ export async function withRetry(
     let failure: NetworkError | undefined;
     try {
       response = await attempt();
-      if (!rule.retryStatus(response.status)) return { response, attempts: n };
+      if (!rule.retryStatus(response.status)) return { response, attempts: n, waitedMs: waited };
     } catch (e) {
       if (!(e instanceof NetworkError) || !networkRetryable(rule, e)) throw e;
       failure = e;
     }
     const delay = retryDelay(n, response, options);
-    if (n >= options.maxAttempts || waited + delay > options.maxTotalDelayMs) {
+    const rateLimited = response?.status === 429;
+    if ((!rateLimited && n >= options.maxAttempts) || waited + delay > options.maxTotalDelayMs) {
       if (failure) throw failure;
-      return { response: response!, attempts: n };
+      return { response: response!, attempts: n, waitedMs: waited };
     }
     waited += delay;
     const scaled = delay * options.timeScale;

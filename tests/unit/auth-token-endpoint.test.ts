@@ -107,7 +107,15 @@ describe("token requests (MockAgent)", () => {
     await authorizationCodeGrant(endpoint, none("cid"), { code: "c1", redirectUri: "http://127.0.0.1/cb", codeVerifier: verifier });
   });
 
-  it("retries network failures only", async () => {
+  it("waits out 429s (bounded by time, honouring ratelimit-reset), unlike other statuses", async () => {
+    const pool = mock().get(origin);
+    pool.intercept({ path: "/oauth/token", method: "POST" }).reply(429, { error: "rate_limited" }, { headers: { "ratelimit-reset": "2" } }).times(5);
+    pool.intercept({ path: "/oauth/token", method: "POST" }).reply(200, { access_token: "at", expires_in: 60 });
+    const res = await clientCredentialsGrant(endpoint, clientSecretPost("cid", "s"), "as_account-us.acme");
+    expect(processTokenResponse(res).accessToken).toBe("at");
+  });
+
+  it("retries network failures and 429 only", async () => {
     const pool = mock().get(origin);
     pool.intercept({ path: "/oauth/token", method: "POST" }).replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     pool.intercept({ path: "/oauth/token", method: "POST" }).reply(503, "busy");

@@ -1,7 +1,6 @@
 import { apiKeySource } from "../../provider/auth/token-source";
 import { ApiError, NetworkError } from "../../provider/errors";
 import { ApiClient } from "../../provider/http/client";
-import { RateGate } from "../../provider/http/rate-gate";
 import { DEFAULT_RETRY, retryDelay, type RetryOptions } from "../../provider/http/retry";
 import { useMockAgent } from "./http-mock";
 import { Transport, type HttpResponse } from "../../provider/http/transport";
@@ -61,12 +60,18 @@ describe("retry budget", () => {
     await expect(client().request("GET", "/x")).rejects.toMatchObject({ status: 503, code: "ERR_API" });
   });
 
-  it("reports ERR_RATE_LIMITED when 429 outlasts the budget", async () => {
+  it("reports ERR_RATE_LIMITED, with the attempts and the time waited, when 429 outlasts the wait budget", async () => {
     pool().intercept({ path: "/x", method: "GET" }).reply(429, {}, { headers: { "ratelimit-reset": "1" } }).times(3);
-    const err = await client({ maxAttempts: 3 }).request("GET", "/x").then(() => undefined, (e: ApiError) => e);
+    const err = await client({ random: () => 0, maxTotalDelayMs: 2500 }).request("GET", "/x").then(() => undefined, (e: ApiError) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: "ERR_RATE_LIMITED", status: 429 });
-    expect(err?.message).toBe("GET /x failed: 429 (gave up after 3 attempts)");
+    expect(err?.message).toBe("GET /x failed: 429 (gave up after 3 attempts and 2 s of waiting for the rate limit)");
+  });
+
+  it("waits out a storm of 429s longer than maxAttempts: 429 is bounded by time, not attempts", async () => {
+    pool().intercept({ path: "/services", method: "POST" }).reply(429, {}, { headers: { "ratelimit-reset": "1" } }).times(7);
+    pool().intercept({ path: "/services", method: "POST" }).reply(201, { service: { id: "P1" } });
+    expect(await client({ maxAttempts: 4 }).request("POST", "/services", { body: {} })).toEqual({ service: { id: "P1" } });
   });
 
   it("fails instead of waiting past the total wait budget", async () => {
@@ -103,22 +108,5 @@ describe("retryDelay", () => {
     expect(retryDelay(1, res({ "retry-after": "2" }), o(0))).toBe(2000);
     expect(retryDelay(1, res({ "ratelimit-reset": "600" }), o(0))).toBe(30_000);
     expect(retryDelay(1, res({ "ratelimit-reset": "soon" }), o(0))).toBe(250);
-  });
-});
-
-describe("RateGate", () => {
-  it("paces requests beyond the burst", async () => {
-    const gate = new RateGate({ perMinute: 6000, burst: 2 }); // one token per 10 ms
-    const started = Date.now();
-    await Promise.all([gate.take(), gate.take(), gate.take(), gate.take()]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(18);
-  });
-
-  it("holds every request during a pause", async () => {
-    const gate = new RateGate({ perMinute: 0 });
-    gate.pause(40);
-    const started = Date.now();
-    await gate.take();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(38);
   });
 });
