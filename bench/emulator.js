@@ -58,7 +58,7 @@ async function main() {
     const created = await fetch(`${ready.apiUrl}/services`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ service: { name: "bench-show", escalation_policy: { id: ready.escalationPolicyId } } }),
+      body: JSON.stringify({ service: { type: "service", name: "bench-show", escalation_policy: { id: ready.escalationPolicyId } } }),
     });
     const id = (await created.json()).service.id;
     const show = figures(await run("show  GET /services/{id}", { url: `${ready.apiUrl}/services/${id}`, headers }));
@@ -73,7 +73,7 @@ async function main() {
             headers,
             setupRequest: (req) => ({
               ...req,
-              body: JSON.stringify({ service: { name: `bench-${process.pid}-${n++}`, escalation_policy: { id: ready.escalationPolicyId } } }),
+              body: JSON.stringify({ service: { type: "service", name: `bench-${process.pid}-${n++}`, escalation_policy: { id: ready.escalationPolicyId } } }),
             }),
           },
         ],

@@ -1,5 +1,5 @@
 // The fastify application: parsers, the request pipeline (faults → Accept → auth → rate limit
-// → scope), error mapping to the registry, statistics and persistence hooks, and the routes.
+// → scope; `after` faults when the reply leaves), error mapping to the registry, statistics and persistence hooks, and the routes.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
@@ -8,12 +8,14 @@ import { ApiError, type ApiErrorName, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
 import { registerOAuth } from "./oauth";
 import { registerAudit } from "./routes/audit";
+import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
 import { registerEnablements } from "./routes/enablements";
 import { registerEscalationPolicies } from "./routes/escalation-policies";
 import { registerIntegrations } from "./routes/integrations";
 import { registerRules } from "./routes/rules";
 import { registerServices } from "./routes/services";
+import { AJV_OPTIONS, schemaErrors } from "./schemas";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -60,6 +62,34 @@ async function applyFault(core: EmulatorCore, req: FastifyRequest, reply: Fastif
   return false;
 }
 
+/** Faults that act once the request was handled (`after`), by request. */
+const afterFaults = new WeakMap<FastifyRequest, FaultAction>();
+
+/**
+ * An `after` fault, applied when the reply is about to leave (the change is made and saved): the
+ * reply is delayed, the connection dropped instead of replying, or the reply replaced by an error.
+ */
+async function applyAfterFault(core: EmulatorCore, req: FastifyRequest, reply: FastifyReply, f: FaultAction, payload: unknown): Promise<unknown> {
+  core.stats.faultsInjected++;
+  if (f.latencyMs) await sleep(f.latencyMs);
+  if (f.drop) {
+    core.stats.count(`${req.method} ${req.routeOptions.url}`, "dropped");
+    dropped.add(req);
+    req.raw.socket?.destroy();
+    return payload;
+  }
+  if (f.status) {
+    if (f.status === 429) reply.header("ratelimit-limit", core.limiter.perMinute).header("ratelimit-remaining", 0).header("ratelimit-reset", 1);
+    const e = new ApiError(FAULT_ERRORS[f.status], ["Injected by the emulator's fault controls after the request was carried out"]);
+    reply.code(e.status).header("content-type", "application/json; charset=utf-8");
+    return JSON.stringify(e.body());
+  }
+  return payload;
+}
+
+/** Requests whose connection an `after` fault dropped: counted as "dropped", not by status. */
+const dropped = new WeakSet<FastifyRequest>();
+
 /** Map anything thrown to a registry error; the OAuth area answers in OAuth's error format. */
 function known(err: FastifyError | Error, area: string | undefined): ApiError | OAuthError {
   if (err instanceof ApiError || err instanceof OAuthError) return err;
@@ -76,8 +106,13 @@ function known(err: FastifyError | Error, area: string | undefined): ApiError | 
   return area === "oauth" && api.status < 500 ? new OAuthError("invalid_request", api.errors?.[0] ?? api.message) : api;
 }
 
-export function buildApp(core: EmulatorCore): FastifyInstance {
+/** `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
+export function buildApp(core: EmulatorCore, https?: { cert: string; key: string }): FastifyInstance {
   const app = Fastify({
+    ...(https ? { https } : {}),
+    // Route body schemas (schemas.ts): every problem reported, nothing coerced; the service's error body.
+    ajv: { customOptions: AJV_OPTIONS },
+    schemaErrorFormatter: (errors) => schemaErrors(errors),
     logger: core.opts.logger ?? false,
     bodyLimit: core.opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
@@ -98,7 +133,8 @@ export function buildApp(core: EmulatorCore): FastifyInstance {
     if (config.area === "admin") return;
     if (core.faults.size && req.routeOptions.url) {
       const f = core.faults.match(req.method, req.routeOptions.url);
-      if (f && (await applyFault(core, req, reply, f))) return reply;
+      if (f?.after) afterFaults.set(req, f);
+      else if (f && (await applyFault(core, req, reply, f))) return reply;
     }
     if (config.area !== "rest") return;
     checkAccept(req.headers.accept);
@@ -113,15 +149,20 @@ export function buildApp(core: EmulatorCore): FastifyInstance {
     if (config.scope) requireScope(p, config.scope);
   });
 
-  app.addHook("onSend", async (req, _reply, payload) => {
+  app.addHook("onSend", async (req, reply, payload) => {
     // Persist before the reply leaves, so an acknowledged change survives a crash.
     if (req.method !== "GET" && req.method !== "HEAD") core.save();
+    const late = afterFaults.get(req);
+    if (late) {
+      afterFaults.delete(req);
+      return applyAfterFault(core, req, reply, late, payload);
+    }
     return payload;
   });
 
   app.addHook("onResponse", async (req, reply) => {
     // Control-plane calls are not part of what a client under test did.
-    if (req.routeOptions.config.area === "admin") return;
+    if (req.routeOptions.config.area === "admin" || dropped.has(req)) return;
     core.stats.count(`${req.method} ${req.routeOptions.url ?? "(unmatched)"}`, reply.statusCode);
   });
 
@@ -147,6 +188,7 @@ export function buildApp(core: EmulatorCore): FastifyInstance {
   registerEnablements(app, core);
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
+  registerCatalog(app, core);
   registerOAuth(app, core);
   registerAdmin(app, core);
   return app;

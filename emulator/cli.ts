@@ -1,54 +1,111 @@
 #!/usr/bin/env node
-// pagerduty-emulator [--port N] [--host H] [--data FILE] [--seed FILE] [--rate-limit N]
-// Prints exactly one JSON line on stdout when ready (URLs, admin token, seeded credentials);
-// anything else goes to stderr. Exits cleanly on SIGINT/SIGTERM.
+// pagerduty-emulator: see USAGE. Prints exactly one JSON line on stdout when ready (URLs, admin
+// token, seeded credentials, and the CA file with --tls); anything else goes to stderr. Exits
+// cleanly on SIGINT/SIGTERM; bad arguments exit 2.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseArgs as parseNodeArgs } from "node:util";
 import type { ReadyLine } from "./client";
+import type { EmulatorOptions } from "./core";
 import { startEmulator } from "./index";
 
-interface CliOptions {
-  port: number;
-  host: string;
-  dataFile?: string;
-  seed?: string;
-  rateLimit?: number;
+export const USAGE = `usage: pagerduty-emulator [options]
+
+A local emulator of PagerDuty's REST API (services area) and identity service.
+
+  --port N          port to listen on (default 0: any free port)
+  --host H          address to listen on (default 127.0.0.1)
+  --data FILE       keep state in FILE across restarts (with --tls, the CA is kept in FILE.tls/)
+  --seed FILE       seed accounts, users, apps, keys and policies from a JSON file
+  --rate-limit N    requests per minute per app or key per account (default 960)
+  --tls             serve HTTPS with a certificate for 127.0.0.1/localhost made at start; the
+                    ready line's "caFile" is the CA to trust (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE,
+                    REQUESTS_CA_BUNDLE)
+  --cert FILE       serve HTTPS with this PEM certificate (chain) ...
+  --key FILE        ... and this PEM private key (both or neither; implies --tls)
+  -h, --help        show this help and exit
+  -v, --version     print the version and exit`;
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  readonly code = "EMULATOR_USAGE";
 }
 
-const USAGE = "usage: pagerduty-emulator [--port N] [--host H] [--data FILE] [--seed FILE] [--rate-limit N]";
+export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; options: EmulatorOptions };
 
-export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 0, host: "127.0.0.1" };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    const int = (min: number): number => {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${flag} must be an integer >= ${min}\n${USAGE}`);
-      return Number(v);
-    };
-    switch (flag) {
-      case "--port": opts.port = int(0); break;
-      case "--host": opts.host = value(); break;
-      case "--data": opts.dataFile = value(); break;
-      case "--seed": opts.seed = value(); break;
-      case "--rate-limit": opts.rateLimit = int(1); break;
-      case "--help": case "-h": throw new Error(USAGE);
-      default: throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
-    }
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  data: { type: "string" },
+  seed: { type: "string" },
+  "rate-limit": { type: "string" },
+  tls: { type: "boolean" },
+  cert: { type: "string" },
+  key: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+function integer(flag: string, v: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${v}"`);
+  return Number(v);
+}
+
+function nonEmpty(flag: string, v: string | undefined): string | undefined {
+  if (v === "") throw new UsageError(`--${flag} needs a value`);
+  return v;
+}
+
+export function parseArgs(argv: string[]): CliCommand {
+  let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
+  try {
+    ({ values } = parseNodeArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (e) {
+    // node's messages name the flag ("Unknown option '--x'", "Option '--port <value>' argument missing").
+    throw new UsageError((e as Error).message.split(/\. To specify/)[0]);
   }
-  return opts;
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  const cert = nonEmpty("cert", values.cert);
+  const key = nonEmpty("key", values.key);
+  if ((cert === undefined) !== (key === undefined)) throw new UsageError("--cert and --key go together");
+  const options: EmulatorOptions = {
+    port: integer("port", values.port, 0, 65535) ?? 0,
+    host: nonEmpty("host", values.host) ?? "127.0.0.1",
+  };
+  const set = <K extends keyof EmulatorOptions>(k: K, v: EmulatorOptions[K] | undefined) => {
+    if (v !== undefined) options[k] = v;
+  };
+  set("dataFile", nonEmpty("data", values.data));
+  set("seed", nonEmpty("seed", values.seed));
+  set("rateLimit", integer("rate-limit", values["rate-limit"], 1));
+  set("tls", cert && key ? { certFile: cert, keyFile: key } : values.tls ? true : undefined);
+  return { kind: "run", options };
+}
+
+/** The package version (package.json above this file, compiled or not). */
+export function version(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  }
+  return "unknown";
 }
 
 async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
-  const emu = await startEmulator(opts);
-  const { account, oauth, apiKey, escalationPolicyId } = emu.seed;
-  const ready: ReadyLine = { url: emu.url, apiUrl: emu.apiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken, account, oauth, apiKey, escalationPolicyId };
-  process.stdout.write(JSON.stringify(ready) + "\n");
-  process.stderr.write(`pagerduty-emulator listening on ${emu.url}\n`);
+  let cmd: CliCommand;
+  try {
+    cmd = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`pagerduty-emulator: ${e.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (cmd.kind === "help") return void process.stdout.write(USAGE + "\n");
+  if (cmd.kind === "version") return void process.stdout.write(version() + "\n");
+  const emu = await startEmulator(cmd.options);
+  // Handlers first: a client may signal as soon as it has read the ready line.
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
@@ -58,6 +115,13 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  const { account, oauth, apiKey, escalationPolicyId } = emu.seed;
+  const ready: ReadyLine = {
+    url: emu.url, apiUrl: emu.apiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken, account, oauth, apiKey, escalationPolicyId,
+    ...(emu.caFile ? { caFile: emu.caFile } : {}),
+  };
+  process.stdout.write(JSON.stringify(ready) + "\n");
+  process.stderr.write(`pagerduty-emulator listening on ${emu.url}${emu.caFile ? ` (trust ${emu.caFile})` : ""}\n`);
 }
 
 if (require.main === module) {

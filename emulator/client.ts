@@ -11,6 +11,8 @@ export interface ReadyLine {
   oauth: { clientId: string; clientSecret: string; scopes: string };
   apiKey: string;
   escalationPolicyId: string;
+  /** Only with --tls/--cert: the PEM file clients should trust for the https:// URLs. */
+  caFile?: string;
 }
 
 /** An app token for the ready line's Scoped app (all its scopes unless `scopes` is given). */

@@ -28,6 +28,11 @@ export interface EmulatorOptions {
   /** For `startEmulator`: port (0 = any free port) and host. */
   port?: number;
   host?: string;
+  /**
+   * For `startEmulator`: serve HTTPS. `true` makes a local CA and a certificate for
+   * 127.0.0.1/localhost/::1 (the CA kept beside `dataFile`, else in a temp dir); or the user's files.
+   */
+  tls?: boolean | { certFile: string; keyFile: string };
 }
 
 export const DEFAULT_RATE_LIMIT = 960;

@@ -1,5 +1,7 @@
 // Scripted faults per route: an error status, added latency or a dropped connection, for the
-// next N matching requests and/or a fraction of them. Fractions are applied deterministically
+// next N matching requests and/or a fraction of them. By default a fault acts before the request is
+// handled (nothing changes); with `after` it acts once the change is made and saved, the way a
+// reply lost on its way back looks to a client. Fractions are applied deterministically
 // (an accumulator, so 0.25 hits exactly every 4th request) to keep tests reproducible.
 import { invalid } from "./errors";
 import { isObject } from "./validate";
@@ -12,6 +14,8 @@ export interface FaultSpec {
   status?: (typeof FAULT_STATUSES)[number];
   latencyMs?: number;
   drop?: boolean;
+  /** Act after the request was handled: the change is made, then the reply is delayed, dropped or replaced by `status`. */
+  after?: boolean;
   /** Apply to this many matching requests, then remove the fault. */
   count?: number;
   /** Apply to this fraction of matching requests (0 < f <= 1). */
@@ -27,6 +31,7 @@ export interface FaultAction {
   status?: number;
   latencyMs?: number;
   drop?: boolean;
+  after?: boolean;
 }
 
 const normalise = (route: string): string => route.trim().replace(/\{([^}]+)\}/g, ":$1");
@@ -34,13 +39,14 @@ const normalise = (route: string): string => route.trim().replace(/\{([^}]+)\}/g
 export function parseFault(body: unknown): FaultSpec {
   if (!isObject(body)) throw invalid("A fault is a JSON object");
   const errors: string[] = [];
-  const { route, status, latencyMs, drop, count, fraction } = body;
+  const { route, status, latencyMs, drop, after, count, fraction } = body;
   if (typeof route !== "string" || route.trim() === "") errors.push('"route" must be a string like "GET /services/:id" or "*"');
   if (status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(status))
     errors.push(`"status" must be one of ${FAULT_STATUSES.join(", ")}`);
   if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && (latencyMs as number) >= 0 && (latencyMs as number) <= 60_000))
     errors.push('"latencyMs" must be an integer between 0 and 60000');
   if (drop !== undefined && typeof drop !== "boolean") errors.push('"drop" must be a boolean');
+  if (after !== undefined && typeof after !== "boolean") errors.push('"after" must be a boolean');
   if (count !== undefined && !(Number.isInteger(count) && (count as number) > 0)) errors.push('"count" must be a positive integer');
   if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
     errors.push('"fraction" must be a number in (0, 1]');
@@ -51,6 +57,7 @@ export function parseFault(body: unknown): FaultSpec {
     status: status as FaultSpec["status"],
     latencyMs: latencyMs as number | undefined,
     drop: drop as boolean | undefined,
+    after: after as boolean | undefined,
     count: count as number | undefined,
     fraction: fraction as number | undefined,
   };
@@ -95,7 +102,7 @@ export class Faults {
       }
       f.applied++;
       if (f.count !== undefined && f.applied >= f.count) this.remove(f.id);
-      return { status: f.status, latencyMs: f.latencyMs, drop: f.drop };
+      return { status: f.status, latencyMs: f.latencyMs, drop: f.drop, after: f.after };
     }
     return undefined;
   }

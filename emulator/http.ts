@@ -19,9 +19,9 @@ declare module "fastify" {
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
-/** Register an authenticated REST route needing `scope`. */
-export function rest(app: FastifyInstance, method: HTTPMethods, url: string, scope: string, handler: Handler): void {
-  app.route({ method, url, config: { area: "rest", scope }, handler });
+/** Register an authenticated REST route needing `scope`; `body` is its request body's JSON schema (schemas.ts). */
+export function rest(app: FastifyInstance, method: HTTPMethods, url: string, scope: string, handler: Handler, body?: object): void {
+  app.route({ method, url, config: { area: "rest", scope }, handler, ...(body ? { schema: { body } } : {}) });
 }
 
 /** The principal of an authenticated REST request (set by the onRequest hook). */

@@ -5,6 +5,7 @@ import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
+import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
 
 export type { EmulatorOptions } from "./core";
 export { EmulatorCore, DEFAULT_RATE_LIMIT } from "./core";
@@ -28,15 +29,17 @@ export interface RunningEmulator {
   apiUrl: string;
   authUrl: string;
   adminToken: string;
+  /** With `tls`: the PEM file clients should trust. */
+  caFile?: string;
   seed: SeedSummary;
   app: FastifyInstance;
   core: EmulatorCore;
   close(): Promise<void>;
 }
 
-export function buildEmulator(opts: EmulatorOptions = {}): Emulator {
+export function buildEmulator(opts: EmulatorOptions = {}, https?: { cert: string; key: string }): Emulator {
   const core = new EmulatorCore(opts);
-  const app = buildApp(core);
+  const app = buildApp(core, https);
   return {
     app,
     // A getter: reset and seeding replace the state object.
@@ -49,12 +52,28 @@ export function buildEmulator(opts: EmulatorOptions = {}): Emulator {
   };
 }
 
+async function tlsFiles(opts: EmulatorOptions): Promise<TlsFiles | undefined> {
+  if (!opts.tls) return undefined;
+  if (opts.tls === true) return generateTls(opts.dataFile ? tlsDirFor(opts.dataFile) : undefined);
+  return readTls(opts.tls.certFile, opts.tls.keyFile);
+}
+
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { app, core, seed, adminToken } = buildEmulator(opts);
+  const tls = await tlsFiles(opts);
+  const { app, core, seed, adminToken } = buildEmulator(opts, tls && { cert: tls.cert, key: tls.key });
   const host = opts.host ?? "127.0.0.1";
-  await app.listen({ port: opts.port ?? 0, host });
+  try {
+    await app.listen({ port: opts.port ?? 0, host });
+  } catch (e) {
+    tls?.cleanup();
+    throw e;
+  }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  return { url, apiUrl: url, authUrl: url, adminToken, seed, app, core, close: () => app.close() };
+  const url = `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const close = async () => {
+    await app.close();
+    tls?.cleanup();
+  };
+  return { url, apiUrl: url, authUrl: url, adminToken, ...(tls ? { caFile: tls.caFile } : {}), seed, app, core, close };
 }

@@ -90,6 +90,8 @@ export interface ServiceRecord {
   /** Event rule ids in position order: a rule's position is its index. */
   ruleIds: string[];
   rulesConvertedAt: string | null;
+  /** Who converted them (a reference), for include[]=migrated_metadata. */
+  rulesConvertedBy?: { id: string; type: string; self: string };
   /** Custom field values by field definition id. */
   fieldValues: Record<string, unknown>;
   enablements: Record<string, Enablement>;
@@ -135,6 +137,8 @@ export interface CustomFieldDef {
   field_type: string;
   default_value: unknown;
   field_options: FieldOption[];
+  /** Whether the field shows on services (absent in data files written before it existed: true). */
+  enabled?: boolean;
   created_at: string;
   updated_at: string;
 }

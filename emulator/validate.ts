@@ -1,5 +1,6 @@
-// Small field checkers that collect every problem of a body before failing, so one 400 names
-// all wrong fields (`"auto_resolve_timeout" must be ...`), as the real API does.
+// Small field checkers for what the route body schemas (schemas.ts) cannot say: nested objects
+// whose rules depend on other fields, and seed documents, which do not come through a route. They
+// collect every problem before failing, so one 400 names all wrong fields, as the real API does.
 import { invalid } from "./errors";
 
 export type Json = Record<string, unknown>;
@@ -116,20 +117,4 @@ export class Validator {
   done(): void {
     if (this.errors.length) throw invalid(...this.errors);
   }
-}
-
-/** The object under `key` of a request body, or a 400 naming the expected envelope. */
-export function envelope(body: unknown, key: string): Json {
-  if (!isObject(body)) throw invalid(`The request body must be a JSON object with a "${key}" key`);
-  const inner = body[key];
-  if (!isObject(inner)) throw invalid(`"${key}" must be an object`);
-  return inner;
-}
-
-/** The array under `key` of a request body. */
-export function envelopeArray(body: unknown, key: string): unknown[] {
-  if (!isObject(body)) throw invalid(`The request body must be a JSON object with a "${key}" key`);
-  const inner = body[key];
-  if (!Array.isArray(inner)) throw invalid(`"${key}" must be an array`);
-  return inner;
 }

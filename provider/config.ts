@@ -58,6 +58,7 @@ export const CONFIG_KEYS = {
   scopes: ["pagerduty:scopes", "PAGERDUTY_SCOPES"],
   maxConcurrency: ["pagerduty:maxConcurrency", "PAGERDUTY_MAX_CONCURRENCY"],
   requestsPerMinute: ["pagerduty:requestsPerMinute", "PAGERDUTY_REQUESTS_PER_MINUTE"],
+  driftAllFields: ["pagerduty:driftAllFields", "PAGERDUTY_DRIFT_ALL_FIELDS"],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Setting = keyof typeof CONFIG_KEYS;
@@ -102,6 +103,15 @@ export function resolveSettings(get: (key: string) => string | undefined, env: N
     retry: { ...DEFAULT_RETRY },
     tokenCacheDir: tokenCacheDir(env),
   };
+}
+
+/** `pagerduty:driftAllFields`: whether refresh also reports out-of-band changes to fields the program leaves unset. */
+export function resolveDriftAllFields(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  const [key, envName] = CONFIG_KEYS.driftAllFields;
+  const raw = (nonEmpty(get(key)) ?? nonEmpty(env[envName]))?.toLowerCase();
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new ConfigError(`${describe("driftAllFields")} must be "true" or "false"; got ${JSON.stringify(raw)}`);
 }
 
 function resolveCredentials(value: (s: Setting) => string | undefined): Credentials {
@@ -164,10 +174,13 @@ function positiveInt(s: Setting, raw: string | undefined, fallback: number): num
   return n;
 }
 
-/** `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic`, else `~/.cache/pulumi-pagerduty-dynamic`. */
+/**
+ * `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic-tokens`, else `~/.cache/pulumi-pagerduty-dynamic-tokens`:
+ * a directory of its own, so making it private (0700) never changes a directory other tools use.
+ */
 function tokenCacheDir(env: NodeJS.ProcessEnv): string {
   const xdg = nonEmpty(env.XDG_CACHE_HOME);
-  return join(xdg && isAbsolute(xdg) ? xdg : join(nonEmpty(env.HOME) ?? homedir(), ".cache"), "pulumi-pagerduty-dynamic");
+  return join(xdg && isAbsolute(xdg) ? xdg : join(nonEmpty(env.HOME) ?? homedir(), ".cache"), "pulumi-pagerduty-dynamic-tokens");
 }
 
 function describe(s: Setting): string {

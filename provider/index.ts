@@ -2,7 +2,9 @@
 // kind and require this module at run time, so the code that runs is always the installed one.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { PagerDutyError } from "./errors";
-import { configure as configureRuntime } from "./runtime";
+import { installHostErrorFilter, reported, reportedProvider } from "./host-errors";
+import { UNKNOWN, withUnmanagedDrift } from "./resources/fields";
+import { configure as configureRuntime, driftAllFields, verifyCredentials } from "./runtime";
 
 /** Kind "ServiceEventRule" lives in ./resources/service-event-rule (one module per resource). */
 const moduleOf = (kind: string) => kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
@@ -10,7 +12,9 @@ const moduleOf = (kind: string) => kind.replace(/[A-Z]/g, (c, i: number) => (i ?
 export function resource(kind: string): dynamic.ResourceProvider {
   if (!/^[A-Z][A-Za-z]+$/.test(kind)) throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}"`);
   try {
-    return require(`./resources/${moduleOf(kind)}`).provider;
+    const provider: dynamic.ResourceProvider = require(`./resources/${moduleOf(kind)}`).provider;
+    // Lookups write nothing and are compared by their own diff.
+    return reportedProvider(kind === "Lookup" ? provider : withUnmanagedDrift(kind, provider, driftAllFields));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw e;
     throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
@@ -19,5 +23,18 @@ export function resource(kind: string): dynamic.ResourceProvider {
 
 /** Called from every provider object's configure; the settings are process-wide. */
 export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime((key) => req.config.get(key));
+  installHostErrorFilter();
+  return reported(() => configureFrom(req));
+}
+
+async function configureFrom(req: dynamic.ConfigureRequest): Promise<void> {
+  let unknown = false;
+  configureRuntime((key) => {
+    const value = req.config.get(key);
+    if (value === UNKNOWN) unknown = true;
+    return value;
+  });
+  // Credentials are proven here, so nothing (not even a preview that makes no other call) passes
+  // with missing or refused ones. A setting not known until apply is not judged.
+  if (!unknown) await verifyCredentials();
 }

@@ -8,8 +8,9 @@ import { refreshTokenSource } from "./auth/refresh-token";
 import { RefreshTokenCache } from "./auth/token-cache";
 import type { TokenEndpoint } from "./auth/token-endpoint";
 import { apiKeySource, type RenewOptions, type TokenSource } from "./auth/token-source";
-import { CONFIG_KEYS, resolveSettings, type ProviderSettings } from "./config";
+import { CONFIG_KEYS, resolveDriftAllFields, resolveSettings, type ProviderSettings } from "./config";
 import { warn as engineWarn } from "./diagnostics";
+import { ApiError, ConfigError, TokenError } from "./errors";
 import { ApiClient } from "./http/client";
 import { Transport } from "./http/transport";
 
@@ -45,6 +46,46 @@ export function getClient(): ApiClient {
   return client;
 }
 
+/** Whether refresh also reports out-of-band changes to fields the program leaves unset (opt-in). */
+export function driftAllFields(): boolean {
+  return resolveDriftAllFields((key) => configured?.get(key), process.env);
+}
+
+const tokenSources = new WeakMap<ApiClient, TokenSource>();
+
+/**
+ * Proves the configured credentials work before any operation, so a preview or a drift check with
+ * missing or refused credentials fails naming the settings instead of passing. OAuth settings fetch
+ * their token (the operations that follow reuse it); an API key makes one small read.
+ */
+export async function verifyCredentials(): Promise<void> {
+  const settings = resolveSettings((key) => configured?.get(key), process.env);
+  const client = getClient();
+  try {
+    if (settings.credentials.kind === "api_key") await client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
+    else await tokenSources.get(client)?.get();
+  } catch (e) {
+    throw refused(settings, e);
+  }
+}
+
+/** A refusal of the credentials themselves as a configuration error naming the settings to fix. */
+function refused(settings: ProviderSettings, e: unknown): unknown {
+  const kind = settings.credentials.kind;
+  const keys =
+    e instanceof ApiError && e.status === 401 && kind === "api_key" ? (["token"] as const)
+    : e instanceof TokenError && e.oauthError === "invalid_grant" && kind === "refresh_token" ? (["refreshToken"] as const)
+    : e instanceof TokenError && (e.status === 400 || e.status === 401) && kind !== "api_key" ? (["clientId", "clientSecret"] as const)
+    : undefined;
+  if (!keys) return e;
+  const named = keys.map((k) => `"${CONFIG_KEYS[k][0]}" (env ${CONFIG_KEYS[k][1]})`).join(" and ");
+  return new ConfigError(
+    `PagerDuty refused the credentials in ${named}: ${(e as Error).message}. Set the current values ` +
+      `(pulumi config set --secret ...). After a rotation, run refresh and destroy with --run-program: ` +
+      `without it they reuse the settings stored at the last \`pulumi up\``,
+  );
+}
+
 /** Where warnings go (default: the engine's log when there is one, else stderr); tests capture them. */
 export function setWarningHandler(handler: Warn): void {
   warn = handler;
@@ -71,8 +112,9 @@ export function createClient(settings: ProviderSettings, overrides: ClientOverri
     overrides.dispatcher,
   );
   const endpoint: TokenEndpoint = { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent };
-  return new ApiClient(
-    { apiUrl: settings.apiUrl, tokens: tokenSource(settings, endpoint, overrides.renew), transport },
+  const tokens = tokenSource(settings, endpoint, overrides.renew);
+  const client = new ApiClient(
+    { apiUrl: settings.apiUrl, tokens, transport },
     {
       vendor: settings.vendor,
       userAgent: settings.userAgent,
@@ -81,6 +123,8 @@ export function createClient(settings: ProviderSettings, overrides: ClientOverri
       retry: settings.retry,
     },
   );
+  tokenSources.set(client, tokens);
+  return client;
 }
 
 function tokenSource(settings: ProviderSettings, endpoint: TokenEndpoint, renew?: RenewOptions): TokenSource {

@@ -15,13 +15,13 @@ bin=$(bash scripts/setup-pulumi.sh)
 rm -rf "$demo" && mkdir -p "$demo/state"
 tarball=$demo/$(npm pack --silent --pack-destination "$demo" | tail -n1)
 
-echo "==> starting the emulator"
-node dist/emulator/cli.js --port 0 >"$demo/emulator.json" 2>"$demo/emulator.log" &
+echo "==> starting the emulator (HTTPS, with a local CA made at start)"
+node dist/emulator/cli.js --port 0 --tls >"$demo/emulator.json" 2>"$demo/emulator.log" &
 emulator_pid=$!
 trap 'kill $emulator_pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$demo/emulator.json" ] && break; sleep 0.1; done
 field() { node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(process.argv[2].split(".").reduce((v,k)=>v[k],o))' "$demo/emulator.json" "$1"; }
-echo "    $(field url)"
+echo "    $(field url) (CA $(field caFile))"
 
 export PATH="$bin:$PATH"
 export PULUMI_HOME=$demo/pulumi-home
@@ -29,6 +29,9 @@ export PULUMI_BACKEND_URL=file://$demo/state
 export PULUMI_CONFIG_PASSPHRASE=demo
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+# The provider checks certificates: trust the emulator's CA (Node reads this at process start, and
+# the dynamic provider's process inherits it from the pulumi CLI).
+export NODE_EXTRA_CA_CERTS=$(field caFile)
 
 cd examples/quickstart
 rm -f Pulumi.demo.yaml # config of an earlier run: its encryption salt belongs to deleted state

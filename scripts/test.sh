@@ -9,6 +9,18 @@ cd "$(dirname "$0")/.."
 npm install --no-audit --no-fund --no-save --loglevel=error
 npm run build --silent
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
+# The login e2e test drives a real headless browser: Debian's chromium, installed when none is on
+# PATH (CI runs as root), so that test never skips.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+# actionlint checks the example GitHub workflows (tests/e2e/gitops.test.ts); built from its Go
+# module once, pinned, into the same cache as the Pulumi CLI.
+tools=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}/tools
+if [ ! -x "$tools/actionlint" ]; then
+  GOBIN=$tools go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+fi
 mkdir -p .work && rm -f .work/*.tgz
 export PPD_TARBALL=$PWD/.work/$(npm pack --silent --pack-destination .work | tail -n1)
 

@@ -127,6 +127,80 @@ export function getService(args: { name: pulumi.Input<string> }, opts?: LookupOp
   return lookup("getService", "service", { name: args.name }, opts);
 }
 
+export interface EscalationPolicyLookupResult {
+  id: string;
+  name: string;
+  description: string | null;
+  numLoops: number | null;
+  htmlUrl: string;
+  summary: string;
+}
+
+export interface VendorLookupResult {
+  id: string;
+  name: string;
+  summary: string;
+  description: string | null;
+  websiteUrl: string | null;
+}
+
+export interface PriorityLookupResult {
+  id: string;
+  name: string;
+  description: string | null;
+  summary: string;
+}
+
+/** An integration of a service as a lookup returns it. The routing key is left out: it is a secret. */
+export interface ServiceIntegrationLookupResult {
+  id: string;
+  service: string;
+  type: string;
+  vendor: string | null;
+  name: string;
+  integrationEmail: string | null;
+  emailIncidentCreation: string | null;
+  emailFilterMode: string | null;
+  emailFilters: Record<string, unknown>[] | null;
+  emailParsers: Record<string, unknown>[] | null;
+  emailParsingFallback: string | null;
+  htmlUrl: string;
+  summary: string;
+  createdAt: string;
+}
+
+/**
+ * The escalation policy with exactly this name (case-sensitive), e.g. for `Service.escalationPolicy`.
+ * Needs the scope `escalation_policies.read` (add it to `pagerduty:scopes` for OAuth app tokens).
+ */
+export function getEscalationPolicy(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<EscalationPolicyLookupResult> {
+  return lookup("getEscalationPolicy", "escalationPolicy", { name: args.name }, opts);
+}
+
+/**
+ * The vendor of PagerDuty's catalogue with this name (exact, else case-insensitive), e.g. for
+ * `ServiceIntegration.vendor`. Needs the scope `vendors.read`.
+ */
+export function getVendor(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<VendorLookupResult> {
+  return lookup("getVendor", "vendor", { name: args.name }, opts);
+}
+
+/**
+ * The account's priority with exactly this name (e.g. "P1"), for an event rule's
+ * `actions.priority.value`. Needs the scope `priorities.read`.
+ */
+export function getPriority(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<PriorityLookupResult> {
+  return lookup("getPriority", "priority", { name: args.name }, opts);
+}
+
+/** The integration of a service with exactly this name (without its routing key, a secret). */
+export function getServiceIntegration(
+  args: { service: pulumi.Input<string>; name: pulumi.Input<string> },
+  opts?: LookupOptions,
+): pulumi.Output<ServiceIntegrationLookupResult> {
+  return lookup("getServiceIntegration", "serviceIntegration", { service: args.service, name: args.name }, opts);
+}
+
 /** The event rules of a service, in position order. */
 export function getServiceEventRules(args: { service: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<{ rules: EventRuleLookup[] }> {
   return lookup("getServiceEventRules", "serviceEventRules", { service: args.service }, opts);

@@ -7,6 +7,16 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 /** Module path of the implementation, resolved in the dynamic-provider process (project's node_modules). */
 const IMPL = "pulumi-pagerduty-dynamic/dist/provider";
 
+/**
+ * Requires the implementation as seen from the project directory (the dynamic-provider process's
+ * working directory). The host's own `require` belongs to a module without a file name, which finds
+ * `node_modules` but not a package's self-reference; `createRequire` finds both, so the project at
+ * this repository's root works too.
+ */
+function impl(): { configure(req: dynamic.ConfigureRequest): Promise<void>; resource(kind: string): Required<dynamic.ResourceProvider> } {
+  return require("node:module").createRequire(`${process.cwd()}/`)(IMPL);
+}
+
 const cache = new Map<string, dynamic.ResourceProvider>();
 
 /** One provider object per resource kind (Pulumi caches serialization per object). */
@@ -14,13 +24,13 @@ export function providerFor(kind: string): dynamic.ResourceProvider {
   let p = cache.get(kind);
   if (!p) {
     p = {
-      configure: (req) => require(IMPL).configure(req),
-      check: (olds, news) => require(IMPL).resource(kind).check(olds, news),
-      diff: (id, olds, news) => require(IMPL).resource(kind).diff(id, olds, news),
-      create: (inputs) => require(IMPL).resource(kind).create(inputs),
-      read: (id, props) => require(IMPL).resource(kind).read(id, props),
-      update: (id, olds, news) => require(IMPL).resource(kind).update(id, olds, news),
-      delete: (id, props) => require(IMPL).resource(kind).delete(id, props),
+      configure: (req) => impl().configure(req),
+      check: (olds, news) => impl().resource(kind).check(olds, news),
+      diff: (id, olds, news) => impl().resource(kind).diff(id, olds, news),
+      create: (inputs) => impl().resource(kind).create(inputs),
+      read: (id, props) => impl().resource(kind).read(id, props),
+      update: (id, olds, news) => impl().resource(kind).update(id, olds, news),
+      delete: (id, props) => impl().resource(kind).delete(id, props),
     };
     cache.set(kind, p);
   }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { originOf } from "./origin";
 import { providerFor } from "./provider";
 
 export interface ServiceEventRuleArgs {
@@ -63,6 +64,6 @@ export class ServiceEventRule extends pulumi.dynamic.Resource {
       position: undefined, disabled: undefined, conditions: undefined, timeFrame: undefined,
       variables: undefined, actions: undefined, summary: undefined,
     };
-    super(providerFor("ServiceEventRule"), name, { ...outputs, ...args }, opts, "pagerduty", "ServiceEventRule");
+    super(providerFor("ServiceEventRule"), name, { ...outputs, ...args, __origin: originOf("ServiceEventRule", name, opts) }, opts, "pagerduty", "ServiceEventRule");
   }
 }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { originOf } from "./origin";
 import { providerFor } from "./provider";
 
 type Urgency = "low" | "high" | "severity_based";
@@ -65,6 +66,6 @@ export class Service extends pulumi.dynamic.Resource {
       description: undefined, autoResolveTimeout: undefined, acknowledgementTimeout: undefined,
       htmlUrl: undefined, createdAt: undefined, summary: undefined, lastIncidentTimestamp: undefined,
     };
-    super(providerFor("Service"), name, { ...outputs, ...args }, opts, "pagerduty", "Service");
+    super(providerFor("Service"), name, { ...outputs, ...args, __origin: originOf("Service", name, opts) }, opts, "pagerduty", "Service");
   }
 }

@@ -1,4 +1,4 @@
-// GET /oauth/authorize validates the request and renders a plain HTML login + consent form;
+// GET /oauth/authorize validates the request and renders an HTML login + consent page;
 // POST /oauth/authorize is that form's submit. Problems with client_id or redirect_uri get an
 // error page (never a redirect to an unverified URI); later problems redirect with `error`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -13,17 +13,50 @@ import { CLASSIC_SCOPES, OPENID } from "./scopes";
 const escape = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
+/** Inline so the page needs nothing else from the emulator; plain system fonts, one card. */
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f3f4f6;
+ font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933}
+main{width:100%;max-width:27rem;margin:2rem 1rem;background:#fff;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.12);overflow:hidden}
+.brand{background:#06ac38;color:#fff;padding:.9rem 1.5rem;font-weight:700;letter-spacing:.02em}
+.brand small{font-weight:400;opacity:.85;margin-left:.4rem}
+.content{padding:1.25rem 1.5rem 1.5rem}
+h1{font-size:1.3rem;margin:0 0 .5rem}
+h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:#52606d;margin:1.25rem 0 .5rem}
+.account{margin:0;color:#52606d}
+.scopes{list-style:none;margin:0;padding:0;border:1px solid #e4e7eb;border-radius:8px}
+.scopes li{padding:.55rem .8rem;border-top:1px solid #e4e7eb}
+.scopes li:first-child{border-top:0}
+.scopes code{display:block;font:600 .85rem ui-monospace,SFMono-Regular,Menlo,monospace;color:#047a28}
+.scopes span{font-size:.88rem;color:#3e4c59}
+form{margin-top:1.25rem}
+label{display:block;font-weight:600;font-size:.9rem;margin:.75rem 0 .25rem}
+input[type=email],input[type=password]{width:100%;padding:.55rem .7rem;border:1px solid #cbd2d9;border-radius:6px;font:inherit}
+input:focus{outline:2px solid #06ac38;outline-offset:1px}
+.actions{display:flex;flex-direction:row-reverse;gap:.75rem;margin-top:1.25rem}
+button{flex:1;padding:.6rem 1rem;border-radius:6px;font:600 1rem system-ui,sans-serif;cursor:pointer}
+.approve{background:#06ac38;border:1px solid #06ac38;color:#fff}
+.deny{background:#fff;border:1px solid #cbd2d9;color:#1f2933}
+.alert{background:#fdecea;border:1px solid #f5c2c0;color:#8a1c13;border-radius:6px;padding:.5rem .75rem}
+.note{font-size:.8rem;color:#7b8794;margin:1rem 0 0}
+`;
+
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return reply
     .code(status)
     .header("content-type", "text/html; charset=utf-8")
     .header("cache-control", "no-store")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`);
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+        `<title>${escape(title)}</title><style>${STYLE}</style></head><body><main>` +
+        `<div class="brand">PagerDuty<small>emulator</small></div><div class="content"><h1>${escape(title)}</h1>${body}</div></main></body></html>`,
+    );
 }
 
 /** An error page for requests that must not be redirected; JSON error fields are in the page too. */
 function errorPage(reply: FastifyReply, e: OAuthError) {
-  return page(reply, e.status, "Authorization failed", `<p id="error">${escape(e.error)}</p><p id="error_description">${escape(e.description)}</p>`);
+  return page(reply, e.status, "Authorization failed", `<p id="error" class="alert">${escape(e.error)}</p><p id="error_description">${escape(e.description)}</p>`);
 }
 
 function redirect(reply: FastifyReply, uri: string, params: Record<string, string | undefined>) {
@@ -44,21 +77,45 @@ function grantable(app: App, requested: string[]): string[] {
   return [...new Set([...requested.filter((s) => allowed.includes(s)), OPENID])];
 }
 
-function consentForm(reply: FastifyReply, app: App, id: string, scopes: string[], problem?: string) {
-  const list = scopes.map((s) => `<li>${escape(s)}</li>`).join("");
+/** One line per scope on the consent page; unknown names are shown as they are. */
+const SCOPE_TEXT: Record<string, string> = {
+  [OPENID]: "Confirm who you are (always included)",
+  "services.read": "See services and their integrations, event rules, custom field values and enablements",
+  "services.write": "Create, change and delete services and their integrations, event rules and enablements",
+  "custom_fields.read": "See custom field definitions",
+  "custom_fields.write": "Change custom field definitions and values",
+  "audit_records.read": "See the audit records of services",
+  "escalation_policies.read": "See escalation policies",
+  read: "See everything your user can see",
+  write: "See and change everything your user can change",
+};
+
+function consentForm(reply: FastifyReply, core: EmulatorCore, app: App, id: string, scopes: string[], problem?: string, email?: string) {
+  const account = core.state.accounts[app.accountId];
+  const owner = account ? `${escape(account.name)} (${escape(account.subdomain)}, ${escape(account.region.toUpperCase())} service region)` : "another account";
+  const list = scopes
+    .map((s) => `<li><code>${escape(s)}</code><span>${escape(SCOPE_TEXT[s] ?? "Access granted by this scope")}</span></li>`)
+    .join("");
   return page(
     reply,
     problem ? OAUTH_ERRORS.login_failed.status : 200,
     `Authorize ${app.name}`,
-    `${problem ? `<p id="error" role="alert">${escape(problem)}</p>` : ""}
-<p>Sign in to let <strong>${escape(app.name)}</strong> access your account with these scopes:</p><ul id="scopes">${list}</ul>
+    `<p class="account" id="app">Sign in to let <strong>${escape(app.name)}</strong>, an app of <strong id="account">${owner}</strong>, act as you.</p>
+${problem ? `<p id="error" class="alert" role="alert">${escape(problem)}</p>` : ""}
+<h2>It asks to</h2>
+<ul id="scopes" class="scopes">${list}</ul>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="request_id" value="${escape(id)}">
-<label>Email <input type="email" name="email" autocomplete="username"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password"></label>
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button>
-</form>`,
+<label for="email">Email</label>
+<input id="email" type="email" name="email" autocomplete="username" value="${escape(email ?? "")}">
+<label for="password">Password</label>
+<input id="password" type="password" name="password" autocomplete="current-password">
+<div class="actions"><!-- Approve first in the DOM: pressing Enter submits the first button -->
+<button type="submit" name="decision" value="approve" class="approve">Approve</button>
+<button type="submit" name="decision" value="deny" class="deny">Deny</button>
+</div>
+</form>
+<p class="note">Approving gives this app a token for these scopes, limited to what your role allows. Deny sends you back without one.</p>`,
   );
 }
 
@@ -100,7 +157,7 @@ export function registerAuthorize(app: FastifyInstance, core: EmulatorCore): voi
     };
     const id = secret(16);
     core.pending.set(id, pending);
-    return consentForm(reply, client, id, pending.scopes);
+    return consentForm(reply, core, client, id, pending.scopes);
   });
 
   app.post("/oauth/authorize", { config: { area: "oauth" } }, (req, reply) => {
@@ -120,7 +177,7 @@ export function registerAuthorize(app: FastifyInstance, core: EmulatorCore): voi
     const user = Object.values(core.state.users).find((u) => u.email === email && !u.removed);
     // A failed login issues nothing and redirects nowhere: the form is shown again.
     if (!user || one(form.password) !== user.password) {
-      return consentForm(reply, client, id, pending.scopes, OAUTH_ERRORS.login_failed.message);
+      return consentForm(reply, core, client, id, pending.scopes, OAUTH_ERRORS.login_failed.message, email);
     }
     core.pending.delete(id);
     const back = (e: OAuthErrorName, d: string) => redirectError(reply, pending.redirectUri, e, d, pending.state);

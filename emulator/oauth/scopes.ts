@@ -8,6 +8,9 @@ export const SCOPES = {
   fieldsWrite: "custom_fields.write",
   auditRead: "audit_records.read",
   policiesRead: "escalation_policies.read",
+  abilitiesRead: "abilities.read",
+  vendorsRead: "vendors.read",
+  prioritiesRead: "priorities.read",
 } as const;
 
 /** Every scope a REST route of the emulator can require. */
@@ -20,6 +23,11 @@ export const DEFAULT_APP_SCOPES = [
   SCOPES.fieldsRead,
   SCOPES.fieldsWrite,
   SCOPES.auditRead,
+  // What lookups and other clients (the official Terraform provider checks /abilities) read.
+  SCOPES.policiesRead,
+  SCOPES.abilitiesRead,
+  SCOPES.vendorsRead,
+  SCOPES.prioritiesRead,
 ];
 
 export const CLASSIC_SCOPES = ["read", "write"] as const;

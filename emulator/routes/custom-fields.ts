@@ -9,7 +9,8 @@ import { baseUrl, params, reference, rest, who } from "../http";
 import type { IdAllocator } from "../ids";
 import { SCOPES } from "../oauth/scopes";
 import { type CustomFieldDef, type FieldOption, owned, type State } from "../store";
-import { envelope, envelopeArray, isObject, type Json, Validator } from "../validate";
+import { createFieldBody, fieldValuesBody, updateFieldBody } from "../schemas";
+import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef } from "./services";
 
 const DATA_TYPES = ["boolean", "integer", "float", "string", "datetime", "url"] as const;
@@ -67,7 +68,8 @@ export function createFieldDef(state: State, ids: IdAllocator, accountId: string
   const v = new Validator();
   const name = v.string(o, "name", { required: true, pattern: NAME });
   const dataType = v.oneOf(o, "data_type", DATA_TYPES, { required: true });
-  const fieldType = v.oneOf(o, "field_type", FIELD_TYPES) ?? "single_value";
+  const fieldType = v.oneOf(o, "field_type", FIELD_TYPES, { required: true }) ?? "single_value";
+  const enabled = v.boolean(o, "enabled") ?? true;
   if (dataType === "boolean" && fieldType !== "single_value") v.fail('"field_type" of a boolean field must be single_value');
   const def: CustomFieldDef = {
     id: "",
@@ -79,6 +81,7 @@ export function createFieldDef(state: State, ids: IdAllocator, accountId: string
     field_type: fieldType,
     default_value: null,
     field_options: parseOptions(v, o, dataType ?? undefined, ids) ?? [],
+    enabled,
     created_at: now,
     updated_at: now,
   };
@@ -112,6 +115,7 @@ function renderDef(base: string, f: CustomFieldDef) {
     field_type: f.field_type,
     default_value: f.default_value,
     field_options: f.field_options.map((o) => ({ id: o.id, type: "field_option", data: o.data })),
+    enabled: f.enabled ?? true,
     created_at: f.created_at,
     updated_at: f.updated_at,
   };
@@ -135,10 +139,10 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
   });
 
   rest(app, "POST", "/services/custom_fields", SCOPES.fieldsWrite, (req, reply) => {
-    const f = createFieldDef(core.state, core.ids, who(req).accountId, envelope(req.body, "field"), core.clock.iso());
+    const f = createFieldDef(core.state, core.ids, who(req).accountId, (req.body as { field: Json }).field, core.clock.iso());
     reply.code(201);
     return { field: renderDef(baseUrl(core, req), f) };
-  });
+  }, createFieldBody);
 
   rest(app, "GET", "/services/custom_fields/:field_id", SCOPES.fieldsRead, (req) => ({
     field: renderDef(baseUrl(core, req), findDef(core, who(req).accountId, params(req).field_id)),
@@ -147,7 +151,7 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
   // Name, data type and field type are fixed once created; options may be replaced.
   rest(app, "PUT", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req) => {
     const f = findDef(core, who(req).accountId, params(req).field_id);
-    const o = envelope(req.body, "field");
+    const o = (req.body as { field: Json }).field;
     const v = new Validator();
     for (const k of ["name", "data_type", "field_type"] as const) {
       if (o[k] !== undefined && o[k] !== f[k]) v.fail(`"${k}" cannot be changed (is ${JSON.stringify(f[k])})`);
@@ -155,8 +159,10 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     const display = v.string(o, "display_name", { nonEmpty: true, max: 50 });
     const description = v.string(o, "description", { nullable: true, max: 1000 });
     const options = parseOptions(v, o, f.data_type, core.ids);
+    const enabled = v.boolean(o, "enabled");
     v.done();
     const next: CustomFieldDef = { ...f, field_options: options ?? f.field_options };
+    if (enabled !== undefined && enabled !== null) next.enabled = enabled;
     setDefault(next, o);
     if (display) next.display_name = display;
     if (description !== undefined) next.description = description;
@@ -167,7 +173,7 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
       if (s.accountId === f.accountId && f.id in s.fieldValues && valueProblem(next, s.fieldValues[f.id])) delete s.fieldValues[f.id];
     }
     return { field: renderDef(baseUrl(core, req), next) };
-  });
+  }, updateFieldBody);
 
   rest(app, "DELETE", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req, reply) => {
     const f = findDef(core, who(req).accountId, params(req).field_id);
@@ -193,10 +199,10 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     return { custom_fields: renderValues(s.accountId, s.fieldValues) };
   });
 
-  rest(app, "PUT", "/services/:id/custom_fields/values", SCOPES.servicesWrite, (req) => {
+  rest(app, "PUT", "/services/:id/custom_fields/values", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
     const s = findService(core, p, params(req).id);
-    const items = envelopeArray(req.body, "custom_fields");
+    const items = (req.body as { custom_fields: unknown[] }).custom_fields;
     const errors: string[] = [];
     const next = { ...s.fieldValues };
     const seen = new Set<string>();
@@ -223,6 +229,8 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "update",
       reference("custom_field_values", s.id, s.name, `${base}/services/${s.id}/custom_fields/values`), changes(before, named(next)));
+    // 201 is the description's only success status for this PUT.
+    reply.code(201);
     return { custom_fields: renderValues(s.accountId, next) };
-  });
+  }, fieldValuesBody);
 }

@@ -7,7 +7,7 @@ import { invalid } from "../errors";
 import { baseUrl, params, reference, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import type { ServiceRecord } from "../store";
-import { envelope, Validator } from "../validate";
+import { enablementBody } from "../schemas";
 import { findService, serviceRef } from "./services";
 
 export const FEATURES = ["aiops"] as const;
@@ -34,9 +34,7 @@ export function registerEnablements(app: FastifyInstance, core: EmulatorCore): v
     const s = findService(core, p, params(req).id);
     const feature = params(req).feature_name;
     if (!(FEATURES as readonly string[]).includes(feature)) throw invalid(`Feature "${feature}" does not exist (known: ${FEATURES.join(", ")})`);
-    const v = new Validator("enablement.");
-    const enabled = v.boolean(envelope(req.body, "enablement"), "enabled", { required: true });
-    v.done();
+    const { enabled } = (req.body as { enablement: { enabled: boolean } }).enablement;
     const before = render(core, s, feature).enabled;
     s.enablements[feature] = { enabled: enabled as boolean, updated_at: core.clock.iso() };
     const base = baseUrl(core, req);
@@ -45,5 +43,5 @@ export function registerEnablements(app: FastifyInstance, core: EmulatorCore): v
         [{ name: "enabled", value: String(enabled), before_value: String(before) }]);
     }
     return { enablement: render(core, s, feature) };
-  });
+  }, enablementBody);
 }

@@ -8,7 +8,9 @@ import { baseUrl, params, reference, rest, who } from "../http";
 import { integrationKey, randomString } from "../ids";
 import { SCOPES } from "../oauth/scopes";
 import type { IntegrationRecord, ServiceRecord } from "../store";
-import { envelope, isObject, type Json, Validator } from "../validate";
+import { integrationBody } from "../schemas";
+import { isObject, type Json, Validator } from "../validate";
+import { vendorById } from "./catalog";
 import { findService, serviceRef } from "./services";
 
 const EMAIL_TYPE = "generic_email_inbound_integration";
@@ -64,7 +66,9 @@ function parseSettings(v: Validator, o: Json, type: string) {
     if (val !== undefined) out[k] = val;
   };
   set("name", v.string(o, "name", { nonEmpty: true, max: 255 }) ?? undefined);
-  set("vendor", v.reference(o, "vendor", { nullable: true }));
+  const vendor = v.reference(o, "vendor", { nullable: true });
+  if (typeof vendor === "string" && !vendorById(vendor)) v.fail(`"vendor.id" ${vendor} is not a vendor of the catalogue (GET /vendors)`);
+  set("vendor", vendor);
   if (type !== EMAIL_TYPE) return out;
   set("integration_email", v.string(o, "integration_email", { pattern: /^[^@\s]+@[^@\s]+$/ }) ?? undefined);
   set("email_incident_creation", v.oneOf(o, "email_incident_creation", ["on_new_email", "on_new_email_subject", "only_if_no_open_incidents", "use_rules"]) ?? undefined);
@@ -90,7 +94,7 @@ export function renderIntegration(core: EmulatorCore, base: string, i: Integrati
     name: i.name,
     service: serviceRef(base, s),
     created_at: i.created_at,
-    vendor: i.vendorId ? reference("vendor", i.vendorId, i.vendorId, `${base}/vendors/${i.vendorId}`) : null,
+    vendor: i.vendorId ? reference("vendor", i.vendorId, vendorById(i.vendorId)?.name ?? i.vendorId, `${base}/vendors/${i.vendorId}`) : null,
     ...(i.integration_key !== null ? { integration_key: i.integration_key } : {}),
     ...(i.integration_email !== null ? { integration_email: i.integration_email } : {}),
     ...i.settings,
@@ -114,9 +118,12 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
   rest(app, "POST", "/services/:id/integrations", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
     const s = findService(core, p, params(req).id);
-    const o = envelope(req.body, "integration");
+    const o = (req.body as { integration: Json }).integration;
     const v = new Validator();
-    const type = o.type === undefined && isObject(o.vendor) ? "events_api_v2_inbound_integration" : v.oneOf(o, "type", TYPES, { required: true });
+    // Created by vendor: the type is the vendor's.
+    const byVendor = o.type === undefined && isObject(o.vendor) && typeof o.vendor.id === "string" ? vendorById(o.vendor.id) : undefined;
+    if (o.type === undefined && isObject(o.vendor) && !byVendor) throw invalid(`"vendor.id" ${String(o.vendor.id)} is not a vendor of the catalogue (GET /vendors)`);
+    const type = byVendor ? byVendor.integrationType : v.oneOf(o, "type", TYPES, { required: true });
     v.done();
     const { name, vendor, integration_email, ...settings } = parseSettings(v, o, type as string);
     v.done();
@@ -129,7 +136,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
       accountId: p.accountId,
       serviceId: s.id,
       type: type as string,
-      name: (name as string | undefined) ?? TYPE_NAMES[type as string],
+      name: (name as string | undefined) ?? byVendor?.name ?? TYPE_NAMES[type as string],
       vendorId: (vendor as string | null | undefined) ?? null,
       integration_key: isEmail ? null : integrationKey(),
       integration_email: email,
@@ -142,7 +149,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     audit(core, p, serviceRef(base, s), "create", integrationRef(base, i), changes(undefined, view(i)));
     reply.code(201);
     return { integration: renderIntegration(core, base, i) };
-  });
+  }, integrationBody);
 
   rest(app, "GET", "/services/:id/integrations/:integration_id", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
@@ -153,7 +160,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     const p = who(req);
     const s = findService(core, p, params(req).id);
     const i = findIntegration(core, s, params(req).integration_id);
-    const o = envelope(req.body, "integration");
+    const o = (req.body as { integration: Json }).integration;
     if (o.type !== undefined && o.type !== i.type) throw invalid(`"type" cannot be changed (is ${i.type})`);
     const v = new Validator();
     const { name, vendor, integration_email, ...settings } = parseSettings(v, o, i.type);
@@ -168,7 +175,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "update", integrationRef(base, i), changes(before, view(i)));
     return { integration: renderIntegration(core, base, i) };
-  });
+  }, integrationBody);
 
   rest(app, "DELETE", "/services/:id/integrations/:integration_id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);

@@ -5,10 +5,11 @@ import { audit, changes } from "../audit";
 import type { Principal } from "../auth";
 import type { EmulatorCore } from "../core";
 import { ApiError, invalid, notFound } from "../errors";
-import { baseUrl, paginate, params, query, reference, rest, who } from "../http";
+import { baseUrl, many, paginate, params, query, reference, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import type { RuleRecord, ServiceRecord } from "../store";
-import { envelope, isObject, type Json, Validator } from "../validate";
+import { createRuleBody, updateRuleBody } from "../schemas";
+import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef } from "./services";
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
@@ -178,14 +179,18 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
     const { page, meta } = paginate(s.ruleIds.map((id) => core.state.rules[id]), query(req));
-    return { rules: page.map((r) => renderRule(base, s, r)), ...meta };
+    // include[]=migrated_metadata: when and by whom the rules were converted (only once they were).
+    const migrated = many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
+      ? { migrated_at: s.rulesConvertedAt, migrated_by: s.rulesConvertedBy ?? null, migrated_status: "completed" }
+      : {};
+    return { rules: page.map((r) => renderRule(base, s, r)), ...meta, ...migrated };
   });
 
   rest(app, "POST", "/services/:id/rules", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
     const s = writable(core, p, req);
     const v = new Validator();
-    const { fields, position } = parseRule(v, envelope(req.body, "rule"));
+    const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
     v.done();
     const r: RuleRecord = {
       id: core.ids.uuid(),
@@ -203,7 +208,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
     reply.code(201);
     return { rule: renderRule(base, s, r) };
-  });
+  }, createRuleBody);
 
   rest(app, "GET", "/services/:id/rules/:rule_id", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
@@ -215,10 +220,11 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const p = who(req);
     const s = writable(core, p, req);
     const r = findRule(core, s, params(req).rule_id);
-    const bodyRuleId = isObject(req.body) ? req.body.rule_id : undefined;
-    if (bodyRuleId !== undefined && bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
+    // The body names the rule again in `rule_id` (required by the body schema).
+    const bodyRuleId = (req.body as { rule_id: string }).rule_id;
+    if (bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
     const v = new Validator();
-    const { fields, position } = parseRule(v, envelope(req.body, "rule"));
+    const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
     v.done();
     const before = view(r, s.ruleIds.indexOf(r.id));
     Object.assign(r, fields);
@@ -226,7 +232,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "update", ruleRef(base, s, r), changes(before, view(r, s.ruleIds.indexOf(r.id))));
     return { rule: renderRule(base, s, r) };
-  });
+  }, updateRuleBody);
 
   rest(app, "DELETE", "/services/:id/rules/:rule_id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
@@ -247,16 +253,18 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const base = baseUrl(core, req);
     if (!s.rulesConvertedAt) {
       s.rulesConvertedAt = core.clock.iso();
+      s.rulesConvertedBy = p.userId
+        ? { id: p.userId, type: "user_reference", self: `${base}/users/${p.userId}` }
+        : p.appId
+          ? { id: p.appId, type: "app_reference", self: `${base}/apps/${p.appId}` }
+          : { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_rules", value: "converted", before_value: "active" }]);
     }
+    // The description's shape: the status and the URL of the service's orchestration.
     return {
-      convert_status: "converted",
+      convert_status: "completed",
+      converted_to: `${base}/event_orchestrations/service/${s.id}`,
       converted_at: s.rulesConvertedAt,
-      converted_to: {
-        id: s.id,
-        type: "event_orchestration_service_reference",
-        self: `${base}/event_orchestrations/services/${s.id}`,
-      },
       rules_converted: s.ruleIds.length,
     };
   });

@@ -7,12 +7,11 @@ import { invalid, notFound } from "../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { owned, type ServiceRecord, type State } from "../store";
-import { envelope, envelopeArray, isObject, type Json, Validator } from "../validate";
+import { createServiceBody, updateServiceBody, updateServicesBody } from "../schemas";
+import { isObject, type Json, Validator } from "../validate";
 import { renderIntegration } from "./integrations";
 
-const STATUSES = ["active", "warning", "critical", "maintenance", "disabled"] as const;
 const URGENCIES = ["low", "high", "severity_based"] as const;
-const ALERT_CREATION = ["create_incidents", "create_alerts_and_incidents"] as const;
 const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
 const PAUSE_TIMEOUTS = [0, 120, 180, 300, 600, 900] as const;
 const SORTS = ["name", "name:asc", "name:desc"] as const;
@@ -91,24 +90,22 @@ function autoPause(v: Validator, o: Json) {
   };
 }
 
-/** Validate the managed fields present in `o`; unknown and read-only fields are ignored. */
-function parseFields(v: Validator, o: Json, mode: "create" | "update"): Patch {
-  const required = mode === "create";
+const SCALARS = ["name", "description", "auto_resolve_timeout", "acknowledgement_timeout", "status", "alert_creation"] as const;
+
+/**
+ * The managed fields present in `o`; unknown and read-only fields are ignored. Scalars and the
+ * policy reference were checked by the route's body schema (schemas.ts); nested objects here.
+ */
+function parseFields(v: Validator, o: Json): Patch {
   const patch: Patch = {};
   const set = <K extends keyof Patch>(k: K, value: Patch[K] | undefined) => {
     if (value !== undefined) patch[k] = value;
   };
-  if (required && (o.name === undefined || o.name === null || (typeof o.name === "string" && o.name.trim() === ""))) v.fail("Name can't be blank");
-  else set("name", v.string(o, "name", { nonEmpty: true, max: 255 }) ?? undefined);
-  set("description", v.string(o, "description", { nullable: true, max: 1024 }));
-  set("escalation_policy", v.reference(o, "escalation_policy", { required }) ?? undefined);
-  set("auto_resolve_timeout", v.integer(o, "auto_resolve_timeout", { nullable: true, min: 0 }));
-  set("acknowledgement_timeout", v.integer(o, "acknowledgement_timeout", { nullable: true, min: 0 }));
-  set("status", v.oneOf(o, "status", STATUSES) ?? undefined);
+  for (const k of SCALARS) if (o[k] !== undefined) (patch as Json)[k] = o[k];
+  if (isObject(o.escalation_policy)) patch.escalation_policy = o.escalation_policy.id as string;
   set("incident_urgency_rule", urgencyRule(v, o) ?? undefined);
   set("support_hours", supportHours(v, o));
   set("scheduled_actions", scheduledActions(v, o) ?? undefined);
-  set("alert_creation", v.oneOf(o, "alert_creation", ALERT_CREATION) ?? undefined);
   set("alert_grouping_parameters", grouping(v, o));
   set("auto_pause_notifications_parameters", autoPause(v, o) ?? undefined);
   return patch;
@@ -212,7 +209,7 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     teams: [],
     integrations: s.integrationIds.map((id) => {
       const i = core.state.integrations[id];
-      return include.has("integrations") ? renderIntegration(core, base, i) : reference("integration", i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
+      return include.has("integrations") ? renderIntegration(core, base, i) : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
     }),
     addons: [],
     incident_urgency_rule: s.incident_urgency_rule,
@@ -259,7 +256,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
   rest(app, "POST", "/services", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
     const v = new Validator();
-    const patch = parseFields(v, envelope(req.body, "service"), "create");
+    const patch = parseFields(v, (req.body as { service: Json }).service);
     v.done();
     const now = core.clock.iso();
     const m: Managed = {
@@ -293,15 +290,15 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
     reply.code(201);
     return { service: renderService(core, base, s) };
-  });
+  }, createServiceBody);
 
   rest(app, "PUT", "/services/:id", SCOPES.servicesWrite, (req) => {
     const p = who(req);
     const s = findService(core, p, params(req).id);
-    const input = envelope(req.body, "service");
+    const input = (req.body as { service: Json }).service;
     if (input.id !== undefined && input.id !== s.id) throw invalid(`"service.id" (${String(input.id)}) does not match the path (${s.id})`);
     const v = new Validator();
-    const next = { ...managed(s), ...parseFields(v, input, "update") };
+    const next = { ...managed(s), ...parseFields(v, input) };
     v.done();
     checkResult(core, p.accountId, next, v, managed(s));
     checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
@@ -311,24 +308,22 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
     return { service: renderService(core, base, s) };
-  });
+  }, updateServiceBody);
 
   // Update multiple: every item is validated against the would-be final state before any is applied.
   rest(app, "PUT", "/services", SCOPES.servicesWrite, (req) => {
     const p = who(req);
-    const items = envelopeArray(req.body, "services");
-    if (items.length === 0) throw invalid('"services" must not be empty');
+    const items = (req.body as { services: (Json & { id: string })[] }).services;
     const v = new Validator();
     const seen = new Set<string>();
     const plan: { s: ServiceRecord; next: Managed }[] = [];
     items.forEach((item, i) => {
       const n = v.nested(`services[${i}].`);
-      if (!isObject(item) || typeof item.id !== "string") return n.fail(`"services[${i}].id" is required`);
       const s = owned(core.state.services, item.id, p.accountId);
       if (!s) return n.fail(`"services[${i}]": service ${item.id} not found`);
       if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
       seen.add(s.id);
-      plan.push({ s, next: { ...managed(s), ...parseFields(n, item, "update") } });
+      plan.push({ s, next: { ...managed(s), ...parseFields(n, item) } });
     });
     v.done();
     for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
@@ -342,7 +337,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
     }
     return { services: plan.map(({ s }) => renderService(core, base, s)) };
-  });
+  }, updateServicesBody);
 
   rest(app, "DELETE", "/services/:id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);

@@ -6,6 +6,7 @@
 // PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...).
 // Only GET requests are made. Secrets (credentials, integration keys) are never printed.
 import { writeFileSync } from "node:fs";
+import { parseArgs as parseArgv } from "node:util";
 import { resolveSettings } from "../config";
 import { PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
@@ -13,10 +14,29 @@ import { listOffset } from "../resources/pages";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
 import { getClient, resetRuntime } from "../runtime";
+import { packageVersion } from "./package-version";
 import { renderProgram, type ServiceSnapshot } from "./program";
 
 const READ = ["services.read"];
-const USAGE = "usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]";
+
+export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+
+Prints a Pulumi TypeScript program that adopts existing PagerDuty services (all of them, or the
+ones selected) with their integrations, event rules, custom field values and enablements.
+Only GET requests are made; secrets are never printed.
+
+Options:
+  --service ID    adopt the service with this id (repeatable)
+  --name NAME     adopt the service with exactly this name (repeatable)
+  --out FILE      write the program to FILE instead of stdout
+  -h, --help      show this help
+  --version       show the version
+
+Credentials come from the environment (not from stack config):
+  PAGERDUTY_TOKEN                                  an API key, or
+  PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET    a Scoped OAuth app, with PAGERDUTY_SUBDOMAIN
+                                                   (app token) or PAGERDUTY_REFRESH_TOKEN (user token)
+Optional: PAGERDUTY_SERVICE_REGION (us|eu), PAGERDUTY_API_URL, PAGERDUTY_AUTH_URL, PAGERDUTY_SCOPES.`;
 
 export interface AdoptOptions {
   ids: string[];
@@ -31,24 +51,36 @@ export class UsageError extends Error {
   }
 }
 
+/** argv to options; `--help` and `--version` throw a UsageError with exit code 0 carrying the text to print. */
 export function parseArgs(argv: readonly string[]): AdoptOptions {
-  const opts: AdoptOptions = { ids: [], names: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case "--service": opts.ids.push(value()); break;
-      case "--name": opts.names.push(value()); break;
-      case "--out": opts.out = value(); break;
-      case "--help": case "-h": throw new UsageError(USAGE, 0);
-      default: throw new UsageError(`unknown argument ${argv[i]}\n${USAGE}`);
-    }
+  let values: { service?: string[]; name?: string[]; out?: string; help?: boolean; version?: boolean };
+  try {
+    ({ values } = parseArgv({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        service: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n(see pagerduty-adopt --help)`);
   }
-  return opts;
+  if (values.help) throw new UsageError(USAGE, 0);
+  if (values.version) throw new UsageError(packageVersion(), 0);
+  for (const [flag, list] of [["--service", values.service], ["--name", values.name], ["--out", values.out === undefined ? undefined : [values.out]]] as const) {
+    if (list?.some((v) => !v.trim())) throw new UsageError(`${flag} needs a value\n(see pagerduty-adopt --help)`);
+  }
+  return { ids: values.service ?? [], names: values.name ?? [], ...(values.out !== undefined ? { out: values.out } : {}) };
+}
+
+/** Settings errors name stack-config keys and their variables; this command reads the variables only. */
+export function environmentTerms(message: string): string {
+  return message.replace(/"pagerduty:\w+" \(env (PAGERDUTY_\w+)\)/g, "$1");
 }
 
 type Raw = Record<string, any>;
@@ -88,28 +120,31 @@ async function snapshot(s: Raw): Promise<ServiceSnapshot> {
   return { service: s, integrations, rules, customFields, enablements };
 }
 
-export async function adopt(opts: AdoptOptions): Promise<string> {
+/** The program, and how many services it adopts. */
+export async function adopt(opts: AdoptOptions): Promise<{ program: string; services: number }> {
   const services = await selectServices(opts);
   if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", "the account has no services to adopt");
   const snapshots: ServiceSnapshot[] = [];
   for (const s of services) snapshots.push(await snapshot(s));
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
-  return renderProgram(snapshots, resolveSettings(() => undefined).apiUrl);
+  return { program: renderProgram(snapshots, resolveSettings(() => undefined).apiUrl), services: snapshots.length };
 }
 
 async function main(): Promise<number> {
   try {
     const opts = parseArgs(process.argv.slice(2));
-    const program = await adopt(opts);
-    if (opts.out) writeFileSync(opts.out, program);
-    else process.stdout.write(program);
+    const { program, services } = await adopt(opts);
+    if (opts.out) {
+      writeFileSync(opts.out, program);
+      process.stderr.write(`pagerduty-adopt: wrote ${opts.out}, adopting ${services} service${services === 1 ? "" : "s"}\n`);
+    } else process.stdout.write(program);
     return 0;
   } catch (e) {
     if (e instanceof UsageError && e.exitCode === 0) {
       process.stdout.write(`${e.message}\n`);
       return 0;
     }
-    process.stderr.write(`pagerduty-adopt: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`pagerduty-adopt: ${environmentTerms(e instanceof Error ? e.message : String(e))}\n`);
     return e instanceof UsageError ? e.exitCode : 1;
   } finally {
     await resetRuntime();

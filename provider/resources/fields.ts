@@ -1,6 +1,7 @@
 // Helpers every resource module shares: key-case mapping between Pulumi (camelCase) and the API
 // (snake_case), zod issues -> Pulumi check failures, and the "managed fields only" diff.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { isNotFound, PagerDutyError } from "../errors";
 
@@ -107,6 +108,61 @@ export function diffManaged(olds: Record<string, unknown>, news: Record<string, 
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
+/**
+ * Outputs the service maintains by itself: no program sets them, so they are never reported as
+ * drift of an unmanaged field (an incident moves `lastIncidentTimestamp`, a rename moves `summary`).
+ */
+const SERVER_MAINTAINED = new Set([
+  "htmlUrl", "createdAt", "updatedAt", "summary", "lastIncidentTimestamp", "integrationKey",
+  "previousValues", "previousEnabled", "convertStatus", "convertedAt", "convertedTo", "convertedToType", "rulesConverted",
+]);
+
+/**
+ * Top-level fields the program leaves unset (not in `news`) whose live value differs from the value
+ * the last state recorded. Unlike `satisfies`, the comparison is exact: nothing is declared to
+ * compare against, so any change counts.
+ */
+export function unmanagedChanges(recorded: Record<string, unknown>, live: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const managed = userInputs(news);
+  return Object.keys(live)
+    .filter((k) => !k.startsWith("__") && !(k in managed) && !SERVER_MAINTAINED.has(k) && k in recorded)
+    .filter((k) => !isDeepStrictEqual(normalize(recorded[k]), normalize(live[k])))
+    .sort();
+}
+
+/** Absent and null are the same "no value" in state. */
+const normalize = (v: unknown) => (v === undefined ? null : v);
+
+/**
+ * The opt-in report of drift in unmanaged fields (`pagerduty:driftAllFields`). A refresh reads a
+ * resource and then diffs the result against its inputs in the same provider process, but the diff
+ * only sees the fresh outputs; so `read` keeps the outputs it was given (the last state) here and
+ * `diff` compares the two for the fields the program leaves unset. Each record is used once: the
+ * refresh diff reports the drift, a later diff of the same run (e.g. `up --refresh`) does not again.
+ */
+export function withUnmanagedDrift(kind: string, provider: dynamic.ResourceProvider, enabled: () => boolean): dynamic.ResourceProvider {
+  const { read, diff } = provider;
+  if (!read || !diff) return provider;
+  return {
+    ...provider,
+    async read(id, props) {
+      const result = await read.call(provider, id, props);
+      if (result.id && props && enabled()) recordedBeforeRead.set(`${kind}/${id}`, props);
+      return result;
+    },
+    async diff(id, olds, news) {
+      const result = await diff.call(provider, id, olds, news);
+      const recorded = recordedBeforeRead.get(`${kind}/${id}`);
+      recordedBeforeRead.delete(`${kind}/${id}`);
+      if (!recorded || result.changes || !enabled()) return result;
+      const drifted = unmanagedChanges(recorded, olds, news);
+      return drifted.length ? { ...result, changes: true } : result;
+    },
+  };
+}
+
+const recordedBeforeRead = new Map<string, Record<string, unknown>>();
+
 /** A read whose 404 means the object is gone: an empty id makes refresh drop it from the state. */
 export async function readOrGone(read: () => Promise<dynamic.ReadResult>): Promise<dynamic.ReadResult> {
   try {
@@ -123,6 +179,24 @@ export async function deleteOrGone(del: () => Promise<unknown>): Promise<void> {
     await del();
   } catch (e) {
     if (!isNotFound(e)) throw e;
+  }
+}
+
+/**
+ * An update where 404 means the object (or the service it belongs to) was deleted outside Pulumi:
+ * a bare 404 would not say what to do, so the error names the object and the way out.
+ */
+export async function updateOrGone<T>(what: string, update: () => Promise<T>): Promise<T> {
+  try {
+    return await update();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    throw new PagerDutyError(
+      "ERR_NOT_FOUND",
+      `${what} is gone: it was deleted outside Pulumi (${(e as Error).message}). ` +
+        `Run "pulumi refresh" to reconcile the state with PagerDuty; the next "pulumi up" then creates it again.`,
+      { cause: e },
+    );
   }
 }
 

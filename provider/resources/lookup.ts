@@ -17,9 +17,13 @@ import { listCursor, listOffset, MAX_PAGE } from "./pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
 import { toOutputs as serviceOutputs } from "./service";
+import { toOutputs as integrationOutputs } from "./service-integration";
 
 const READ = ["services.read"];
 const AUDIT = ["audit_records.read"];
+const POLICIES = ["escalation_policies.read"];
+const VENDORS = ["vendors.read"];
+const PRIORITIES = ["priorities.read"];
 const DAY_MS = 86_400_000;
 
 const serviceId = z.string().min(1, "must be a service id");
@@ -47,6 +51,10 @@ const lookup = <Q extends string, A extends z.ZodTypeAny>(query: Q, args: A) =>
 
 export const lookupInputs = z.discriminatedUnion("query", [
   lookup("service", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("escalationPolicy", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("vendor", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("priority", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("serviceIntegration", z.object({ service: serviceId, name: z.string().min(1, "must not be empty") }).strict()),
   lookup("serviceEventRules", byService),
   lookup("serviceEnablements", byService),
   lookup("serviceCustomFieldValues", byService),
@@ -79,6 +87,36 @@ async function forService<T>(service: string, get: () => Promise<T>): Promise<T>
   }
 }
 
+interface Named {
+  id: string;
+  name?: string;
+  summary?: string;
+  [key: string]: unknown;
+}
+
+const nameOf = (o: Named) => o.name ?? o.summary ?? "";
+
+/**
+ * The one item named exactly `name`; else a miss listing what there is (vendor names are matched
+ * case-insensitively when no exact match exists, as users type them: "datadog" for "Datadog").
+ */
+function byName<T extends Named>(items: T[], name: string, what: string, opts: { caseInsensitive?: boolean; hint?: string } = {}): T {
+  const exact = items.filter((i) => nameOf(i) === name);
+  const found = exact.length ? exact : opts.caseInsensitive ? items.filter((i) => nameOf(i).toLowerCase() === name.toLowerCase()) : [];
+  if (found.length === 1) return found[0];
+  const plural = what.endsWith("y") ? `${what.slice(0, -1)}ies` : `${what}s`;
+  if (found.length > 1) throw new LookupMiss("args.name", `${found.length} ${plural} are named "${name}" (${found.map((i) => i.id).join(", ")}); names must be unique to look one up`);
+  const names = items.map(nameOf).slice(0, 20);
+  const known = names.length ? `; there are: ${names.map((n) => JSON.stringify(n)).join(", ")}${items.length > names.length ? ", ..." : ""}` : "";
+  throw new LookupMiss("args.name", `no ${what} is named "${name}"${opts.caseInsensitive ? "" : " (names match exactly, including case)"}${opts.hint ?? ""}${known}`);
+}
+
+/** An integration as a lookup returns it: never its routing key (a secret; state would hold it in plain text). */
+function integrationResult(i: Named, service: string): Result {
+  const { integrationKey: _secret, ...rest } = integrationOutputs(i as unknown as Parameters<typeof integrationOutputs>[0], service);
+  return { id: i.id, ...rest };
+}
+
 /** Runs one lookup against the API. */
 export async function runLookup(inputs: LookupInputs): Promise<Result> {
   switch (inputs.query) {
@@ -94,6 +132,31 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
         );
       }
       return { id: found.id, ...serviceOutputs(found) };
+    }
+    case "escalationPolicy": {
+      const { name } = inputs.args;
+      const policies = await listOffset<Named>("/escalation_policies", "escalation_policies", POLICIES, { query: name });
+      const p = byName(policies, name, "escalation policy");
+      return { id: p.id, name: nameOf(p), description: p.description ?? null, numLoops: p.num_loops ?? null, htmlUrl: p.html_url ?? "", summary: p.summary ?? nameOf(p) };
+    }
+    case "vendor": {
+      const { name } = inputs.args;
+      const vendors = await listOffset<Named>("/vendors", "vendors", VENDORS, { query: name });
+      const v = byName(vendors, name, "vendor", { caseInsensitive: true });
+      return { id: v.id, name: nameOf(v), summary: v.summary ?? nameOf(v), description: v.description ?? null, websiteUrl: v.website_url ?? null };
+    }
+    case "priority": {
+      const { name } = inputs.args;
+      const p = byName(await listOffset<Named>("/priorities", "priorities", PRIORITIES), name, "priority");
+      return { id: p.id, name: nameOf(p), description: p.description ?? null, summary: p.summary ?? nameOf(p) };
+    }
+    case "serviceIntegration": {
+      const { service, name } = inputs.args;
+      const reply = await forService(service, () =>
+        getClient().request<{ service: { integrations?: Named[] } }>("GET", servicePath(service), { query: { include: ["integrations"] }, scopes: READ }),
+      );
+      const i = byName(reply.service.integrations ?? [], name, "integration of the service", { hint: " (if this program creates it, pass it in dependsOn)" });
+      return integrationResult(i, service);
     }
     case "serviceEventRules": {
       const { service } = inputs.args;

@@ -11,7 +11,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError, ScopeError } from "../errors";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, readOrGone, toFailure, UNKNOWN, userInputs, type Json } from "./fields";
+import { checkInputs, deleteOrGone, type Json, readOrGone, toFailure, UNKNOWN, updateOrGone, userInputs } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -98,24 +98,75 @@ export function planWrite(live: readonly ApiFieldValue[], desired: Values, previ
   ];
 }
 
-/** Field names each account defines, read once per process and client (they rarely change mid-run). */
-const accountFields = new WeakMap<object, Promise<string[] | undefined>>();
-function definedFieldNames(): Promise<string[] | undefined> {
+/** A custom field's definition as `/services/custom_fields` lists it. */
+export interface FieldDefinition {
+  name: string;
+  data_type?: string;
+  field_type?: string;
+  field_options?: Array<{ data?: { value?: unknown } }>;
+}
+
+/** Field definitions of the account, read once per process and client (they rarely change mid-run). */
+const accountFields = new WeakMap<object, Promise<FieldDefinition[] | undefined>>();
+function definedFields(): Promise<FieldDefinition[] | undefined> {
   const client = getClient();
-  let names = accountFields.get(client);
-  if (!names) {
-    names = client
-      .request<{ fields?: Array<{ name: string }> }>("GET", "/services/custom_fields", { scopes: ["custom_fields.read"] })
-      .then((r) => (r?.fields ?? []).map((f) => f.name))
+  let defs = accountFields.get(client);
+  if (!defs) {
+    defs = client
+      .request<{ fields?: FieldDefinition[] }>("GET", "/services/custom_fields", { scopes: ["custom_fields.read"] })
+      .then((r) => r?.fields ?? [])
       .catch((e) => {
         accountFields.delete(client);
-        // Without custom_fields.read the names are checked by the write instead (it lists the known ones).
+        // Without custom_fields.read the values are checked by the write instead (it lists the known ones).
         if (e instanceof ScopeError) return undefined;
         throw e;
       });
-    accountFields.set(client, names);
+    accountFields.set(client, defs);
   }
-  return names;
+  return defs;
+}
+
+/** What a scalar of the field's data type must be, or undefined when `v` is one (or the type is new to us). */
+function kindProblem(dataType: string | undefined, v: unknown): string | undefined {
+  switch (dataType) {
+    case "boolean":
+      return typeof v === "boolean" ? undefined : "true or false";
+    case "integer":
+      return Number.isSafeInteger(v) ? undefined : "an integer";
+    case "float":
+      return typeof v === "number" && Number.isFinite(v) ? undefined : "a number";
+    case "string":
+      return typeof v === "string" ? undefined : "a string";
+    case "url":
+      return typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? undefined : "an http(s) URL";
+    case "datetime":
+      return typeof v === "string" && !Number.isNaN(Date.parse(v)) ? undefined : "an ISO 8601 date-time string";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why `value` does not fit the field's definition, in the user's terms, or undefined when it does
+ * (null always does: it clears the field). Values not known until apply are not judged.
+ */
+export function valueProblem(def: FieldDefinition, value: unknown): string | undefined {
+  if (value === null || value === undefined || value === UNKNOWN) return undefined;
+  const fieldType = def.field_type ?? "";
+  const multi = fieldType.startsWith("multi");
+  const kind = `"${def.name}" is a ${[fieldType, def.data_type].filter(Boolean).join(" ")} field`;
+  if (multi && !Array.isArray(value)) return `must be a list of values (${kind}); got ${JSON.stringify(value)}`;
+  if (!multi && fieldType && Array.isArray(value)) return `must be a single value, not a list (${kind})`;
+  for (const v of Array.isArray(value) ? value : [value]) {
+    if (v === UNKNOWN) continue;
+    const expected = kindProblem(def.data_type, v);
+    if (expected) return `must be ${expected} (${kind}); got ${JSON.stringify(v)}`;
+    const options = (def.field_options ?? []).map((o) => o.data?.value);
+    if (fieldType.endsWith("_fixed") && options.length && !options.some((o) => isDeepStrictEqual(o, v))) {
+      return `must be one of the field's options ${options.map((o) => JSON.stringify(o)).join(", ")}; got ${JSON.stringify(v)}`;
+    }
+  }
+  return undefined;
 }
 
 export const provider: dynamic.ResourceProvider = {
@@ -123,14 +174,19 @@ export const provider: dynamic.ResourceProvider = {
     const checked = checkInputs(customFieldValuesInputs, news);
     const values = userInputs(news).values;
     if (checked.failures?.length || values === UNKNOWN || typeof values !== "object" || values === null) return checked;
-    // Unknown field names fail at preview, not halfway through an update.
-    const known = await definedFieldNames();
-    const missing = known ? Object.keys(values).filter((n) => !known.includes(n)) : [];
-    if (!missing.length) return checked;
-    return {
-      inputs: news,
-      failures: missing.map((n) => toFailure(["values", n], `the account has no custom field named "${n}" (fields: ${known!.join(", ") || "none"})`)),
-    };
+    // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
+    const defs = await definedFields();
+    if (!defs) return checked;
+    const byName = new Map(defs.map((d) => [d.name, d]));
+    const failures: dynamic.CheckFailure[] = [];
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      const def = byName.get(name);
+      const problem = def
+        ? valueProblem(def, value)
+        : `the account has no custom field named "${name}" (fields: ${defs.map((d) => d.name).join(", ") || "none"})`;
+      if (problem) failures.push(toFailure(["values", name], problem));
+    }
+    return failures.length ? { inputs: news, failures } : checked;
   },
 
   async diff(_id, olds, news) {
@@ -167,12 +223,14 @@ export const provider: dynamic.ResourceProvider = {
     const oldNames = namesOf(olds.values);
     const names = Object.keys(values);
     const released = oldNames.filter((n) => !names.includes(n));
-    const live = await getFieldValues(service);
-    // Newly managed fields remember what they hold now; released ones forget theirs once restored.
-    const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
-    for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
-    const after = await putFieldValues(service, planWrite(live, values as Values, previous, released));
-    return { outs: outputs(service, after, names, previousValues) };
+    return updateOrGone(`service ${service} (custom field values)`, async () => {
+      const live = await getFieldValues(service);
+      // Newly managed fields remember what they hold now; released ones forget theirs once restored.
+      const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
+      for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
+      const after = await putFieldValues(service, planWrite(live, values as Values, previous, released));
+      return { outs: outputs(service, after, names, previousValues) };
+    });
   },
 
   async delete(id, props) {

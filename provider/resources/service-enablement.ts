@@ -12,7 +12,7 @@ import { z } from "zod";
 import { warn } from "../diagnostics";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, diffManaged, readOrGone, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, readOrGone, updateOrGone, userInputs } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -104,7 +104,8 @@ export const provider: dynamic.ResourceProvider = {
 
   async update(_id, olds, news) {
     const { service, feature, enabled } = managed(news);
-    return { outs: outputs(service, feature, await write(service, feature, enabled), olds.previousEnabled as boolean) };
+    const after = await updateOrGone(`service ${service} (enablement ${feature})`, () => write(service, feature, enabled));
+    return { outs: outputs(service, feature, after, olds.previousEnabled as boolean) };
   },
 
   async delete(_id, props) {

@@ -2,17 +2,20 @@
 //
 // Rules are ordered: a rule's position is its index, and inserting or moving one shifts the others.
 // The engine writes sibling rules in parallel, so each write to a service's rules goes through one
-// per-service lane in this process (the dynamic-provider process serves the whole deployment), and
-// after a burst of writes the lane reorders the rules so every rule written in this process sits at
-// the position its program asked for. A write returns only after that, so its outputs are final.
+// per-service lane in this process (the dynamic-provider process serves the whole deployment). The
+// lane models where the rules it wrote sit, from the replies, so in the common case a write costs
+// exactly its one request; only when a burst left a rule out of place does the last write of the
+// burst list the rules and move the ones that need it.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { warn } from "../diagnostics";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
-import { finishCreate } from "./partial";
+import { journal } from "./journal";
+import { PartialCreateError } from "./partial";
+import { childrenLike, createOnce, orGone } from "./recovery";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -117,7 +120,7 @@ export const ruleInputs = z
 
 export type RuleInputs = z.infer<typeof ruleInputs>;
 
-interface ApiRule {
+export interface ApiRule {
   id: string;
   position?: number;
   disabled?: boolean;
@@ -247,60 +250,96 @@ export function effectivePosition(requested: number | undefined, live: number, c
 
 interface Lane {
   tail: Promise<unknown>;
+  /** Writes waiting for their turn; only the last of a burst reconciles the order. */
+  queued: number;
   /** Positions requested by rules written in this process. */
   desired: Map<string, number>;
-  /** Writes happened since the last reorder. */
-  dirty: boolean;
+  /**
+   * Live positions of the rules written in this process, kept from the replies and the API's shifting
+   * rule (an insert or move shifts the rules after it), so the order is checked without a request.
+   */
+  known: Map<string, number>;
+  /** A write moved rules the model does not know: the next reconcile lists instead of trusting it. */
+  stale: boolean;
+  /** Rules of the service, when a listing or a clamped insert told us. */
+  count?: number;
 }
 
 const lanes = new Map<string, Lane>();
-/** How long a write waits for sibling writes before reordering: the engine issues them together. */
-export const timing = { settleMs: 100 };
 
 function laneOf(service: string): Lane {
   let lane = lanes.get(service);
-  if (!lane) lanes.set(service, (lane = { tail: Promise.resolve(), desired: new Map(), dirty: false }));
+  if (!lane) lanes.set(service, (lane = { tail: Promise.resolve(), queued: 0, desired: new Map(), known: new Map(), stale: false }));
   return lane;
-}
-
-/** Runs `fn` after every earlier task of the lane, alone. */
-function exclusive<T>(lane: Lane, fn: () => Promise<T>): Promise<T> {
-  const run = lane.tail.then(fn, fn);
-  lane.tail = run.catch(() => undefined);
-  return run;
-}
-
-/** A write to the service's rules, alone in its lane; the next settle() reorders after it. */
-function write<T>(service: string, fn: (lane: Lane) => Promise<T>): Promise<T> {
-  const lane = laneOf(service);
-  return exclusive(lane, async () => {
-    const r = await fn(lane);
-    lane.dirty = true;
-    return r;
-  });
-}
-
-/**
- * Waits for the burst of sibling writes, reorders once (later callers find nothing to do), then
- * runs `then` in the same turn of the lane, so what it reads is the reordered state, not a moment
- * between a sibling's insert and the reorder that follows it.
- */
-async function settle<T>(service: string, then: () => Promise<T>): Promise<T> {
-  const lane = laneOf(service);
-  await new Promise((resolve) => setTimeout(resolve, timing.settleMs));
-  return exclusive(lane, async () => {
-    if (lane.dirty && lane.desired.size) {
-      const current = (await listRules(service)).map((r) => r.id);
-      for (const move of planMoves(current, lane.desired)) await putRule(service, move.id, { position: move.position });
-    }
-    lane.dirty = false;
-    return then();
-  });
 }
 
 /** Forgets lanes (tests). */
 export function resetLanes(): void {
   lanes.clear();
+}
+
+/** The model after `id` left position `from` (unknown: the rules it shifted are unknown too). */
+function removeFromModel(lane: Lane, id: string, from: number | undefined): void {
+  lane.known.delete(id);
+  if (from === undefined) {
+    if (lane.known.size) lane.stale = true;
+    return;
+  }
+  for (const [k, p] of lane.known) if (p > from) lane.known.set(k, p - 1);
+}
+
+/** The model after `id` was written and the reply put it at `at`; `from` is where it was, if it existed. */
+function placeInModel(lane: Lane, id: string, at: number, from: number | undefined, inserted: boolean): void {
+  if (!inserted) removeFromModel(lane, id, lane.known.get(id) ?? from);
+  for (const [k, p] of lane.known) if (p >= at) lane.known.set(k, p + 1);
+  lane.known.set(id, at);
+  if (lane.count !== undefined) lane.count += inserted ? 1 : 0;
+}
+
+/** Whether every rule written here sits where its program asked, as far as the model knows. */
+function inPlace(lane: Lane): boolean {
+  if (lane.stale) return lane.desired.size === 0;
+  for (const [id, want] of lane.desired) if (lane.known.get(id) !== want) return false;
+  return true;
+}
+
+/**
+ * Runs one write of the service's rules alone in its lane. The last write of a burst then brings the
+ * rules written here to their requested positions: only when the model says one is out of place,
+ * with one listing and the moves that takes.
+ */
+function write<T>(service: string, fn: (lane: Lane) => Promise<T>): Promise<T> {
+  const lane = laneOf(service);
+  lane.queued++;
+  const turn = async () => {
+    lane.queued--;
+    const result = await fn(lane);
+    if (lane.queued === 0 && !inPlace(lane)) await reconcile(service, lane);
+    return result;
+  };
+  const run = lane.tail.then(turn, turn);
+  lane.tail = run.catch(() => undefined);
+  return run;
+}
+
+async function reconcile(service: string, lane: Lane): Promise<void> {
+  let order = (await listRules(service)).map((r) => r.id);
+  for (const move of planMoves(order, lane.desired)) {
+    await putRule(service, move.id, { position: move.position });
+    order = applyMove(order, move);
+  }
+  lane.known = new Map([...lane.known.keys()].filter((id) => order.includes(id)).map((id) => [id, order.indexOf(id)]));
+  lane.count = order.length;
+  lane.stale = false;
+}
+
+/** The position to report for a rule written here: the requested one once it is satisfied. */
+function reportedPosition(lane: Lane, id: string, live: number | undefined): number | null {
+  const want = lane.desired.get(id);
+  const at = lane.known.get(id) ?? live;
+  if (want === undefined || at === undefined) return at ?? null;
+  if (lane.queued > 0 || at === want) return want; // a queued write reconciles after this one
+  return effectivePosition(want, at, lane.count ?? at + 1);
 }
 
 // ---- API ---------------------------------------------------------------------------------------
@@ -334,14 +373,15 @@ async function rulesWrite<T>(service: string, method: "POST" | "PUT" | "DELETE",
 }
 
 function putRule(service: string, id: string, inputs: Partial<RuleInputs>): Promise<{ rule: ApiRule }> {
-  return rulesWrite(service, "PUT", id, { rule: toBody(inputs) });
+  // The API description requires the body to name the rule again (`rule_id`).
+  return rulesWrite(service, "PUT", id, { rule_id: id, rule: toBody(inputs) });
 }
 
 async function getRule(service: string, id: string): Promise<ApiRule> {
   return (await getClient().request<{ rule: ApiRule }>("GET", rulesPath(service, id), { scopes: READ })).rule;
 }
 
-/** Current outputs of a rule; `requested` is the position the program asks for (or had). */
+/** Live outputs of a rule (refresh); `requested` is the position the program asked for. */
 async function outputsOf(service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
   const rule = await getRule(service, id);
   const out = toOutputs(rule, service);
@@ -351,17 +391,32 @@ async function outputsOf(service: string, id: string, requested: unknown): Promi
   return out;
 }
 
-/** Writes the managed fields of an existing rule, records its requested position; its outputs once reordered. */
-async function update(service: string, id: string, inputs: Partial<RuleInputs>): Promise<Record<string, unknown>> {
-  await write(service, async (lane) => {
+/** Outputs of a rule written here, from the write's own reply: no read after the write. */
+function writtenOutputs(service: string, lane: Lane, rule: ApiRule): Record<string, unknown> {
+  return { ...toOutputs(rule, service), position: reportedPosition(lane, rule.id, rule.position) };
+}
+
+/** Writes the managed fields of an existing rule (one PUT); `from` is where the state last saw it. */
+async function update(service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<Record<string, unknown>> {
+  const lane = laneOf(service);
+  const rule = await write(service, async () => {
     if (inputs.position === undefined) lane.desired.delete(id);
     else lane.desired.set(id, inputs.position);
-    return putRule(service, id, inputs);
+    const res = await putRule(service, id, inputs);
+    if (typeof res.rule.position === "number") placeInModel(lane, id, res.rule.position, typeof from === "number" ? from : undefined, false);
+    return res.rule;
   });
-  return settle(service, () => outputsOf(service, id, inputs.position));
+  return writtenOutputs(service, lane, rule);
 }
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
+
+/** Whether a live rule has the declared content (everything but its position, which siblings shift). */
+export const sameRule = (inputs: RuleInputs) => (r: ApiRule) => {
+  const { actions, position: _p, service: _s, adoptId: _a, ...rest } = inputs;
+  const live = toOutputs(r, inputs.service);
+  return satisfies(rest, live) && (actions === undefined || actionsMatch(actions, live.actions));
+};
 
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `event rule ${id}`);
 
@@ -370,7 +425,8 @@ export const provider: dynamic.ResourceProvider = {
     return checkInputs(ruleInputs, news);
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    journal().settle("ServiceEventRule", id);
     const { actions, ...rest } = userInputs(news);
     const base = diffManaged(olds, rest, { replaceOn: ["service"], ignore: ["adoptId"] });
     if (actions === undefined || actionsMatch(actions as Record<string, unknown>, olds.actions)) return base;
@@ -382,18 +438,43 @@ export const provider: dynamic.ResourceProvider = {
     const { service } = inputs;
     if (inputs.adoptId) {
       const found = await getRule(service, inputs.adoptId);
-      return { id: found.id, outs: await update(service, found.id, inputs) };
+      return { id: found.id, outs: await update(service, found.id, inputs, found.position) };
     }
-    const created = await write(service, async (lane) => {
-      const res = await rulesWrite<{ rule: ApiRule }>(service, "POST", undefined, { rule: toBody(inputs) });
-      if (inputs.position !== undefined) lane.desired.set(res.rule.id, inputs.position);
-      return res.rule;
-    });
-    // The rule exists from here on: a failed reorder must not lose it.
-    const outs = await finishCreate(created.id, toOutputs(created, service), () =>
-      settle(service, () => outputsOf(service, created.id, inputs.position)),
-    );
-    return { id: created.id, outs };
+    const lane = laneOf(service);
+    let created: ApiRule | undefined;
+    try {
+      // An interrupted earlier create may have made this rule already: adopt it rather than add a second one.
+      const outcome = await createOnce({
+        kind: "ServiceEventRule",
+        origin: news.__origin,
+        what: `event rule of service ${service}`,
+        parent: service,
+        post: async () => {
+          await write(service, async () => {
+            created = (await rulesWrite<{ rule: ApiRule }>(service, "POST", undefined, { rule: toBody(inputs) })).rule;
+            if (inputs.position !== undefined) lane.desired.set(created.id, inputs.position);
+            if (typeof created.position !== "number") lane.stale = true;
+            else {
+              // A reply short of the requested position was clamped: the rule is last.
+              if (inputs.position !== undefined && created.position < inputs.position) lane.count = created.position;
+              placeInModel(lane, created.id, created.position, undefined, true);
+            }
+          });
+          return { id: created!.id, value: created! };
+        },
+        exists: async (id) => (await orGone(() => getRule(service, id))) !== undefined,
+        find: (since) => childrenLike(service, /rule_reference$/, since, (id) => getRule(service, id), sameRule(inputs)),
+      });
+      if ("adopted" in outcome) {
+        const found = await getRule(service, outcome.id);
+        return { id: found.id, outs: await update(service, found.id, inputs, found.position) };
+      }
+    } catch (e) {
+      // The rule exists once the POST answered: a failed reorder after it must not lose it.
+      if (created) throw new PartialCreateError(created.id, toOutputs(created, service), e);
+      throw e;
+    }
+    return { id: created!.id, outs: writtenOutputs(service, lane, created!) };
   },
 
   async read(id, props) {
@@ -402,19 +483,21 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async update(id, olds, news) {
-    return { outs: await update(serviceOf(olds, id), id, managed(news)) };
+    const service = serviceOf(olds, id);
+    return { outs: await updateOrGone(`event rule ${id} of service ${service} (or the service)`, () => update(service, id, managed(news), olds.position)) };
   },
 
   async delete(id, props) {
     const service = serviceOf(props, id);
     try {
-      await deleteOrGone(async () => {
-        await write(service, async (lane) => {
+      await deleteOrGone(() =>
+        write(service, async (lane) => {
           lane.desired.delete(id);
           await rulesWrite(service, "DELETE", id);
-        });
-        await settle(service, async () => undefined);
-      });
+          removeFromModel(lane, id, lane.known.get(id) ?? (typeof props?.position === "number" ? props.position : undefined));
+          if (lane.count !== undefined) lane.count--;
+        }),
+      );
     } catch (e) {
       if (!(e instanceof PagerDutyError && e.code === "ERR_CONFLICT")) throw e;
       // A converted rule cannot be deleted, and failing would block every destroy of the stack.

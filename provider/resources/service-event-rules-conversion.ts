@@ -18,8 +18,15 @@ export const conversionInputs = z
 interface ApiConversion {
   convert_status?: string;
   converted_at?: string;
-  converted_to?: { id?: string; type?: string; self?: string } | null;
+  /** The API description's shape is the orchestration's URL; older replies carried a reference. */
+  converted_to?: string | { id?: string; type?: string; self?: string } | null;
   rules_converted?: number;
+}
+
+/** The orchestration's id: the reference's, or the last segment of its URL. */
+function convertedTo(to: ApiConversion["converted_to"]): string | null {
+  if (typeof to === "string") return to.split("/").filter(Boolean).pop() ?? null;
+  return to?.id ?? null;
 }
 
 /** Verb reply -> outputs (fields the real API may omit become null). */
@@ -28,8 +35,8 @@ export function toOutputs(service: string, r: ApiConversion): Record<string, unk
     service,
     convertStatus: r.convert_status ?? "converted",
     convertedAt: r.converted_at ?? null,
-    convertedTo: r.converted_to?.id ?? null,
-    convertedToType: r.converted_to?.type ?? null,
+    convertedTo: convertedTo(r.converted_to),
+    convertedToType: typeof r.converted_to === "object" ? (r.converted_to?.type ?? null) : null,
     rulesConverted: r.rules_converted ?? null,
   };
 }

@@ -6,7 +6,9 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
+import { journal } from "./journal";
+import { childrenLike, createOnce, orGone } from "./recovery";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -91,7 +93,7 @@ export const integrationInputs = z
 
 export type IntegrationInputs = z.infer<typeof integrationInputs>;
 
-interface ApiIntegration {
+export interface ApiIntegration {
   id: string;
   type: string;
   name?: string;
@@ -155,6 +157,12 @@ async function put(service: string, id: string, inputs: Partial<IntegrationInput
   return toOutputs(res.integration, service);
 }
 
+/** The declared identity of an integration: its type or vendor, and its name when set. */
+export const sameIdentity = (inputs: IntegrationInputs) => (i: ApiIntegration) =>
+  (inputs.type === undefined || i.type === inputs.type) &&
+  (inputs.vendor === undefined || i.vendor?.id === inputs.vendor) &&
+  (inputs.name === undefined || i.name === inputs.name);
+
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `integration ${id}`);
 
 export const provider: dynamic.ResourceProvider = {
@@ -162,7 +170,8 @@ export const provider: dynamic.ResourceProvider = {
     return checkInputs(integrationInputs, news);
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    journal().settle("ServiceIntegration", id);
     return diffManaged(olds, news, { replaceOn: ["service", "type", "vendor"], ignore: ["adoptId"] });
   },
 
@@ -176,11 +185,24 @@ export const provider: dynamic.ResourceProvider = {
       }
       return { id: found.id, outs: await put(inputs.service, found.id, inputs) };
     }
-    const res = await getClient().request<{ integration: ApiIntegration }>("POST", path(inputs.service), {
-      body: { integration: toBody(inputs, { includeType: true }) },
-      scopes: WRITE,
+    // An interrupted earlier create may have made this integration already: adopt it rather than add a second one.
+    const outcome = await createOnce({
+      kind: "ServiceIntegration",
+      origin: news.__origin,
+      what: `integration${inputs.name ? ` "${inputs.name}"` : ""} of service ${inputs.service}`,
+      parent: inputs.service,
+      post: async () => {
+        const res = await getClient().request<{ integration: ApiIntegration }>("POST", path(inputs.service), {
+          body: { integration: toBody(inputs, { includeType: true }) },
+          scopes: WRITE,
+        });
+        return { id: res.integration.id, value: res.integration };
+      },
+      exists: async (id) => (await orGone(() => get(inputs.service, id))) !== undefined,
+      find: (since) => childrenLike(inputs.service, /integration_reference$/, since, (id) => get(inputs.service, id), sameIdentity(inputs)),
     });
-    return { id: res.integration.id, outs: toOutputs(res.integration, inputs.service) };
+    if ("adopted" in outcome) return { id: outcome.id, outs: await put(inputs.service, outcome.id, inputs) };
+    return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };
   },
 
   async read(id, props) {
@@ -192,7 +214,8 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async update(id, olds, news) {
-    return { outs: await put(serviceOf(olds, id), id, managed(news)) };
+    const service = serviceOf(olds, id);
+    return { outs: await updateOrGone(`integration ${id} of service ${service} (or the service)`, () => put(service, id, managed(news))) };
   },
 
   async delete(id, props) {

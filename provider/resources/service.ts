@@ -1,9 +1,13 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import { ApiError, PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
+import { listOffset } from "./pages";
+import { journal } from "./journal";
 import { finishCreate } from "./partial";
+import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -149,12 +153,37 @@ async function put(id: string, inputs: Partial<ServiceInputs>): Promise<Record<s
   return toOutputs(res.service);
 }
 
+// ---- interrupted creates ----------------------------------------------------------------------
+
+/** Services named exactly `name` (names are unique per account) created since `since`. */
+async function servicesNamed(name: string, since: number): Promise<Candidate[]> {
+  const named = (await listOffset<ApiService>("/services", "services", READ, { query: name })).filter((s) => s.name === name);
+  const out: Candidate[] = [];
+  for (const s of named) out.push(...(await createdSince(s.id, /^service_reference$/, since)).filter((c) => c.id === s.id));
+  return out;
+}
+
+const isNameTaken = (e: unknown): e is ApiError => e instanceof ApiError && e.status === 400 && /already been taken/i.test(e.message);
+
+/** "Name has already been taken", with the id of the holder and the way out when it came from an interrupted deployment. */
+async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError> {
+  const holder = (await listOffset<ApiService>("/services", "services", READ, { query: name }).catch(() => [])).find((s) => s.name === name);
+  return new PagerDutyError(
+    "ERR_CONFLICT",
+    `service "${name}": a service with this name already exists${holder ? ` (${holder.id})` : ""} and this machine has no record that this stack made it. ` +
+      `If an interrupted deployment of this stack created it, run \`${RECOVER_COMMAND}\` in the project directory (it records it in the state), then \`pulumi up\`; ` +
+      `otherwise rename the service in the program or adopt the existing one with \`adoptId\``,
+    { cause },
+  );
+}
+
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
     return checkInputs(serviceInputs, news);
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    journal().settle("Service", id);
     return diffManaged(olds, news, { ignore: ["adoptId"] });
   },
 
@@ -165,12 +194,28 @@ export const provider: dynamic.ResourceProvider = {
       const found = await getClient().request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(inputs.adoptId)}`, { scopes: READ });
       return { id: found.service.id, outs: await put(found.service.id, inputs) };
     }
-    const res = await getClient().request<{ service: ApiService }>("POST", "/services", {
-      body: { service: toBody(inputs, { includeStatus: false }) },
-      scopes: WRITE,
+    // An interrupted earlier create may have made this service already: adopt it rather than fail on its name.
+    const outcome = await createOnce({
+      kind: "Service",
+      origin: news.__origin,
+      what: `service "${inputs.name}"`,
+      post: async () => {
+        try {
+          const res = await getClient().request<{ service: ApiService }>("POST", "/services", {
+            body: { service: toBody(inputs, { includeStatus: false }) },
+            scopes: WRITE,
+          });
+          return { id: res.service.id, value: res.service };
+        } catch (e) {
+          throw isNameTaken(e) ? await nameTaken(inputs.name!, e) : e;
+        }
+      },
+      exists: async (id) => (await orGone(() => getClient().request("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ }))) !== undefined,
+      find: (since) => servicesNamed(inputs.name!, since),
     });
-    const id = res.service.id;
-    const created = toOutputs(res.service);
+    if ("adopted" in outcome) return { id: outcome.id, outs: await put(outcome.id, inputs) };
+    const id = outcome.id;
+    const created = toOutputs(outcome.created);
     // The API creates services only as active; any other status is a second step.
     if (inputs.status === undefined || inputs.status === created.status) return { id, outs: created };
     return { id, outs: await finishCreate(id, created, () => put(id, { status: inputs.status })) };
@@ -184,7 +229,7 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async update(id, _olds, news) {
-    return { outs: await put(id, managed(news)) };
+    return { outs: await updateOrGone(`service ${id}`, () => put(id, managed(news))) };
   },
 
   async delete(id) {

@@ -84,6 +84,29 @@ test("--service and --name select services; errors name what is missing", () => 
   expect(adoptCli(["--bogus"]).status).toBe(2);
 });
 
+test("the CLI as a new user meets it: --help, --version, --out says what it wrote, errors name the variables", () => {
+  const help = adoptCli(["--help"]);
+  expect(help.status).toBe(0);
+  for (const flag of ["--service", "--name", "--out", "--help", "--version", "PAGERDUTY_TOKEN", "PAGERDUTY_CLIENT_ID"]) expect(help.stdout).toContain(flag);
+  const version = adoptCli(["--version"]);
+  expect(version.status).toBe(0);
+  expect(version.stdout.trim()).toBe(require(path.join(project.dir, "node_modules/pulumi-pagerduty-dynamic/package.json")).version);
+
+  const file = path.join(project.dir, "adopted.ts");
+  const out = adoptCli(["--name", "Adopt Checkout", "--out", file]);
+  expect(out.status).toBe(0);
+  expect(out.stdout).toBe("");
+  expect(out.stderr).toBe(`pagerduty-adopt: wrote ${file}, adopting 1 service\n`);
+  expect(require("node:fs").readFileSync(file, "utf8")).toContain(`adoptId: "${checkout}"`);
+
+  const bin = path.join(project.dir, "node_modules/.bin/pagerduty-adopt");
+  const env = { ...process.env, PAGERDUTY_API_URL: emu.apiUrl, PAGERDUTY_TOKEN: "", PAGERDUTY_CLIENT_ID: "", PAGERDUTY_CLIENT_SECRET: "" };
+  const none = spawnSync(bin, [], { cwd: project.dir, env, encoding: "utf8" });
+  expect(none.status).toBe(1);
+  expect(none.stderr).toMatch(/^pagerduty-adopt: no PagerDuty credentials: set PAGERDUTY_CLIENT_ID and PAGERDUTY_CLIENT_SECRET .*PAGERDUTY_TOKEN/);
+  expect(none.stderr).not.toContain("pagerduty:");
+});
+
 test("the generated program adopts everything: up creates nothing remote and changes nothing", async () => {
   const r = adoptCli([]);
   expect(r.status).toBe(0);

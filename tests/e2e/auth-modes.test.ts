@@ -56,7 +56,7 @@ test("refresh token: the rotated token is kept, so every later process still aut
   expect((await emu.admin("GET", "/_emulator/stats")).body.tokensIssued.refresh_token - before).toBeGreaterThanOrEqual(3);
 
   // The rotated token lives in a private cache file, never in state or output.
-  const cacheDir = path.join(project.env.XDG_CACHE_HOME!, "pulumi-pagerduty-dynamic");
+  const cacheDir = path.join(project.env.XDG_CACHE_HOME!, "pulumi-pagerduty-dynamic-tokens");
   const files = fs.readdirSync(cacheDir).filter((f) => f.endsWith(".json"));
   expect(files).toHaveLength(1);
   expect(fs.statSync(path.join(cacheDir, files[0]!)).mode & 0o777).toBe(0o600);

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { request, type Dispatcher } from "undici";
+import { Agent, request, type Dispatcher } from "undici";
 import type { ReadyLine } from "../../emulator";
 
 /** The repository root (also when this file runs compiled from elsewhere, e.g. by the benchmarks). */
@@ -60,10 +60,13 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     proc.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
   });
   const info = JSON.parse(line) as EmulatorInfo;
+  // With --tls this process trusts the emulator's CA explicitly (NODE_EXTRA_CA_CERTS is read only at start).
+  const dispatcher = info.caFile ? new Agent({ connect: { ca: fs.readFileSync(info.caFile) } }) : undefined;
   // One connection per call (reset): long CLI runs between calls must never meet a pooled socket
   // the server has closed meanwhile.
   const call = async (headers: Record<string, string>, method: string, p: string, body?: unknown) => {
     const res = await request(info.url + p, {
+      dispatcher,
       method: method as Dispatcher.HttpMethod,
       reset: true,
       headers: { accept: "application/vnd.pagerduty+json;version=2", ...(body ? { "content-type": "application/json" } : {}), ...headers },

@@ -131,3 +131,83 @@ test("destroy removes only the program's own service; the looked-up one is untou
   expect(svc.description).toBe("after");
   expect(await auditIds(pre)).toEqual(trail);
 });
+
+describe("lookups by name: escalation policy, vendor, priority and a service's integration", () => {
+  const byName = `
+import * as pulumi from "@pulumi/pulumi";
+import * as pagerduty from "pulumi-pagerduty-dynamic";
+const pre = new pulumi.Config().require("preId");
+const policy = pagerduty.getEscalationPolicy({ name: "Default" });
+const vendor = pagerduty.getVendor({ name: "datadog" });
+const p1 = pagerduty.getPriority({ name: "P1" });
+const alerts = pagerduty.getServiceIntegration({ service: pre, name: "Alerts" });
+const svc = new pagerduty.Service("by-policy", { name: "Lookups by policy", escalationPolicy: policy.id });
+const dd = new pagerduty.ServiceIntegration("dd", { service: svc.id, vendor: vendor.id, name: "DD" });
+new pagerduty.ServiceEventRule("urgent", {
+  service: svc.id,
+  conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "down" } }] },
+  actions: p1.id.apply((id) => ({ priority: { value: id } })),
+});
+export const policyId = policy.id;
+export const vendorId = vendor.id;
+export const vendorName = vendor.name;
+export const priorityId = p1.id;
+export const alerts_ = alerts;
+export const serviceId = svc.id;
+export const ddType = dd.type;
+`;
+  let named: PulumiProject;
+  let alertsId: string;
+  let routingKey: string;
+
+  beforeAll(async () => {
+    const created = await emu.api("POST", `/services/${pre}/integrations`, { integration: { type: "events_api_v2_inbound_integration", name: "Alerts" } });
+    expect(created.status).toBe(201);
+    alertsId = created.body.integration.id;
+    routingKey = created.body.integration.integration_key;
+    // App tokens carry only the scopes asked for: these lookups read policies, vendors and priorities.
+    named = PulumiProject.create("lookups-by-name", byName, emu, {
+      preId: pre,
+      "pagerduty:scopes": "services.read services.write custom_fields.read audit_records.read escalation_policies.read vendors.read priorities.read",
+    });
+  });
+
+  afterAll(() => named?.remove());
+
+  test("up resolves them, and the resources built from them use the looked-up ids", async () => {
+    named.must(["up", "--yes", "--skip-preview"]);
+    const out = named.outputs();
+    const priorities = (await emu.api("GET", "/priorities")).body.priorities;
+    expect(out).toMatchObject({ policyId: emu.escalationPolicyId, vendorId: "PAM4FGS", vendorName: "Datadog", priorityId: priorities[0].id });
+    expect(out.alerts_).toMatchObject({ id: alertsId, service: pre, name: "Alerts", type: "events_api_v2_inbound_integration" });
+    const svc = (await emu.api("GET", `/services/${out.serviceId}?include[]=integrations`)).body.service;
+    expect(svc.escalation_policy.id).toBe(emu.escalationPolicyId);
+    expect(svc.integrations.map((i: { vendor: { id: string } | null }) => i.vendor?.id)).toEqual(["PAM4FGS"]);
+    const rules = (await emu.api("GET", `/services/${out.serviceId}/rules`)).body.rules;
+    expect(rules[0].actions.priority).toEqual({ value: priorities[0].id });
+    // The integration lookup never puts the routing key (a secret) into state.
+    expect(named.stateText()).not.toContain(routingKey);
+    named.must(["preview", "--expect-no-changes"]);
+  });
+
+  test("a name that matches nothing fails at preview naming it; a token without the scope is told which one", () => {
+    named.setProgram(byName.replace('getPriority({ name: "P1" })', 'getPriority({ name: "P9" })'));
+    const r = named.run(["preview"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('args.name: no priority is named "P9" (names match exactly, including case); there are: "P1", "P2", "P3", "P4", "P5"');
+    named.setProgram(byName);
+    named.must(["config", "set", "pagerduty:scopes", "services.read services.write custom_fields.read audit_records.read"]);
+    const denied = named.run(["preview"]);
+    expect(denied.code).not.toBe(0);
+    // Whichever lookup runs first names the scope it lacks and where to add it.
+    expect(denied.stdout + denied.stderr).toMatch(/lacks \\?"(escalation_policies|vendors|priorities)\.read\\?".*add the scope to the app or to \\?"pagerduty:scopes\\?"/);
+  });
+
+  test("destroy removes what the program made and nothing it looked up", async () => {
+    named.must(["config", "set", "pagerduty:scopes", "services.read services.write custom_fields.read audit_records.read escalation_policies.read vendors.read priorities.read"]);
+    const id = named.outputs().serviceId;
+    named.must(["destroy", "--yes", "--skip-preview"]);
+    expect((await emu.api("GET", `/services/${id}`)).status).toBe(404);
+    expect((await emu.api("GET", `/services/${pre}/integrations/${alertsId}`)).status).toBe(200);
+  });
+});

@@ -124,7 +124,7 @@ const moved: Shape = { pos: { a: 1, b: 0, c: 0 }, bDisabled: true, bActions: `{ 
 test("an out-of-band change is drift for refresh, and up puts it back", async () => {
   const a = state("a")!;
   const rulePath = `/services/${serviceId("svc")}/rules/${a.id}`;
-  expect((await emu.api("PUT", rulePath, { rule: { disabled: true } })).status).toBe(200);
+  expect((await emu.api("PUT", rulePath, { rule_id: a.id, rule: { disabled: true } })).status).toBe(200);
   const drift = refreshPreview(project);
   console.log(`rules e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
   expect(drift.code).toBe(7); // --expect-no-changes with changes

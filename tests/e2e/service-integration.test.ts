@@ -100,7 +100,7 @@ test("name and email settings update in place", async () => {
 test.each([
   ["type", { eventsName: "Paging", filterMode: "and-rules-email", eventsType: "generic_events_api_inbound_integration" }],
   ["service", { eventsName: "Paging", filterMode: "and-rules-email", eventsType: "generic_events_api_inbound_integration", eventsOnOther: true }],
-  ["vendor", { eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PVENDOR1", eventsOnOther: true }],
+  ["vendor", { eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PAM4FGS", eventsOnOther: true }],
 ])("changing %s replaces the integration", async (_field, shape) => {
   project.setProgram(program(shape));
   const ops = project.stepsOf("events");
@@ -144,7 +144,7 @@ test("adoptId takes over an existing integration instead of creating one", async
   expect(made.status).toBe(201);
   keys.add(made.body.integration.integration_key);
   const before = (await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations.length;
-  project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PVENDOR1", eventsOnOther: true, adoptId: made.body.integration.id }));
+  project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PAM4FGS", eventsOnOther: true, adoptId: made.body.integration.id }));
   project.must(["up", "--yes", "--skip-preview"]);
   expect(state("adopted")!.id).toBe(made.body.integration.id);
   expect((await live("adopted")).body.integration.name).toBe("Adopted");

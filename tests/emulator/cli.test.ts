@@ -1,9 +1,10 @@
 // The CLI contract other engineers code against: exactly one JSON line on stdout, clean exit on
 // signals, --data persistence across restarts, --seed files and --rate-limit.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, fetch as undiciFetch } from "undici";
 import { fetchAppToken, type ReadyLine } from "../../emulator";
 import { ACCEPT, send } from "./helpers";
 
@@ -59,7 +60,9 @@ test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on 
     expect(r.ready.apiUrl).toBe(r.ready.url);
     expect(r.ready.authUrl).toBe(r.ready.url);
     expect(r.ready.account).toEqual({ subdomain: "acme", region: "us" });
-    expect(r.ready.oauth.scopes).toBe("services.read services.write custom_fields.read custom_fields.write audit_records.read");
+    expect(r.ready.oauth.scopes).toBe(
+      "services.read services.write custom_fields.read custom_fields.write audit_records.read escalation_policies.read abilities.read vendors.read priorities.read",
+    );
     expect(r.ready.escalationPolicyId).toMatch(/^P[A-Z0-9]{6}$/);
     const tok = await fetchAppToken(r.ready);
     expect((await api(r.ready, tok, "/services")).status).toBe(200);
@@ -84,7 +87,7 @@ test("--data FILE: a restart keeps the same credentials and objects; the file is
   const tok = await fetchAppToken(first.ready);
   const created = await api(first.ready, tok, "/services", {
     method: "POST",
-    body: JSON.stringify({ service: { name: "persisted", escalation_policy: { id: first.ready.escalationPolicyId } } }),
+    body: JSON.stringify({ service: { type: "service", name: "persisted", escalation_policy: { id: first.ready.escalationPolicyId } } }),
   });
   expect(created.status).toBe(201);
   expect(await stop(first)).toBe(0);
@@ -124,14 +127,119 @@ test("--seed FILE fixes accounts, apps and credentials; --rate-limit sets the pe
   expect(await stop(r)).toBe(0);
 });
 
-test("bad arguments → exit code 2 with usage on stderr and nothing on stdout", async () => {
-  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "cli.ts"), "--port", "abc"], { cwd: ROOT });
+function runToExit(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "cli.ts"), ...args], { cwd: ROOT });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (err += d));
-  const code = await new Promise((resolve) => child.on("exit", resolve));
-  expect(code).toBe(2);
-  expect(out).toBe("");
-  expect(err).toMatch(/usage: pagerduty-emulator/);
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out, err })));
+}
+
+test("bad arguments → exit code 2 with a message naming the flag, usage on stderr and nothing on stdout", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--port", "abc"], /--port must be an integer from 0 to 65535, got "abc"/],
+    [["--rate-limit", "0"], /--rate-limit must be an integer from 1/],
+    [["--bogus"], /Unknown option '--bogus'/],
+    [["--port"], /--port <value>' argument missing/],
+    [["stray"], /positional argument/],
+    [["--cert", "c.pem"], /--cert and --key go together/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runToExit(args);
+    expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: "" });
+    expect(r.err).toMatch(message);
+    expect(r.err).toMatch(/usage: pagerduty-emulator/);
+  }
+}, 180_000);
+
+test("--help lists every flag and exits 0; --version prints the package version", async () => {
+  for (const flag of ["--help", "-h"]) {
+    const r = await runToExit([flag]);
+    expect(r.code).toBe(0);
+    for (const f of ["--port", "--host", "--data", "--seed", "--rate-limit", "--tls", "--cert", "--key", "--help", "--version"]) expect(r.out).toContain(f);
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  for (const flag of ["--version", "-v"]) {
+    const r = await runToExit([flag]);
+    expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: `${pkg.version}\n` });
+  }
+}, 120_000);
+
+/** undici's fetch trusting only `caFile` (this process started without NODE_EXTRA_CA_CERTS). */
+const trusting = (caFile: string) => new Agent({ connect: { ca: readFileSync(caFile) } });
+
+test("--tls: REST and identity over HTTPS with a certificate the ready line's CA file verifies; untrusted clients are refused", async () => {
+  const r = await run(["--tls"]);
+  expect(r.ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  expect(r.ready.apiUrl).toBe(r.ready.url);
+  expect(r.ready.authUrl).toBe(r.ready.url);
+  expect(readFileSync(r.ready.caFile!, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
+  const dispatcher = trusting(r.ready.caFile!);
+  const tokenRes = await undiciFetch(`${r.ready.authUrl}/oauth/token`, {
+    dispatcher,
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: r.ready.oauth.clientId, client_secret: r.ready.oauth.clientSecret, scope: `as_account-us.acme services.read` }).toString(),
+  });
+  expect(tokenRes.status).toBe(200);
+  const tok = ((await tokenRes.json()) as { access_token: string }).access_token;
+  for (const host of ["127.0.0.1", "localhost"]) {
+    const res = await undiciFetch(`${r.ready.apiUrl.replace("127.0.0.1", host)}/services`, { dispatcher, headers: { authorization: `Bearer ${tok}`, accept: ACCEPT } });
+    expect(res.status).toBe(200);
+    // Links point at the https origin the client used.
+    expect(((await res.json()) as { services: unknown[] }).services).toEqual([]);
+  }
+  await expect(undiciFetch(`${r.ready.apiUrl}/services`)).rejects.toMatchObject({ cause: { code: "SELF_SIGNED_CERT_IN_CHAIN" } });
+  await dispatcher.close();
+  const caFile = r.ready.caFile!;
+  expect(await stop(r)).toBe(0);
+  // The temporary CA goes with the process.
+  expect(existsSync(caFile)).toBe(false);
+});
+
+test("--tls with --data keeps the CA beside the data file across restarts; --cert/--key serve the user's certificate", async () => {
+  const data = join(dir, "tls-state.json");
+  const first = await run(["--tls", "--data", data]);
+  expect(first.ready.caFile).toBe(join(dir, "tls-state.json.tls", "ca.pem"));
+  const ca = readFileSync(first.ready.caFile!, "utf8");
+  expect(await stop(first)).toBe(0);
+  const second = await run(["--tls", "--data", data]);
+  expect(readFileSync(second.ready.caFile!, "utf8")).toBe(ca);
+  const dispatcher = trusting(second.ready.caFile!);
+  expect((await undiciFetch(`${second.ready.url}/services`, { dispatcher })).status).toBe(401);
+  expect(await stop(second)).toBe(0);
+
+  // The user's own files: here a certificate made by the same code, to check it is what is served.
+  const { generateTls } = await import("../../emulator/tls");
+  const made = await generateTls(join(dir, "own"));
+  writeFileSync(join(dir, "own", "server.pem"), made.cert);
+  writeFileSync(join(dir, "own", "server-key.pem"), made.key);
+  const own = await run(["--cert", join(dir, "own", "server.pem"), "--key", join(dir, "own", "server-key.pem")]);
+  expect(own.ready.url).toMatch(/^https:/);
+  expect(own.ready.caFile).toBe(join(dir, "own", "server.pem"));
+  expect((await undiciFetch(`${own.ready.url}/services`, { dispatcher: trusting(made.caFile) })).status).toBe(401);
+  expect(await stop(own)).toBe(0);
+  await dispatcher.close();
+});
+
+test("parseArgs (in process): every flag, and the errors that name the flag", async () => {
+  const { parseArgs, UsageError } = await import("../../emulator/cli");
+  expect(parseArgs(["--port=8080", "--host", "::1", "--data", "s.json", "--seed", "seed.json", "--rate-limit", "5", "--tls"])).toEqual({
+    kind: "run",
+    options: { port: 8080, host: "::1", dataFile: "s.json", seed: "seed.json", rateLimit: 5, tls: true },
+  });
+  expect(parseArgs(["--cert", "c.pem", "--key", "k.pem"])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1", tls: { certFile: "c.pem", keyFile: "k.pem" } } });
+  expect(parseArgs([])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1" } });
+  expect(parseArgs(["-h"])).toEqual({ kind: "help" });
+  expect(parseArgs(["--version"])).toEqual({ kind: "version" });
+  for (const [args, message] of [
+    [["--port", "70000"], '--port must be an integer from 0 to 65535, got "70000"'],
+    [["--data="], "--data needs a value"],
+    [["--key", "k.pem"], "--cert and --key go together"],
+    [["--tls=yes"], "--tls"],
+  ] as const) {
+    expect(() => parseArgs([...args])).toThrow(UsageError);
+    expect(() => parseArgs([...args])).toThrow(message);
+  }
 });

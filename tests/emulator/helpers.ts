@@ -92,7 +92,7 @@ export async function registry(e: Emu): Promise<Registry> {
 
 let counter = 0;
 export const serviceBody = (e: Emu, extra: Record<string, unknown> = {}) => ({
-  service: { name: `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`, escalation_policy: { id: e.seed.escalationPolicyId, type: "escalation_policy_reference" }, ...extra },
+  service: { type: "service", name: `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`, escalation_policy: { id: e.seed.escalationPolicyId, type: "escalation_policy_reference" }, ...extra },
 });
 
 /** Create a service and return its id. */

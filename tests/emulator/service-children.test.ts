@@ -18,7 +18,8 @@ describe("integrations", () => {
     expect(i.integration_key).toMatch(/^[a-z0-9]{32}$/);
     expect(i.self).toBe(`${e.url}/services/${sid}/integrations/${i.id}`);
     const svc = (await api.get(`/services/${sid}`)).json.service;
-    expect(svc.integrations).toEqual([expect.objectContaining({ id: i.id, type: "integration_reference" })]);
+    // References are typed by the integration's type, as the description's IntegrationReference lists.
+    expect(svc.integrations).toEqual([expect.objectContaining({ id: i.id, type: "events_api_v2_inbound_integration_reference" })]);
     expect((await api.get(`/services/${sid}/integrations/${i.id}`)).json.integration).toEqual(i);
   });
 
@@ -115,11 +116,11 @@ describe("event rules", () => {
     const a = (await api.post(`/services/${sid}/rules`, rule("a"))).json.rule;
     const res = await api.post(`/services/${sid}/rules/convert`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ convert_status: "converted", converted_to: { id: sid, type: expect.any(String), self: expect.stringContaining(sid) }, rules_converted: 1 });
+    expect(res.json).toMatchObject({ convert_status: "completed", converted_to: `${e.url}/event_orchestrations/service/${sid}`, rules_converted: 1 });
     expect((await api.get(`/services/${sid}/rules/${a.id}`)).status).toBe(200);
     for (const write of [
       api.post(`/services/${sid}/rules`, rule("b")),
-      api.put(`/services/${sid}/rules/${a.id}`, { rule: { disabled: true } }),
+      api.put(`/services/${sid}/rules/${a.id}`, { rule_id: a.id, rule: { disabled: true } }),
       api.delete(`/services/${sid}/rules/${a.id}`),
     ]) {
       const r = await write;
@@ -140,7 +141,7 @@ describe("custom fields", () => {
     ]);
     const tier = before.find((f: { name: string }) => f.name === "tier");
     let res = await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ id: tier.id, value: "gold" }, { name: "pci", value: true }] });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     res = await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "runbook", value: "https://wiki.example/runbook" }, { name: "pci", value: null }] });
     const values = Object.fromEntries(res.json.custom_fields.map((f: { name: string; value: unknown }) => [f.name, f.value]));
     expect(values).toEqual({ tier: "gold", pci: null, runbook: "https://wiki.example/runbook" });
@@ -168,7 +169,7 @@ describe("custom fields", () => {
     expect((await api.put(`/services/custom_fields/${f.id}`, { field: { data_type: "integer" } })).status).toBe(400);
     expect((await api.put(`/services/custom_fields/${f.id}`, { field: { display_name: "Owners" } })).json.field.display_name).toBe("Owners");
     const sid = await createService(e, api);
-    expect((await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "owner_team", value: ["a", "b"] }] })).status).toBe(200);
+    expect((await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "owner_team", value: ["a", "b"] }] })).status).toBe(201);
     expect((await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "owner_team", value: "a" }] })).status).toBe(400);
     const servicesOnly = await bearer(e, "services.read services.write");
     expect((await servicesOnly.get("/services/custom_fields")).status).toBe(403);

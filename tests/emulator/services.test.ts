@@ -78,7 +78,8 @@ describe("endpoint conventions: create, show, update single, delete", () => {
 
   test("generic rule: read-only and unknown fields in create and update bodies are ignored", async () => {
     const res = await api.post("/services", serviceBody(e, {
-      id: "PFAKEID", type: "nonsense", created_at: "1999-01-01T00:00:00Z", html_url: "http://x", teams: [{ id: "PT" }],
+      // (`type` is not read-only: the description requires "service", see conformance.test.ts.)
+      id: "PFAKEID", created_at: "1999-01-01T00:00:00Z", html_url: "http://x", teams: [{ id: "PT" }],
       integrations: [{ id: "PI" }], last_incident_timestamp: "x", status: "disabled", favourite_colour: "blue",
     }));
     expect(res.status).toBe(201);
@@ -145,6 +146,19 @@ describe("errors: invalid create/update → 4xx with specific errors", () => {
     expect(dup.json.error.errors[0]).toMatch(/Name has already been taken/);
     const other = await createService(e, api, { name: "other-name" });
     expect((await api.put(`/services/${other}`, { service: { name: "unique-name" } })).status).toBe(400);
+  });
+
+  test("the body schema names every wrong field in one 400, before the handler runs", async () => {
+    const res = await api.post("/services", { service: { type: "svc", name: "", escalation_policy: { id: 7 }, description: 3, status: "on" } });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ message: "Invalid Input Provided", code: 2001 });
+    expect(res.json.error.errors).toEqual(expect.arrayContaining([
+      '"type" must be one of: service', "Name can't be blank", '"escalation_policy.id" must be a string', '"description" must be a string or null', '"status" must be one of: active, warning, critical, maintenance, disabled',
+    ]));
+    const missing = await api.put("/services/PNOTHERE", { service: { auto_resolve_timeout: "1" } });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.errors).toEqual(['"auto_resolve_timeout" must be a non-negative integer or null']);
+    expect((await api.post("/services", undefined)).json.error.errors).toEqual(["The request body must be a JSON object"]);
   });
 
   test("a body that is not the `service` envelope → 400", async () => {
@@ -284,7 +298,7 @@ describe("accounts are isolated", () => {
     expect((await globex.delete(`/services/${acmeId}`)).status).toBe(404);
     expect((await globex.get("/services?name=acme-only")).json.services).toEqual([]);
     // Names are unique per account, not globally; policies of another account are not usable.
-    expect((await globex.post("/services", { service: { name: "acme-only", escalation_policy: { id: globexPolicy.id } } })).status).toBe(201);
+    expect((await globex.post("/services", { service: { type: "service", name: "acme-only", escalation_policy: { id: globexPolicy.id } } })).status).toBe(201);
     expect((await globex.post("/services", serviceBody(e))).status).toBe(400);
   });
 });

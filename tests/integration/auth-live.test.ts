@@ -143,7 +143,7 @@ describe("refresh tokens", () => {
     const s = settings({ "pagerduty:refreshToken": configured });
 
     await client(s).request("GET", "/services", { scopes: READ });
-    const dir = join(cacheHome, "pulumi-pagerduty-dynamic");
+    const dir = join(cacheHome, "pulumi-pagerduty-dynamic-tokens");
     const [file] = readdirSync(dir);
     expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
 

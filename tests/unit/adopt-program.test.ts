@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { parseArgs, UsageError } from "../../provider/cli/adopt";
+import { environmentTerms, parseArgs, UsageError } from "../../provider/cli/adopt";
 import { adoptable, literal, renderProgram, slug, type ServiceSnapshot } from "../../provider/cli/program";
 import { serviceInputs } from "../../provider/resources/service";
 
@@ -105,5 +105,30 @@ test("literal quotes only non-identifier keys", () => {
 test("arguments", () => {
   expect(parseArgs(["--service", "P1", "--service=P2", "--name", "Checkout API", "--out", "x.ts"])).toEqual({ ids: ["P1", "P2"], names: ["Checkout API"], out: "x.ts" });
   expect(() => parseArgs(["--name"])).toThrow(UsageError);
-  expect(() => parseArgs(["--bogus"])).toThrow(/unknown argument --bogus/);
+  expect(() => parseArgs(["--bogus"])).toThrow(/Unknown option '--bogus'/);
+  expect(() => parseArgs(["--service="])).toThrow(/--service needs a value/);
+  expect(() => parseArgs(["stray"])).toThrow(UsageError);
+  for (const flag of ["--help", "-h", "--version"]) {
+    let thrown: unknown;
+    try {
+      parseArgs([flag]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toMatchObject({ exitCode: 0 });
+  }
+  const help = (() => {
+    try {
+      parseArgs(["--help"]);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  })();
+  for (const flag of ["--service", "--name", "--out", "--help", "--version", "PAGERDUTY_TOKEN", "PAGERDUTY_CLIENT_SECRET"]) expect(help).toContain(flag);
+});
+
+test("settings errors are said in environment-variable terms: the command reads no stack config", () => {
+  expect(environmentTerms('no PagerDuty credentials: set "pagerduty:clientId" (env PAGERDUTY_CLIENT_ID) and "pagerduty:clientSecret" (env PAGERDUTY_CLIENT_SECRET)')).toBe(
+    "no PagerDuty credentials: set PAGERDUTY_CLIENT_ID and PAGERDUTY_CLIENT_SECRET",
+  );
 });

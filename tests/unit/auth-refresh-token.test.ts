@@ -23,7 +23,7 @@ let warnings: string[];
 beforeEach(() => {
   endpoint = { url: `${origin}/oauth/token`, transport: new Transport({}, mock()), retry: { ...DEFAULT_RETRY, timeScale: 0.001 }, userAgent: "t" };
   cacheHome = mkdtempSync(join(tmpdir(), "pd-cache-"));
-  dir = join(cacheHome, "pulumi-pagerduty-dynamic");
+  dir = join(cacheHome, "pulumi-pagerduty-dynamic-tokens");
   warnings = [];
 });
 afterEach(async () => {
@@ -125,7 +125,7 @@ describe("refresh-token source", () => {
   });
 
   it("refuses to spend the token when the cache cannot be created", async () => {
-    writeFileSync(join(cacheHome, "pulumi-pagerduty-dynamic"), "not a directory");
+    writeFileSync(join(cacheHome, "pulumi-pagerduty-dynamic-tokens"), "not a directory");
     await expect(start().get()).rejects.toBeInstanceOf(ConfigError); // and no request was made
   });
 

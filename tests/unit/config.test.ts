@@ -1,3 +1,7 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RefreshTokenCache } from "../../provider/auth/token-cache";
 import { resolveSettings } from "../../provider/config";
 import { ConfigError, InsecureUrlError } from "../../provider/errors";
 
@@ -24,8 +28,14 @@ describe("resolveSettings", () => {
       credentials: { kind: "client_credentials", clientId: "cid", clientSecret: "csecret" },
       scopes: ["services.read", "services.write", "custom_fields.read", "audit_records.read"],
       vendor: "pagerduty",
-      maxConcurrency: 8,
+      maxConcurrency: 32,
+      requestsPerMinute: 0, // no static ceiling: the service's reported budget paces
     });
+  });
+
+  it("takes an optional static ceiling from pagerduty:requestsPerMinute", () => {
+    expect(resolveSettings(fromMap({ ...creds, "pagerduty:requestsPerMinute": "300" }), {}).requestsPerMinute).toBe(300);
+    expect(resolveSettings(fromMap(creds), { PAGERDUTY_REQUESTS_PER_MINUTE: "120" }).requestsPerMinute).toBe(120);
   });
 
   it("picks the EU REST host by region and keeps identity global", () => {
@@ -56,6 +66,7 @@ describe("resolveSettings", () => {
     ["subdomain given as a host", { ...creds, "pagerduty:subdomain": "acme.pagerduty.com" }, /"pagerduty:subdomain" .* must be the account's subdomain/],
     ["account selector in scopes", { ...creds, "pagerduty:scopes": "as_account-us.acme services.read" }, /"pagerduty:scopes" .* must not contain the account selector/],
     ["zero concurrency", { ...creds, "pagerduty:maxConcurrency": "0" }, /"pagerduty:maxConcurrency" .* must be a positive integer/],
+    ["fractional ceiling", { ...creds, "pagerduty:requestsPerMinute": "12.5" }, /"pagerduty:requestsPerMinute" .* must be a positive integer; got "12.5"/],
     ["unparseable URL", { ...creds, "pagerduty:apiUrl": "not a url" }, /"pagerduty:apiUrl" .* is not a URL/],
     ["URL with userinfo", { ...creds, "pagerduty:apiUrl": "https://user:pw@api.example.com" }, /"pagerduty:apiUrl" .* must not carry credentials/],
   ])("names the key that is wrong: %s", (_label, config, message) => {
@@ -82,7 +93,25 @@ describe("resolveSettings", () => {
   });
 
   it("keeps rotated refresh tokens under XDG_CACHE_HOME or ~/.cache", () => {
-    expect(resolveSettings(fromMap(creds), { XDG_CACHE_HOME: "/tmp/xdg" }).tokenCacheDir).toBe("/tmp/xdg/pulumi-pagerduty-dynamic");
-    expect(resolveSettings(fromMap(creds), { HOME: "/home/u" }).tokenCacheDir).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+    expect(resolveSettings(fromMap(creds), { XDG_CACHE_HOME: "/tmp/xdg" }).tokenCacheDir).toBe("/tmp/xdg/pulumi-pagerduty-dynamic-tokens");
+    expect(resolveSettings(fromMap(creds), { HOME: "/home/u" }).tokenCacheDir).toBe("/home/u/.cache/pulumi-pagerduty-dynamic-tokens");
+  });
+
+  it("gives the token cache a 0700 directory of its own, leaving the shared cache directory as it was", async () => {
+    const home = mkdtempSync(join(tmpdir(), "ppd-cache-"));
+    try {
+      // Another tool's (e.g. the Pulumi CLI build's) directory next to it, world-readable.
+      const shared = join(home, "pulumi-pagerduty-dynamic");
+      mkdirSync(shared, { mode: 0o755 });
+      chmodSync(shared, 0o755);
+      const warnings: string[] = [];
+      const cache = new RefreshTokenCache({ dir: resolveSettings(fromMap(creds), { XDG_CACHE_HOME: home }).tokenCacheDir, warn: (m) => warnings.push(m) });
+      await cache.ensureDir();
+      expect(statSync(cache.dir).mode & 0o777).toBe(0o700);
+      expect(statSync(shared).mode & 0o777).toBe(0o755);
+      expect(warnings).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

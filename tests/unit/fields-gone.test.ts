@@ -1,6 +1,6 @@
 // The 404-means-gone helpers and parentService that child resources share (fields.ts).
 import { ApiError, PagerDutyError } from "../../provider/errors";
-import { deleteOrGone, parentService, readOrGone } from "../../provider/resources/fields";
+import { deleteOrGone, parentService, readOrGone, updateOrGone } from "../../provider/resources/fields";
 
 const status = (s: number) => new ApiError({ method: "GET", path: "/x", status: s, errors: [], response: { status: s, headers: {}, body: null } });
 
@@ -13,6 +13,14 @@ test("readOrGone: a 404 is an empty id (refresh drops the object); other errors 
 test("deleteOrGone: a 404 is done; other errors propagate", async () => {
   await expect(deleteOrGone(async () => Promise.reject(status(404)))).resolves.toBeUndefined();
   await expect(deleteOrGone(async () => Promise.reject(status(409)))).rejects.toMatchObject({ status: 409 });
+});
+
+test("updateOrGone: a 404 says the object is gone and that pulumi refresh reconciles; other errors propagate", async () => {
+  await expect(updateOrGone("service P1", async () => 7)).resolves.toBe(7);
+  const gone = updateOrGone("service P1", async () => Promise.reject(status(404)));
+  await expect(gone).rejects.toMatchObject({ code: "ERR_NOT_FOUND" });
+  await expect(gone).rejects.toThrow(/^service P1 is gone: it was deleted outside Pulumi \(GET \/x failed: 404\)\. Run "pulumi refresh" to reconcile/);
+  await expect(updateOrGone("service P1", async () => Promise.reject(status(500)))).rejects.toMatchObject({ status: 500 });
 });
 
 test("parentService: the service id from state, or an input error naming the object", () => {

@@ -1,4 +1,5 @@
 import { PagerDutyError } from "../../provider/errors";
+import { UNKNOWN } from "../../provider/resources/fields";
 import { pick, planWrite, provider } from "../../provider/resources/service-custom-field-values";
 import { notFound, reply, useApi } from "./resource-api";
 
@@ -30,6 +31,32 @@ describe("check", () => {
     await expect(check({ values: { tier: "gold", teir: "x" } })).resolves.toMatchObject({
       failures: [{ property: "", reason: 'values.teir: the account has no custom field named "teir" (fields: tier, runbook)' }],
     });
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /services/custom_fields"]);
+  });
+  test("a value of the wrong kind fails at check, named as values.<field>, against the definitions", async () => {
+    const options = (...vs: string[]) => vs.map((value) => ({ data: { data_type: "string", value } }));
+    reply(api, "GET", "/services/custom_fields", {
+      fields: [
+        { id: "F1", name: "pci", data_type: "boolean", field_type: "single_value" },
+        { id: "F2", name: "tier", data_type: "string", field_type: "single_value_fixed", field_options: options("gold", "silver") },
+        { id: "F3", name: "tags", data_type: "string", field_type: "multi_value" },
+        { id: "F4", name: "runbook", data_type: "url", field_type: "single_value" },
+        { id: "F5", name: "count", data_type: "integer", field_type: "single_value" },
+      ],
+    });
+    const failures = async (values: Record<string, unknown>) => ((await check({ values })).failures ?? []).map((f) => f.reason);
+    expect(await failures({ pci: "yes" })).toEqual(['values.pci: must be true or false ("pci" is a single_value boolean field); got "yes"']);
+    expect(await failures({ tier: "platinum" })).toEqual(['values.tier: must be one of the field\'s options "gold", "silver"; got "platinum"']);
+    expect(await failures({ tags: "a" })).toEqual([expect.stringMatching(/^values\.tags: must be a list of values/)]);
+    expect(await failures({ pci: [true] })).toEqual([expect.stringMatching(/^values\.pci: must be a single value, not a list/)]);
+    expect(await failures({ runbook: "not a url", count: 1.5 })).toEqual([
+      expect.stringMatching(/^values\.runbook: must be an http\(s\) URL/),
+      expect.stringMatching(/^values\.count: must be an integer/),
+    ]);
+    // Right kinds, null (clears) and values not known until apply pass.
+    expect(await failures({ pci: false, tier: "silver", tags: ["a"], runbook: "https://x.example/rb", count: 3 })).toEqual([]);
+    expect(await failures({ pci: null, tier: UNKNOWN })).toEqual([]);
+    // The definitions were read once for all of these checks.
     expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /services/custom_fields"]);
   });
 });

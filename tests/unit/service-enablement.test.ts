@@ -109,6 +109,11 @@ describe("read and update", () => {
       outs: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" },
     });
   });
+  test("update of a service deleted out of band says it is gone and that pulumi refresh reconciles", async () => {
+    reply(api, "PUT", ONE, notFound, 404);
+    const update = provider.update!("PSVC/aiops", props, { service: "PSVC", feature: "aiops", enabled: true });
+    await expect(update).rejects.toThrow(/^service PSVC \(enablement aiops\) is gone: it was deleted outside Pulumi \(PUT .* 404.*\)\. Run "pulumi refresh"/);
+  });
 });
 
 describe("delete", () => {

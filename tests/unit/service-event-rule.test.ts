@@ -1,18 +1,19 @@
 import fc from "fast-check";
 import { ApiError } from "../../provider/errors";
 import {
-  actionsMatch, applyMove, effectivePosition, planMoves, provider, resetLanes, targetOrder, timing, toBody, toOutputs,
+  actionsMatch, applyMove, effectivePosition, planMoves, provider, resetLanes, targetOrder, toBody, toOutputs,
 } from "../../provider/resources/service-event-rule";
 
 // ---- an in-memory rules API behind getClient(), with the API's move semantics ----------------------
 type Rule = { id: string; [k: string]: unknown };
-const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], seq: 0 };
+const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], seq: 0 };
 const warnings: string[] = [];
 const notFound = (method: string, path: string) => new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
 
 async function request(method: string, path: string, opts: { body?: any; query?: any } = {}): Promise<any> {
   const m = /^\/services\/([^/]+)\/rules(?:\/([^/]+))?$/.exec(path)!;
   const [, service, id] = m;
+  api.calls.push(`${method} ${id ?? ""}`.trim());
   const list = api.rules.get(service) ?? [];
   api.rules.set(service, list);
   await new Promise((r) => setTimeout(r, Math.random() * 3)); // interleave like real I/O
@@ -53,7 +54,7 @@ beforeEach(() => {
   api.writes = [];
   warnings.length = 0;
   resetLanes();
-  timing.settleMs = 5;
+  api.calls = [];
 });
 
 const live = {
@@ -206,6 +207,29 @@ describe("CRUD against the in-memory API", () => {
     expect(api.rules.get("PSVC1")!.map((r) => r.id)).toEqual(["U0", b.id, a.id]);
     expect(outs.map((o) => o.outs!.position)).toEqual([1, 2]);
     expect(outs[0].outs!.disabled).toBe(true);
+  });
+
+  test("one request per operation when the replies show the rules where they were asked", async () => {
+    const a = await create(0);
+    const b = await create(1);
+    const c = await create(undefined);
+    expect(api.calls).toEqual(["POST", "POST", "POST"]);
+    api.calls = [];
+    await provider.update!(b.id, b.outs, { service: "PSVC1", position: 1, disabled: true });
+    expect(api.calls).toEqual([`PUT ${b.id}`]);
+    api.calls = [];
+    await provider.read!(a.id, a.outs);
+    expect(api.calls).toEqual([`GET ${a.id}`]);
+    api.calls = [];
+    await Promise.all([provider.delete!(c.id, c.outs), provider.delete!(b.id, b.outs), provider.delete!(a.id, a.outs)]);
+    expect(api.calls.sort()).toEqual([`DELETE ${a.id}`, `DELETE ${b.id}`, `DELETE ${c.id}`].sort());
+  });
+
+  test("a burst that leaves rules out of place costs one listing plus the moves, made by its last write", async () => {
+    const results = await Promise.all([create(2), create(1), create(0)]);
+    expect(api.rules.get("PSVC1")!.map((r) => r.id)).toEqual(results.map((r) => r.id).reverse());
+    expect(api.calls.filter((c) => c === "GET")).toHaveLength(1);
+    expect(api.calls.filter((c) => c.startsWith("PUT"))).toHaveLength(1);
   });
 
   test("a single rule asking for a position past the end reports it and does not drift", async () => {

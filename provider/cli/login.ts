@@ -1,0 +1,451 @@
+#!/usr/bin/env node
+// pagerduty-login: gets a user token by the authorization-code flow with PKCE, the way CLIs do it.
+// A loopback listener on 127.0.0.1 receives the redirect; the URL to open is always printed (and
+// handed to a browser when one can be opened); the code is exchanged at once (codes live 30 s);
+// the granted scope is checked; the refresh token is stored as a Pulumi secret
+// (`pulumi config set --secret pagerduty:refreshToken`, value on stdin) or printed with --print.
+// No token, code, verifier or client secret is ever written to stderr, argv or a URL.
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import type { Dispatcher } from "undici";
+import { clientSecretPost } from "../auth/client-auth";
+import { codeChallenge, createCodeVerifier } from "../auth/pkce";
+import { missingScopes } from "../auth/scopes";
+import { authorizationCodeGrant, processTokenResponse, type TokenSet } from "../auth/token-endpoint";
+import { CONFIG_KEYS, resolveSettings } from "../config";
+import { ConfigError, PagerDutyError, TokenError, scrub } from "../errors";
+import type { RetryOptions } from "../http/retry";
+import { Transport } from "../http/transport";
+import { packageVersion } from "./package-version";
+
+/** Exit codes, one per way the flow can end (also listed in --help). */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  denied: 3,
+  state: 4,
+  timeout: 5,
+  codeRefused: 6,
+  scope: 7,
+} as const;
+
+export const USAGE = `usage: pagerduty-login [options]
+
+Logs in to PagerDuty in a browser (OAuth authorization code + PKCE) and stores the refresh token as
+the secret "pagerduty:refreshToken" of a Pulumi stack, for the provider's user-token mode.
+
+Options:
+  --client-id ID      the OAuth app's client id (default: pagerduty:clientId, env PAGERDUTY_CLIENT_ID)
+  --auth-url URL      identity service base URL (default: pagerduty:authUrl, env PAGERDUTY_AUTH_URL,
+                      https://identity.pagerduty.com)
+  --scopes "A B"      scopes to request and require (default: pagerduty:scopes, env PAGERDUTY_SCOPES,
+                      the scopes the resources need)
+  --port N            port of the redirect URI http://127.0.0.1:N/callback; use the one registered
+                      with the app (default: a free port)
+  --stack NAME        stack to store the token in (default: the selected stack)
+  --print             print the refresh token on stdout instead of storing it
+  --no-browser        do not open a browser; only print the URL to open
+  --timeout SECONDS   how long to wait for the browser (default: 300)
+  -h, --help          show this help
+  --version           show the version
+
+The client secret is read from the environment (PAGERDUTY_CLIENT_SECRET) or from the stack's
+"pagerduty:clientSecret"; it is never taken from the command line.
+
+Exit codes: 0 stored (or printed), 1 other error, 2 usage, 3 access denied, 4 state mismatch,
+5 timed out, 6 authorization code refused (expired or used), 7 scopes missing from the grant.`;
+
+export interface LoginOptions {
+  clientId?: string;
+  authUrl?: string;
+  scopes?: string;
+  port: number;
+  stack?: string;
+  print: boolean;
+  browser: boolean;
+  timeoutMs: number;
+}
+
+export class LoginError extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+    this.name = "LoginError";
+  }
+}
+
+const usage = (message: string) => new LoginError(`${message}\n(see pagerduty-login --help)`, EXIT.usage);
+
+/** Parses argv; `help` / `version` are answered by the caller. */
+export function parseLoginArgs(argv: readonly string[]): LoginOptions & { help: boolean; version: boolean } {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "client-id": { type: "string" },
+        "auth-url": { type: "string" },
+        scopes: { type: "string" },
+        port: { type: "string" },
+        stack: { type: "string" },
+        print: { type: "boolean" },
+        "no-browser": { type: "boolean" },
+        timeout: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    }));
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+  const int = (flag: string, min: number, max: number, fallback: number): number => {
+    const raw = values[flag];
+    if (raw === undefined) return fallback;
+    if (typeof raw !== "string" || !/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw usage(`--${flag} must be an integer from ${min} to ${max}; got ${JSON.stringify(raw)}`);
+    }
+    return Number(raw);
+  };
+  const str = (flag: string): string | undefined => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    if (typeof v !== "string" || !v.trim()) throw usage(`--${flag} needs a value`);
+    return v.trim();
+  };
+  return {
+    clientId: str("client-id"),
+    authUrl: str("auth-url"),
+    scopes: str("scopes"),
+    port: int("port", 0, 65535, 0),
+    stack: str("stack"),
+    print: values.print === true,
+    browser: values["no-browser"] !== true,
+    timeoutMs: int("timeout", 1, 86_400, 300) * 1000,
+    help: values.help === true,
+    version: values.version === true,
+  };
+}
+
+/** How the flow talks to the world; tests replace parts of it. */
+export interface LoginIo {
+  /** Progress and errors (stderr). Never receives a token. */
+  say(line: string): void;
+  /** stdout: only the token under --print. */
+  out(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Runs `pulumi` with stdin `input`; returns its result. */
+  pulumi(args: string[], input?: string): Pick<SpawnSyncReturns<string>, "status" | "stdout" | "stderr" | "error">;
+  openBrowser(url: string): void;
+  dispatcher?: Dispatcher;
+}
+
+export const systemIo = (): LoginIo => ({
+  say: (line) => void process.stderr.write(`${line}\n`),
+  out: (text) => void process.stdout.write(text),
+  env: process.env,
+  pulumi: (args, input) => spawnSync("pulumi", ["--non-interactive", ...args], { encoding: "utf8", input, env: process.env, maxBuffer: 16 << 20 }),
+  openBrowser,
+});
+
+/** $BROWSER, else the platform's opener. Failure (no display, no opener) is fine: the URL is printed. */
+function openBrowser(url: string): void {
+  const [cmd, args] = process.env.BROWSER
+    ? [process.env.BROWSER, [url]]
+    : process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["rundll32", ["url.dll,FileProtocolHandler", url]]
+        : ["xdg-open", [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // The printed URL is the fallback.
+  }
+}
+
+interface ResolvedLogin {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  scopes: string[];
+  userAgent: string;
+  retry: Required<RetryOptions>;
+  /** Whether the stack config already holds the client settings the provider will need. */
+  stackHasClient: boolean;
+}
+
+/** Stack config (secrets decrypted) as plain strings; undefined when there is no stack to read. */
+function readStackConfig(opts: LoginOptions, io: LoginIo): Record<string, string> | undefined {
+  const r = io.pulumi(["config", "--json", "--show-secrets", ...(opts.stack ? ["--stack", opts.stack] : [])]);
+  if (r.error || r.status !== 0) {
+    const why = r.error ? `cannot run pulumi (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : lastLines(r.stderr);
+    // Printing the token needs no stack; storing it does, so that failure ends the run before login.
+    if (opts.print && !opts.stack) return undefined;
+    throw new LoginError(`cannot read the stack's config to store the token in: ${why}\nRun pagerduty-login in the Pulumi project's directory (with --stack NAME if no stack is selected), or use --print.`, EXIT.error);
+  }
+  const parsed = JSON.parse(r.stdout || "{}") as Record<string, { value?: unknown }>;
+  const config: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed)) if (typeof v?.value === "string") config[k] = v.value;
+  return config;
+}
+
+function lastLines(text: string | undefined): string {
+  return (text ?? "").trim().split("\n").slice(-3).join(" ").replace(/\s+/g, " ") || "pulumi failed";
+}
+
+/**
+ * The provider's own resolution (flags > stack config > environment), as if a refresh token were
+ * set: it validates the URL (https, or http to loopback, before the secret is sent anywhere), the
+ * scopes, and demands the client id and secret with messages naming the keys.
+ */
+function resolveLogin(opts: LoginOptions, stack: Record<string, string> | undefined, env: NodeJS.ProcessEnv): ResolvedLogin {
+  const flags: Record<string, string | undefined> = {
+    [CONFIG_KEYS.clientId[0]]: opts.clientId,
+    [CONFIG_KEYS.authUrl[0]]: opts.authUrl,
+    [CONFIG_KEYS.scopes[0]]: opts.scopes,
+    [CONFIG_KEYS.refreshToken[0]]: "(being obtained)",
+  };
+  const get = (key: string) => flags[key] ?? stack?.[key];
+  // Said in login terms first; resolveSettings would word these relative to the refresh token.
+  const [idKey, idEnv] = CONFIG_KEYS.clientId;
+  const [secretKey, secretEnv] = CONFIG_KEYS.clientSecret;
+  if (!get(idKey)?.trim() && !env[idEnv]?.trim()) throw new ConfigError(`no client id: pass --client-id, or set "${idKey}" in the stack or ${idEnv}`);
+  if (!get(secretKey)?.trim() && !env[secretEnv]?.trim()) throw new ConfigError(`no client secret: set ${secretEnv} in the environment, or "${secretKey}" in the stack (pulumi config set --secret ${secretKey})`);
+  const settings = resolveSettings(get, env);
+  if (settings.credentials.kind !== "refresh_token") throw new LoginError("internal: expected refresh-token settings", EXIT.error);
+  return {
+    clientId: settings.credentials.clientId,
+    clientSecret: settings.credentials.clientSecret,
+    authUrl: settings.authUrl,
+    scopes: settings.scopes,
+    userAgent: settings.userAgent,
+    retry: settings.retry,
+    stackHasClient: stack !== undefined && CONFIG_KEYS.clientId[0] in stack && CONFIG_KEYS.clientSecret[0] in stack,
+  };
+}
+
+type Callback = { kind: "code"; code: string; reply: (status: number, title: string, text: string) => void };
+
+/** The loopback listener: resolves with the first /callback request that carries the right state. */
+class CallbackListener {
+  private server?: Server;
+  redirectUri = "";
+
+  async listen(port: number): Promise<void> {
+    const server = createServer();
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (e: NodeJS.ErrnoException) =>
+        reject(new LoginError(`cannot listen on 127.0.0.1:${port}: ${e.code ?? e.message}${e.code === "EADDRINUSE" ? " (the port is in use; pick another with --port)" : ""}`, EXIT.error)),
+      );
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+    this.redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  }
+
+  wait(state: string, timeoutMs: number): Promise<Callback> {
+    const server = this.server!;
+    return new Promise<Callback>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        server.removeListener("request", onRequest);
+        reject(new LoginError(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for the browser to come back to ${this.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`, EXIT.timeout));
+      }, timeoutMs);
+      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+        const url = new URL(req.url ?? "/", "http://127.0.0.1");
+        if (req.method !== "GET" || url.pathname !== "/callback") {
+          res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+          return;
+        }
+        clearTimeout(timer);
+        server.removeListener("request", onRequest);
+        const reply = (status: number, title: string, text: string) => respond(res, status, title, text);
+        const q = url.searchParams;
+        // The state is checked before anything else: a redirect this run did not start is refused
+        // whatever it carries.
+        if (q.get("state") !== state) {
+          reply(400, "Login failed", "The state parameter does not match this login. Nothing was stored; run pagerduty-login again.");
+          return reject(new LoginError("the redirect's state parameter does not match the one this login sent (a stale tab or a forged request); nothing was stored. Run pagerduty-login again.", EXIT.state));
+        }
+        const error = q.get("error");
+        if (error) {
+          const description = q.get("error_description") ?? "";
+          if (error === "access_denied") {
+            reply(403, "Access denied", "You denied the request. Nothing was stored.");
+            return reject(new LoginError(`access was denied in the browser${description ? ` (${description})` : ""}; nothing was stored.`, EXIT.denied));
+          }
+          reply(400, "Login failed", `The identity service answered ${error}${description ? `: ${description}` : ""}.`);
+          return reject(new LoginError(`the identity service refused the authorization: ${error}${description ? `: ${description}` : ""}; nothing was stored.`, EXIT.error));
+        }
+        const code = q.get("code");
+        if (!code) {
+          reply(400, "Login failed", "The redirect carries no authorization code.");
+          return reject(new LoginError("the redirect carries neither a code nor an error; nothing was stored.", EXIT.error));
+        }
+        resolve({ kind: "code", code, reply });
+      };
+      server.on("request", onRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function respond(res: ServerResponse, status: number, title: string, text: string): void {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res
+    .writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", connection: "close" })
+    .end(
+      `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>` +
+        `<style>body{font:16px system-ui,sans-serif;background:#f4f5f7;color:#1f2933;display:grid;place-items:center;min-height:90vh}` +
+        `main{background:#fff;border-radius:10px;padding:2rem 2.5rem;box-shadow:0 2px 12px #0002;max-width:32rem}</style></head>` +
+        `<body><main><h1 id="title">${esc(title)}</h1><p id="message">${esc(text)}</p></main></body></html>`,
+    );
+}
+
+/** The whole flow. Returns the exit code; throws only on bugs. */
+export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
+  const listener = new CallbackListener();
+  const transport = new Transport({}, io.dispatcher);
+  const secrets: string[] = [];
+  try {
+    const stack = readStackConfig(opts, io);
+    const settings = resolveLogin(opts, stack, io.env);
+    secrets.push(settings.clientSecret);
+    await listener.listen(opts.port);
+
+    const verifier = createCodeVerifier();
+    const state = randomBytes(16).toString("base64url");
+    secrets.push(verifier);
+    const authorize = new URL(`${settings.authUrl}/oauth/authorize`);
+    const params = {
+      client_id: settings.clientId,
+      redirect_uri: listener.redirectUri,
+      response_type: "code",
+      scope: settings.scopes.join(" "),
+      state,
+      code_challenge: codeChallenge(verifier),
+      code_challenge_method: "S256",
+    };
+    for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
+
+    io.say(`Open this URL in a browser to log in to PagerDuty (waiting ${Math.round(opts.timeoutMs / 1000)} s):\n\n  ${authorize}\n`);
+    if (opts.browser) io.openBrowser(authorize.toString());
+
+    const callback = await listener.wait(state, opts.timeoutMs);
+    secrets.push(callback.code);
+    let tokens: TokenSet;
+    try {
+      tokens = processTokenResponse(
+        await authorizationCodeGrant(
+          { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent },
+          clientSecretPost(settings.clientId, settings.clientSecret),
+          { code: callback.code, redirectUri: listener.redirectUri, codeVerifier: verifier },
+        ),
+        { secrets },
+      );
+    } catch (e) {
+      const failure = exchangeFailure(e, secrets);
+      callback.reply(400, "Login failed", `${failure.message} See the terminal.`);
+      throw failure;
+    }
+    if (tokens.refreshToken) secrets.push(tokens.refreshToken);
+    secrets.push(tokens.accessToken);
+
+    const missing = tokens.scopes ? missingScopes(tokens.scopes, settings.scopes) : [];
+    if (missing.length) {
+      callback.reply(403, "Login incomplete", `The grant lacks ${missing.join(", ")}. Nothing was stored; see the terminal.`);
+      throw new LoginError(
+        `the granted scope lacks ${missing.map((s) => `"${s}"`).join(", ")} (granted: "${tokens.scopes!.join(" ")}"); nothing was stored. ` +
+          `Add the scopes to the app's configuration in PagerDuty (or check your role allows them) and run pagerduty-login again.`,
+        EXIT.scope,
+      );
+    }
+    if (!tokens.scopes) io.say("warning: the token reply does not say which scopes were granted; they could not be checked.");
+    if (!tokens.refreshToken) {
+      callback.reply(502, "Login failed", "The identity service issued no refresh token.");
+      throw new LoginError("the token reply carries no refresh_token; nothing was stored.", EXIT.error);
+    }
+
+    if (opts.print) {
+      callback.reply(200, "Logged in", "You are logged in. You can close this tab and return to the terminal.");
+      io.out(`${tokens.refreshToken}\n`);
+      io.say("Printed the refresh token on stdout. Store it as a secret: pulumi config set --secret pagerduty:refreshToken");
+      return EXIT.ok;
+    }
+    const stored = io.pulumi(["config", "set", "--secret", CONFIG_KEYS.refreshToken[0], ...(opts.stack ? ["--stack", opts.stack] : [])], tokens.refreshToken);
+    if (stored.error || stored.status !== 0) {
+      callback.reply(500, "Login failed", "The token could not be stored in the stack; see the terminal.");
+      throw new LoginError(`pulumi config set failed: ${scrub(stored.error?.message ?? lastLines(stored.stderr), secrets)}`, EXIT.error);
+    }
+    callback.reply(200, "Logged in", "You are logged in and the token is stored. You can close this tab and return to the terminal.");
+    io.say(`Logged in. Stored the refresh token as the secret "${CONFIG_KEYS.refreshToken[0]}" of ${opts.stack ? `stack ${opts.stack}` : "the selected stack"}.`);
+    if (!settings.stackHasClient) {
+      io.say(`The provider also needs "${CONFIG_KEYS.clientId[0]}" and "${CONFIG_KEYS.clientSecret[0]}" (pulumi config set --secret ${CONFIG_KEYS.clientSecret[0]}) in that stack, or ${CONFIG_KEYS.clientId[1]} and ${CONFIG_KEYS.clientSecret[1]} in the environment.`);
+    }
+    return EXIT.ok;
+  } catch (e) {
+    const exitCode = e instanceof LoginError ? e.exitCode : e instanceof PagerDutyError ? EXIT.error : undefined;
+    if (exitCode === undefined) throw e;
+    io.say(`pagerduty-login: ${scrub(e instanceof Error ? e.message : String(e), secrets)}`);
+    return exitCode;
+  } finally {
+    await listener.close();
+    await transport.close();
+  }
+}
+
+/** A refused code gets its own exit code; a refused client names the settings to fix. */
+function exchangeFailure(e: unknown, secrets: string[]): LoginError {
+  if (e instanceof TokenError && e.oauthError === "invalid_grant") {
+    return new LoginError(`the authorization code was refused (${e.message}): codes live 30 seconds and work once. Nothing was stored; run pagerduty-login again.`, EXIT.codeRefused);
+  }
+  if (e instanceof TokenError && e.oauthError === "invalid_client") {
+    return new LoginError(
+      `the identity service refused the client (${e.message}): check "${CONFIG_KEYS.clientSecret[0]}" (env ${CONFIG_KEYS.clientSecret[1]}) and "${CONFIG_KEYS.clientId[0]}" (--client-id). Nothing was stored.`,
+      EXIT.error,
+    );
+  }
+  return new LoginError(`the code exchange failed: ${scrub(e instanceof Error ? e.message : String(e), secrets)}; nothing was stored.`, EXIT.error);
+}
+
+async function main(): Promise<number> {
+  const io = systemIo();
+  let opts: ReturnType<typeof parseLoginArgs>;
+  try {
+    opts = parseLoginArgs(process.argv.slice(2));
+  } catch (e) {
+    io.say(`pagerduty-login: ${(e as Error).message}`);
+    return (e as LoginError).exitCode ?? EXIT.usage;
+  }
+  if (opts.help) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (opts.version) {
+    io.out(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  return login(opts, io);
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (e) => {
+      process.stderr.write(`pagerduty-login: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = EXIT.error;
+    },
+  );
+}

@@ -1,0 +1,166 @@
+// The intent journal: a record, on this machine's disk, of each create this provider sends, written
+// (and fsynced) before the POST leaves and again when its reply names the new object. The engine
+// records a create only after the provider returns, so a deployment killed in between leaves an
+// object the state does not know; the next create of the same declared resource (same `__origin`)
+// reads the journal to find it instead of making a second one. No request is ever made for it, and
+// nothing secret is written: the origin key, ids, times and the 4-character credential tail that
+// audit records show anyway.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createHash } from "node:crypto";
+
+export interface Intent {
+  /** The SDK's provenance key of the declared resource (hash of project, stack, type, name, parent). */
+  origin: string;
+  /** Resource kind, e.g. "Service". */
+  kind: string;
+  /** Parent service of a child object. */
+  parent?: string;
+  /** Epoch ms just before the POST was sent. */
+  sentAt: number;
+  /** Credential as audit records show it: its last 4 characters. */
+  credential: string;
+  /** Id of the created object, once a reply named it. */
+  id?: string;
+}
+
+/** Entries older than this are dropped: an interrupted deployment is resumed within days, not months. */
+const MAX_AGE_MS = 30 * 86_400_000;
+
+/** Default location: the user's cache directory, beside the token cache. */
+export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PAGERDUTY_JOURNAL_DIR) return env.PAGERDUTY_JOURNAL_DIR;
+  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "pulumi-pagerduty-dynamic", "journal");
+}
+
+const fileKey = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 40);
+
+/** Writes a file so that after a crash it holds either the old or the new content, never a torn one. */
+function durableWrite(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, "w", 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  syncDir(path.dirname(file));
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, "r");
+    fs.fsyncSync(fd);
+  } catch {
+    // some file systems cannot fsync a directory; the rename is still atomic
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Journal {
+  readonly dir: string;
+  private ready = false;
+
+  constructor(dir = defaultJournalDir()) {
+    this.dir = dir;
+  }
+
+  private entry(origin: string): string {
+    return path.join(this.dir, `${fileKey(origin)}.json`);
+  }
+
+  private byId(kind: string, id: string): string {
+    return path.join(this.dir, "by-id", `${fileKey(`${kind}/${id}`)}`);
+  }
+
+  private ensure(): void {
+    if (this.ready) return;
+    fs.mkdirSync(path.join(this.dir, "by-id"), { recursive: true, mode: 0o700 });
+    fs.chmodSync(this.dir, 0o700);
+    this.ready = true;
+    this.prune();
+  }
+
+  /** The last intent recorded for a declared resource. */
+  load(origin: string): Intent | undefined {
+    const found = readJson<Intent>(this.entry(origin));
+    return found?.origin === origin ? found : undefined;
+  }
+
+  /** Records that a create is about to be sent (durable before the request leaves). */
+  begin(intent: Intent): void {
+    this.ensure();
+    durableWrite(this.entry(intent.origin), JSON.stringify(intent));
+  }
+
+  /** Records the id a create's reply (or an adoption) gave the declared resource. */
+  done(intent: Intent, id: string): void {
+    this.ensure();
+    durableWrite(this.byId(intent.kind, id), intent.origin);
+    durableWrite(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
+  }
+
+  /** The origin an id was recorded for, if any: such an object belongs to that declared resource. */
+  claimant(kind: string, id: string): string | undefined {
+    try {
+      return fs.readFileSync(this.byId(kind, id), "utf8");
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Forgets an id the engine has shown it knows (it diffs, updates or deletes it): from then on the
+   * state, not the journal, says which resource owns it. One failed stat in the common case.
+   */
+  settle(kind: string, id: string): void {
+    const link = this.byId(kind, id);
+    let origin: string;
+    try {
+      origin = fs.readFileSync(link, "utf8");
+    } catch {
+      return;
+    }
+    const entry = this.load(origin);
+    if (entry?.id === id) fs.rmSync(this.entry(origin), { force: true });
+    fs.rmSync(link, { force: true });
+  }
+
+  /** Drops entries past MAX_AGE_MS (and their id links). */
+  private prune(now = Date.now()): void {
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith(".json")) continue;
+      const file = path.join(this.dir, name);
+      const entry = readJson<Intent>(file);
+      if (entry && now - entry.sentAt <= MAX_AGE_MS) continue;
+      if (entry?.id) fs.rmSync(this.byId(entry.kind, entry.id), { force: true });
+      fs.rmSync(file, { force: true });
+    }
+  }
+}
+
+let shared: Journal | undefined;
+
+/** The process-wide journal (its directory is read from the environment on first use). */
+export function journal(): Journal {
+  return (shared ??= new Journal());
+}
+
+/** Points the process-wide journal elsewhere (tests). */
+export function setJournal(j: Journal | undefined): void {
+  shared = j;
+}

@@ -1,0 +1,278 @@
+// Creates that survive interruptions. A create whose outcome is unknown (the deployment was killed
+// after the POST left, or its reply was lost to a timeout, a reset or a 5xx) may have made an
+// object. Before making another, the provider looks for it, and adopts it only with proof that it
+// came from this declared resource: its identifying inputs match, it was created after the intent
+// was recorded, by the same credential, no other declared resource claims it, and exactly one
+// object qualifies. Otherwise it creates (nothing qualifies) or fails listing the candidates.
+// The uninterrupted path makes no extra request: the journal is local.
+import { ApiError, isNotFound, NetworkError, PagerDutyError } from "../errors";
+import { warn } from "../diagnostics";
+import { getClient } from "../runtime";
+import { journal, type Intent } from "./journal";
+import { listCursor } from "./pages";
+
+/** The command that recovers what the provider cannot prove on its own. */
+export const RECOVER_COMMAND = "npx pagerduty-recover";
+
+/** Origin of a lost-reply search for a create without `__origin`: matches no journal entry. */
+const UNJOURNALED = "unjournaled:";
+
+/** How far before the recorded intent a creation time may lie (clock differences). */
+const CLOCK_SKEW_MS = 60_000;
+
+/** An object that may be the one an interrupted create made. */
+export interface Candidate {
+  id: string;
+  /** Epoch ms of its creation. */
+  createdAt: number;
+  /** Credential of its create record, as audit records show it ("****abcd"); undefined when unknown. */
+  credential?: string;
+}
+
+export interface CreateSpec<T> {
+  kind: "Service" | "ServiceIntegration" | "ServiceEventRule";
+  /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
+  origin: unknown;
+  /** Words for messages, e.g. `service "Checkout"`. */
+  what: string;
+  /** Parent service of a child object. */
+  parent?: string;
+  /** Sends the POST; resolves with the new object's id. */
+  post(): Promise<{ id: string; value: T }>;
+  /** Whether the object still exists. */
+  exists(id: string): Promise<boolean>;
+  /** Objects matching the declared identifying inputs, created at or after `since` (epoch ms). */
+  find(since: number): Promise<Candidate[]>;
+}
+
+/** `created`: the POST's reply; `adopted`: an object an interrupted create made, to be brought to the declared values. */
+export type CreateOutcome<T> = { id: string; created: T } | { id: string; adopted: true };
+
+export class AmbiguousCreateError extends PagerDutyError {
+  readonly candidates: string[];
+  constructor(message: string, candidates: string[]) {
+    super("ERR_CONFLICT", message);
+    this.name = "AmbiguousCreateError";
+    this.candidates = candidates;
+  }
+}
+
+/** A create whose reply was lost and whose outcome could not be settled. */
+export class LostReplyError extends PagerDutyError {
+  constructor(message: string, cause: unknown) {
+    super(cause instanceof NetworkError ? "ERR_NETWORK" : "ERR_API", message, { cause });
+    this.name = "LostReplyError";
+  }
+}
+
+/** Whether a failed POST may nevertheless have been carried out. */
+export function outcomeUnknown(e: unknown): boolean {
+  if (e instanceof NetworkError) return e.sent;
+  return e instanceof ApiError && e.status >= 500;
+}
+
+/** What happened to a request whose reply never came, in words. */
+export function lostReplyReason(e: unknown): string {
+  if (e instanceof ApiError) return `the service answered ${e.status}${e.apiMessage ? ` (${e.apiMessage})` : ""} after the request was sent`;
+  if (e instanceof NetworkError) {
+    switch (e.reason) {
+      case "UND_ERR_HEADERS_TIMEOUT":
+        return "no reply came before the timeout (pagerduty:timeouts)";
+      case "UND_ERR_BODY_TIMEOUT":
+        return "the reply stopped arriving before the timeout";
+      case "ECONNRESET":
+      case "EPIPE":
+      case "UND_ERR_SOCKET":
+      case "UND_ERR_CLOSED":
+        return "the connection was closed before the reply arrived";
+      default:
+        return `the connection failed after the request was sent (${e.reason})`;
+    }
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Creates the object, or finds the one an interrupted or unanswered earlier create of the same
+ * declared resource made. See the file comment for what counts as proof.
+ */
+export async function createOnce<T>(spec: CreateSpec<T>): Promise<CreateOutcome<T>> {
+  const origin = typeof spec.origin === "string" && spec.origin ? spec.origin : undefined;
+  const prior = origin ? journal().load(origin) : undefined;
+  if (prior && prior.kind === spec.kind && prior.parent === spec.parent) {
+    const id = await resume(spec, prior);
+    if (id) return { id, adopted: true };
+  }
+  return send(spec, origin);
+}
+
+/** The object an earlier, interrupted create of this resource made, if there is one and it is provable. */
+async function resume<T>(spec: CreateSpec<T>, prior: Intent): Promise<string | undefined> {
+  if (prior.id) {
+    if (!(await spec.exists(prior.id))) return undefined;
+    await adopted(spec, prior, prior.id, "an earlier create made it and was answered, but the deployment stopped before the state recorded it");
+    return prior.id;
+  }
+  return search(spec, prior, "an earlier create was sent and its reply never recorded (the deployment was interrupted or the reply lost)");
+}
+
+/**
+ * Looks for the object an unanswered create made: one qualifying candidate is adopted, none means
+ * the create was not carried out, several fail with the list.
+ */
+async function search<T>(spec: CreateSpec<T>, intent: Intent, story: string): Promise<string | undefined> {
+  const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
+    (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
+  );
+  const free = found.filter((c) => {
+    const claimant = journal().claimant(spec.kind, c.id);
+    return claimant === undefined || claimant === intent.origin;
+  });
+  if (free.length > 1) {
+    const ids = free.map((c) => c.id).sort();
+    throw new AmbiguousCreateError(
+      `${spec.what}: an earlier create of this resource may have made it, and ${ids.length} objects match (${ids.join(", ")}); ` +
+        `none is adopted because it is not certain which one. Delete the extra ones in PagerDuty (keep one), then run \`pulumi up\` again, ` +
+        `or run \`${RECOVER_COMMAND}\` in the project directory to see the candidates of every interrupted create`,
+      ids,
+    );
+  }
+  if (free.length === 0) return undefined;
+  await adopted(spec, intent, free[0].id, story);
+  return free[0].id;
+}
+
+async function adopted<T>(spec: CreateSpec<T>, intent: Intent, id: string, story: string): Promise<void> {
+  if (!intent.origin.startsWith(UNJOURNALED)) await safely(() => journal().done(intent, id));
+  await warn(`${spec.what}: adopted ${id} instead of creating a second one: ${story}`);
+}
+
+let journalWarned = false;
+
+/**
+ * Writes to the journal; a journal that cannot be written (read-only home, full disk) must not stop
+ * the deployment, so it is reported once and the create goes on unprotected.
+ */
+async function safely(write: () => void): Promise<void> {
+  try {
+    write();
+  } catch (e) {
+    if (journalWarned) return;
+    journalWarned = true;
+    await warn(
+      `cannot write the intent journal in ${journal().dir} (${e instanceof Error ? e.message : String(e)}): creates go on, but if this ` +
+        `deployment is interrupted, run \`${RECOVER_COMMAND}\` before the next \`pulumi up\` (set PAGERDUTY_JOURNAL_DIR to a writable directory)`,
+    );
+  }
+}
+
+async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise<CreateOutcome<T>> {
+  const intent: Intent = {
+    origin: origin ?? "",
+    kind: spec.kind,
+    ...(spec.parent !== undefined ? { parent: spec.parent } : {}),
+    sentAt: Date.now(),
+    // Only needed to recognise the object later: journaled creates and lost replies.
+    credential: origin ? await getClient().credentialTail() : "",
+  };
+  if (origin) await safely(() => journal().begin(intent));
+  let first: unknown;
+  try {
+    const r = await spec.post();
+    if (origin) await safely(() => journal().done(intent, r.id));
+    return { id: r.id, created: r.value };
+  } catch (e) {
+    if (!outcomeUnknown(e)) throw e;
+    first = e;
+  }
+  // The request left but its reply was lost: find out whether the object was made.
+  const reason = lostReplyReason(first);
+  let id: string | undefined;
+  try {
+    intent.credential ||= await getClient().credentialTail();
+    id = await search(spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`);
+  } catch (e) {
+    if (e instanceof AmbiguousCreateError) throw e;
+    throw new LostReplyError(
+      `creating ${spec.what} failed: ${reason}, so PagerDuty may or may not have made it, and looking for it failed too ` +
+        `(${e instanceof Error ? e.message : String(e)}). ` +
+        (origin ? "Run `pulumi up` again: it looks for the object first and adopts it if it exists" : "Check PagerDuty for it before running `pulumi up` again"),
+      first,
+    );
+  }
+  if (id) return { id, adopted: true };
+  // Provably not made: creating it now cannot duplicate it.
+  try {
+    const r = await spec.post();
+    if (origin) await safely(() => journal().done(intent, r.id));
+    return { id: r.id, created: r.value };
+  } catch (e) {
+    const again = outcomeUnknown(e);
+    throw new LostReplyError(
+      `creating ${spec.what} failed: ${reason}; it was not made (no matching object exists), so the create was sent once more and that failed too: ` +
+        `${again ? lostReplyReason(e) : e instanceof Error ? e.message : String(e)}. ` +
+        (!again ? "Nothing was created." : origin ? "That second create may have been carried out; `pulumi up` looks for it before creating again." : "That second create may have been carried out; check PagerDuty before running `pulumi up` again."),
+      e,
+    );
+  }
+}
+
+// ---- finding candidates in audit records -------------------------------------------------------
+
+interface AuditRecord {
+  execution_time?: string;
+  action?: string;
+  method?: { truncated_token?: string | null } | null;
+  details?: { resource?: { id?: string; type?: string } | null } | null;
+}
+
+/**
+ * Objects of a service's audit trail that were created at or after `since`: id, time and the
+ * credential that created them. `type` matches the reference type, e.g. /integration_reference$/
+ * (the API names integration references after their type).
+ */
+export async function createdSince(service: string, type: RegExp, since: number): Promise<Candidate[]> {
+  const records = await listCursor<AuditRecord>(`/services/${encodeURIComponent(service)}/audit/records`, "records", ["audit_records.read"], {
+    since: new Date(since).toISOString(),
+  });
+  const out: Candidate[] = [];
+  for (const r of records) {
+    const id = r.details?.resource?.id;
+    if (r.action !== "create" || !id || !type.test(r.details?.resource?.type ?? "")) continue;
+    const at = Date.parse(r.execution_time ?? "");
+    out.push({ id, createdAt: Number.isNaN(at) ? 0 : at, ...(r.method?.truncated_token ? { credential: tail(r.method.truncated_token) } : {}) });
+  }
+  return out;
+}
+
+/** Audit records show a truncated token; compared by its last 4 characters. */
+const tail = (truncated: string) => `****${truncated.slice(-4)}`;
+
+/** `get` with 404 meaning "gone": undefined. */
+export async function orGone<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Children of a service (integrations, rules) created since `since` that still exist and match the
+ * declared identifying inputs (`matches`).
+ */
+export async function childrenLike<T>(
+  service: string,
+  type: RegExp,
+  since: number,
+  get: (id: string) => Promise<T>,
+  matches: (found: T) => boolean,
+): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const c of await createdSince(service, type, since)) {
+    const found = await orGone(() => get(c.id));
+    if (found !== undefined && matches(found)) out.push(c);
+  }
+  return out;
+}

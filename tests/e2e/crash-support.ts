@@ -1,0 +1,203 @@
+// Interrupting real deployments for the crash tests: the CLI started in its own session (as a CI
+// runner starts it), killed as a cancelled job (its process group) or a lost machine (every process
+// of the session: CLI, language host, program, dynamic provider) would be; and the check that the
+// emulator holds exactly the objects the state records.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import type { PulumiProject, RunningEmulator } from "./harness";
+
+export const TYPES = {
+  service: "pulumi-nodejs:dynamic/pagerduty:Service",
+  integration: "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration",
+  rule: "pulumi-nodejs:dynamic/pagerduty:ServiceEventRule",
+} as const;
+
+/** N services, each with an integration and an event rule, named after the stack. */
+export const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import * as pd from "pulumi-pagerduty-dynamic";
+const cfg = new pulumi.Config();
+const n = cfg.requireNumber("services");
+const description = cfg.get("description");
+for (let i = 0; i < n; i++) {
+  const svc = new pd.Service(\`svc\${i}\`, {
+    name: \`\${pulumi.getStack()} svc \${i}\`,
+    escalationPolicy: cfg.require("escalationPolicyId"),
+    ...(description ? { description } : {}),
+  });
+  new pd.ServiceIntegration(\`int\${i}\`, { service: svc.id, type: "events_api_v2_inbound_integration", name: \`events \${i}\` });
+  new pd.ServiceEventRule(\`rule\${i}\`, {
+    service: svc.id,
+    conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: \`svc\${i}\` } }] },
+    actions: { annotate: { value: \`rule \${i}\` } },
+  });
+}
+`;
+
+/** A new stack of the project with the config of "dev", selected. */
+export function newStack(project: PulumiProject, name: string, services: number): void {
+  project.must(["stack", "init", name]);
+  project.must(["config", "cp", "--stack", "dev", "--dest", name]);
+  project.must(["config", "set", "services", String(services)]);
+}
+
+export interface Running {
+  proc: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts `pulumi <args>` in a new session and process group, as a CI runner starts a job. */
+export function startDetached(project: PulumiProject, args: string[]): Running {
+  const proc = spawn("pulumi", ["--non-interactive", ...args], { cwd: project.dir, env: project.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  return {
+    proc,
+    exited: exited.then((code) => {
+      project.log += out;
+      return code;
+    }),
+    output: () => out,
+  };
+}
+
+/** Process ids of a session (the CLI's own, the language host's and provider's groups included). */
+export function sessionPids(sid: number): number[] {
+  const ps = execFileSync("ps", ["-eo", "pid=,sid="], { encoding: "utf8" });
+  return ps
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter(([pid, s]) => s === sid && pid > 0)
+    .map(([pid]) => pid);
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** kill -9 of every process of the session: the machine is gone. */
+export async function killSession(run: Running): Promise<void> {
+  const sid = run.proc.pid!;
+  for (const pid of sessionPids(sid)) kill(pid, "SIGKILL");
+  await run.exited;
+  for (const pid of sessionPids(sid)) kill(pid, "SIGKILL");
+}
+
+/**
+ * kill -9 of the CLI's process group (a cancelled CI job): the language host, program and provider
+ * run on in their own groups for a moment and their requests still land. Waits for them to end.
+ */
+export async function killGroup(run: Running): Promise<void> {
+  const sid = run.proc.pid!;
+  kill(-sid, "SIGKILL");
+  await run.exited;
+  await waitFor(async () => sessionPids(sid).length === 0, 8_000).catch(() => undefined);
+  for (const pid of sessionPids(sid)) kill(pid, "SIGKILL");
+}
+
+/** Polls until `cond` holds; rejects after `timeoutMs`. */
+export async function waitFor(cond: () => Promise<boolean>, timeoutMs = 60_000, stepMs = 100): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export interface Inventory {
+  services: Array<{ id: string; name: string }>;
+  integrations: Array<{ id: string; service: string; name: string }>;
+  rules: Array<{ id: string; service: string }>;
+}
+
+/** What the emulator holds for the services whose names start with `prefix`. */
+export async function inventory(emu: RunningEmulator, prefix: string): Promise<Inventory> {
+  const r = await emu.api<{ services: Array<{ id: string; name: string; integrations?: Array<{ id: string; summary?: string }> }> }>(
+    "GET",
+    `/services?query=${encodeURIComponent(prefix)}&limit=100&include[]=integrations`,
+  );
+  const services = r.body.services.filter((s) => s.name.startsWith(`${prefix} `));
+  const inv: Inventory = { services: services.map((s) => ({ id: s.id, name: s.name })), integrations: [], rules: [] };
+  for (const s of services) {
+    for (const i of s.integrations ?? []) inv.integrations.push({ id: i.id, service: s.id, name: i.summary ?? "" });
+    const rules = await emu.api<{ rules: Array<{ id: string }> }>("GET", `/services/${s.id}/rules?limit=100`);
+    for (const rule of rules.body.rules ?? []) inv.rules.push({ id: rule.id, service: s.id });
+  }
+  return inv;
+}
+
+/** Objects created so far (services + children), for choosing the moment to interrupt. */
+export async function countObjects(emu: RunningEmulator, prefix: string): Promise<{ services: number; children: number }> {
+  const inv = await inventory(emu, prefix);
+  return { services: inv.services.length, children: inv.integrations.length + inv.rules.length };
+}
+
+export interface StateView {
+  ids: Record<keyof typeof TYPES, string[]>;
+  pending: Array<{ type: string; urn: string }>;
+}
+
+export function stateOf(project: PulumiProject): StateView {
+  const d = JSON.parse(project.must(["stack", "export"]).stdout).deployment;
+  const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
+  const ids = (t: string) => resources.filter((r) => r.type === t).map((r) => r.id!).sort();
+  return {
+    ids: { service: ids(TYPES.service), integration: ids(TYPES.integration), rule: ids(TYPES.rule) },
+    pending: (d.pending_operations ?? []).map((o: { type: string; resource: { urn: string } }) => ({ type: o.type, urn: o.resource.urn })),
+  };
+}
+
+/**
+ * The emulator holds exactly what the state records: every declared object once (nothing missing),
+ * no object the state does not know (no orphan, no duplicate), no pending operation left.
+ */
+export async function expectConverged(project: PulumiProject, emu: RunningEmulator, prefix: string, n: number): Promise<void> {
+  const state = stateOf(project);
+  const inv = await inventory(emu, prefix);
+  expect(state.pending).toEqual([]);
+  expect(state.ids.service).toHaveLength(n);
+  expect(state.ids.integration).toHaveLength(n);
+  expect(state.ids.rule).toHaveLength(n);
+  expect(inv.services.map((s) => s.id).sort()).toEqual(state.ids.service);
+  expect(inv.integrations.map((i) => i.id).sort()).toEqual(state.ids.integration);
+  expect(inv.rules.map((r) => r.id).sort()).toEqual(state.ids.rule);
+  // One integration and one rule per service.
+  for (const s of inv.services) {
+    expect(inv.integrations.filter((i) => i.service === s.id)).toHaveLength(1);
+    expect(inv.rules.filter((r) => r.service === s.id)).toHaveLength(1);
+  }
+  const preview = project.run(["preview", "--expect-no-changes"]);
+  if (preview.code !== 0) throw new Error(`preview --expect-no-changes exited ${preview.code}\n${preview.stdout}\n${preview.stderr}`);
+}
+
+/** Slows the creates (the reply leaves `ms` after the object is made) so an interruption lands mid-way. */
+export async function slowCreates(emu: RunningEmulator, ms: number): Promise<void> {
+  for (const route of ["POST /services", "POST /services/:id/integrations", "POST /services/:id/rules"]) {
+    const r = await emu.admin("POST", "/_emulator/faults", { route, latencyMs: ms, after: true });
+    if (r.status !== 201) throw new Error(`adding a fault: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+export async function clearFaults(emu: RunningEmulator): Promise<void> {
+  await emu.admin("DELETE", "/_emulator/faults");
+}
+
+/** `npx pagerduty-recover` in the project, as the README says. */
+export function recover(project: PulumiProject, extra: string[] = []): { code: number; out: string } {
+  const r = spawnSync("npx", ["--no-install", "pagerduty-recover", ...extra], {
+    cwd: project.dir,
+    env: project.env,
+    encoding: "utf8",
+  });
+  const out = `${r.stdout}${r.stderr}`;
+  project.log += out;
+  return { code: r.status ?? -1, out };
+}

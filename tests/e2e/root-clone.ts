@@ -1,0 +1,95 @@
+// The repository as a user has it after `git clone`, `npm install` and `npm run build`, in a temp
+// dir: tracked and new (not ignored) files, the build from the packed package, and node_modules
+// linked. Pulumi runs at its root with its own backend, so nothing lands in the shared tree and
+// tests running in parallel never meet each other's stacks.
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pulumiBin, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
+
+export class RootClone {
+  readonly dir: string;
+  /** The backend's directory and PULUMI_HOME, beside the clone (a clone's files stay a clone's). */
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  log = "";
+
+  constructor(name: string) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
+      .split("\0")
+      .filter((f) => f && fs.existsSync(path.join(ROOT, f)) && fs.statSync(path.join(ROOT, f)).isFile());
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(path.join(this.dir, f)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, f), path.join(this.dir, f));
+    }
+    // `npm run build`: the build in the packed package (a fixed copy while others rebuild dist/).
+    const unpacked = path.join(this.dir, ".unpack");
+    fs.mkdirSync(unpacked);
+    execFileSync("tar", ["-xzf", tarball(), "-C", unpacked]);
+    fs.renameSync(path.join(unpacked, "package", "dist"), path.join(this.dir, "dist"));
+    fs.rmSync(unpacked, { recursive: true });
+    // `npm install`: the repository's own dependencies.
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(this.dir, "node_modules"), "dir");
+    const home = (this.home = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-home-`)));
+    this.env = {
+      ...process.env,
+      PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
+      PULUMI_HOME: path.join(home, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(home, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      NO_COLOR: "1",
+      PAGERDUTY_CLIENT_ID: "",
+      PAGERDUTY_CLIENT_SECRET: "",
+      PAGERDUTY_TOKEN: "",
+      XDG_CACHE_HOME: path.join(home, "cache"),
+    };
+    fs.mkdirSync(path.join(home, "state"), { recursive: true });
+  }
+
+  /** Non-secret stack config for the emulator's account (what a user sets once, then commits). */
+  configFor(emu: EmulatorInfo): Record<string, string> {
+    return {
+      "pagerduty:apiUrl": emu.apiUrl,
+      "pagerduty:authUrl": emu.authUrl,
+      "pagerduty:subdomain": emu.account.subdomain,
+      "pagerduty:serviceRegion": emu.account.region,
+      "pagerduty:clientId": emu.oauth.clientId,
+      escalationPolicyId: emu.escalationPolicyId,
+    };
+  }
+
+  run(args: string[], input?: string): RunResult {
+    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
+    this.log += r.stdout + r.stderr;
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  must(args: string[], input?: string): RunResult {
+    const r = this.run(args, input);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  /** Every file the backend wrote, concatenated. */
+  stateText(): string {
+    const parts: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else parts.push(fs.readFileSync(p, "latin1"));
+      }
+    };
+    walk(path.join(this.home, "state"));
+    return parts.join("\n");
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    fs.rmSync(this.home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,51 @@
+// `pulumi up` at the repository root (its Pulumi.yaml) deploys examples/quickstart for a user who
+// cloned the repository and ran `npm install` and `npm run build`: the program and the serialized
+// providers find this package through its self-reference, with nothing installed into the example.
+import { startEmulatorProcess, type RunningEmulator } from "./harness";
+import { RootClone } from "./root-clone";
+
+jest.setTimeout(10 * 60_000);
+
+let emu: RunningEmulator;
+let clone: RootClone;
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  clone = new RootClone("root");
+});
+
+afterAll(async () => {
+  await emu?.stop();
+  clone?.remove();
+});
+
+const serviceNames = async () => (await emu.api<{ services: any[] }>("GET", "/services?limit=100")).body.services.map((s) => s.name).sort();
+
+test("up at the root deploys the quickstart; preview and the drift check are clean; destroy removes it", async () => {
+  clone.must(["stack", "init", "dev"]);
+  for (const [k, v] of Object.entries(clone.configFor(emu))) clone.must(["config", "set", "--", k, v]);
+  clone.must(["config", "set", "--secret", "pagerduty:clientSecret"], emu.oauth.clientSecret);
+
+  clone.must(["up", "--yes", "--skip-preview"]);
+  expect(await serviceNames()).toEqual(["Checkout API", "Search"]);
+  const outputs = JSON.parse(clone.must(["stack", "output", "--json"]).stdout);
+  expect(outputs.checkoutUrl).toMatch(/^http/);
+  expect(outputs.searchId).toMatch(/^P/);
+
+  // The serialized providers stay thin: they name the package path, not the clone's directory.
+  const state = JSON.parse(clone.must(["stack", "export"]).stdout).deployment.resources as any[];
+  const services = state.filter((r) => r.type === "pulumi-nodejs:dynamic/pagerduty:Service");
+  expect(services).toHaveLength(2);
+  for (const r of services) {
+    const serialized = r.outputs.__provider as string;
+    expect(serialized).toContain("pulumi-pagerduty-dynamic/dist/provider");
+    expect(serialized).not.toContain(clone.dir);
+    expect(serialized.length).toBeLessThan(4096);
+  }
+
+  clone.must(["preview", "--expect-no-changes"]);
+  clone.must(["refresh", "--preview-only", "--expect-no-changes", "--run-program"]);
+  clone.must(["destroy", "--yes", "--skip-preview"]);
+  expect(await serviceNames()).toEqual([]);
+  expect(clone.stateText() + clone.log).not.toContain(emu.oauth.clientSecret);
+});

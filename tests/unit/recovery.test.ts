@@ -1,0 +1,205 @@
+// Creates that survive interruptions: the intent journal on disk, and the decisions createOnce makes
+// (through the real resource providers and client, over undici's MockAgent).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as diagnostics from "../../provider/diagnostics";
+import { Journal, setJournal, type Intent } from "../../provider/resources/journal";
+import { provider as integrations } from "../../provider/resources/service-integration";
+import { provider as services } from "../../provider/resources/service";
+import { useApi } from "./resource-api";
+
+const api = useApi();
+let dir: string;
+let journal: Journal;
+let warnings: string[];
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
+  journal = new Journal(path.join(dir, "journal"));
+  setJournal(journal);
+  warnings = [];
+  jest.spyOn(diagnostics, "warn").mockImplementation(async (m: string) => void warnings.push(m));
+});
+afterEach(() => {
+  setJournal(undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The API key of useApi() is "test-key": audit records show it as ****-key. */
+const OURS = "****-key";
+const ORIGIN = "0123456789abcdef0123456789abcdef";
+
+/** Answers GETs whose path (with query) starts with `prefix`. */
+function answer(method: string, prefix: string, data: unknown, statusCode = 200): void {
+  api
+    .pool()
+    .intercept({ method, path: (p: string) => p === prefix || p.startsWith(`${prefix}?`) })
+    .reply((opts) => {
+      api.calls.push({ method, path: String(opts.path), body: opts.body ? JSON.parse(String(opts.body)) : undefined });
+      return { statusCode, data: data === undefined ? "" : JSON.stringify(data), responseOptions: { headers: { "content-type": "application/json" } } };
+    });
+}
+
+const service = (id: string, name = "Checkout") => ({
+  id, type: "service", name, status: "active", escalation_policy: { id: "PEP1" }, created_at: new Date().toISOString(),
+});
+const createRecord = (id: string, type: string, credential: string, at = Date.now()) => ({
+  id: `R${id}`, execution_time: new Date(at).toISOString(), action: "create", method: { type: "api_token", truncated_token: credential },
+  details: { resource: { id, type }, fields: [] },
+});
+const audit = (records: unknown[]) => ({ records, limit: 100, next_cursor: null });
+const inputs = { name: "Checkout", escalationPolicy: "PEP1", __origin: ORIGIN };
+const intent = (extra: Partial<Intent> = {}): Intent => ({ origin: ORIGIN, kind: "Service", sentAt: Date.now() - 5_000, credential: OURS, ...extra });
+
+describe("journal", () => {
+  test("an intent is on disk before the request and the id after the reply; files are private and hold no secret", () => {
+    journal.begin(intent());
+    expect(journal.load(ORIGIN)).toMatchObject({ origin: ORIGIN, credential: OURS });
+    expect(journal.load(ORIGIN)!.id).toBeUndefined();
+    journal.done(intent(), "PNEW");
+    expect(journal.load(ORIGIN)!.id).toBe("PNEW");
+    expect(journal.claimant("Service", "PNEW")).toBe(ORIGIN);
+    expect(fs.statSync(journal.dir).mode & 0o777).toBe(0o700);
+    const files = fs.readdirSync(journal.dir).filter((f) => f.endsWith(".json"));
+    expect(files).toHaveLength(1);
+    expect(fs.statSync(path.join(journal.dir, files[0])).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(path.join(journal.dir, files[0]), "utf8")).not.toContain("test-key");
+  });
+
+  test("an id the engine diffs is settled: the journal forgets it", async () => {
+    journal.done(intent(), "PNEW");
+    await services.diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
+    expect(journal.load(ORIGIN)).toBeUndefined();
+    expect(journal.claimant("Service", "PNEW")).toBeUndefined();
+  });
+
+  test("entries older than 30 days are dropped when the journal is next written", () => {
+    journal.done(intent({ sentAt: Date.now() - 31 * 86_400_000 }), "POLD");
+    const fresh = new Journal(journal.dir);
+    fresh.begin(intent({ origin: "other" }));
+    expect(fresh.load(ORIGIN)).toBeUndefined();
+    expect(fresh.claimant("Service", "POLD")).toBeUndefined();
+    expect(fresh.load("other")).toBeDefined();
+  });
+});
+
+describe("createOnce through Service.create", () => {
+  test("the uninterrupted create is one request, and the journal records its id", async () => {
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /services"]);
+    expect(journal.load(ORIGIN)).toMatchObject({ id: "PNEW", credential: OURS });
+    expect(warnings).toEqual([]);
+  });
+
+  test("a create sent before an interruption is found (name, time, credential) and adopted instead of failing on the name", async () => {
+    journal.begin(intent());
+    answer("GET", "/services", { services: [service("PMADE")], more: false });
+    answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
+    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
+    expect(api.calls.some((c) => c.method === "POST")).toBe(false);
+    expect(warnings).toEqual([expect.stringMatching(/^service "Checkout": adopted PMADE instead of creating a second one: an earlier create was sent/)]);
+    expect(journal.load(ORIGIN)!.id).toBe("PMADE");
+  });
+
+  test("made by another credential: not adopted; the name conflict names pagerduty-recover and the holder", async () => {
+    journal.begin(intent());
+    answer("GET", "/services", { services: [service("PMADE")], more: false });
+    answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", "****zzzz")]));
+    answer("POST", "/services", { error: { message: "Invalid Input Provided", code: 2001, errors: ['Name has already been taken ("Checkout")'] } }, 400);
+    answer("GET", "/services", { services: [service("PMADE")], more: false });
+    await expect(services.create!(inputs)).rejects.toThrow(
+      /service "Checkout": a service with this name already exists \(PMADE\).*run `npx pagerduty-recover` in the project directory/,
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  test("an answered create the state never recorded: its id is adopted when the object still exists", async () => {
+    journal.done(intent(), "PDONE");
+    answer("GET", "/services/PDONE", { service: service("PDONE") });
+    answer("PUT", "/services/PDONE", { service: service("PDONE") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PDONE" });
+    expect(warnings[0]).toMatch(/adopted PDONE .*answered, but the deployment stopped before the state recorded it/);
+  });
+
+  test("an answered create whose object was deleted since: created again", async () => {
+    journal.done(intent(), "PGONE");
+    answer("GET", "/services/PGONE", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+  });
+
+  test("a 502 after sending: the service is looked for, and created when it was not made", async () => {
+    answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
+    answer("GET", "/services", { services: [], more: false });
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(2);
+  });
+
+  test("a 502 after sending when it was made: adopted, never created twice", async () => {
+    answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
+    answer("GET", "/services", { services: [service("PMADE")], more: false });
+    answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
+    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
+    expect(warnings[0]).toMatch(/the reply to its create was lost: the service answered 502/);
+  });
+
+  test("a journal that cannot be written is reported once; the create goes on", async () => {
+    const blocker = path.join(dir, "a-file");
+    fs.writeFileSync(blocker, "");
+    setJournal(new Journal(path.join(blocker, "journal")));
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(warnings).toEqual([expect.stringMatching(/cannot write the intent journal in .*run `npx pagerduty-recover` before the next `pulumi up`/)]);
+  });
+
+  test("without __origin (an older SDK) nothing is journaled", async () => {
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await services.create!({ name: "Checkout", escalationPolicy: "PEP1" });
+    expect(fs.existsSync(journal.dir) ? fs.readdirSync(journal.dir).filter((f) => f.endsWith(".json")) : []).toEqual([]);
+  });
+});
+
+describe("children", () => {
+  const integration = (id: string, name = "events") => ({ id, type: "events_api_v2_inbound_integration", name, service: { id: "PSVC" } });
+  const news = { service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN };
+
+  test("several matching objects: nothing is adopted, the error lists them", async () => {
+    journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
+    answer("GET", "/services/PSVC/audit/records", audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS)]));
+    answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
+    answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
+    await expect(integrations.create!(news)).rejects.toThrow(/2 objects match \(PI1, PI2\); none is adopted/);
+    expect(api.calls.some((c) => c.method === "POST" || c.method === "PUT")).toBe(false);
+  });
+
+  test("only the one with the declared identity, not claimed by another resource, qualifies", async () => {
+    journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
+    journal.done(intent({ origin: "another", kind: "ServiceIntegration", parent: "PSVC" }), "PI3");
+    answer(
+      "GET",
+      "/services/PSVC/audit/records",
+      audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS), createRecord("PI3", "integration_reference", OURS)]),
+    );
+    answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1", "other name") });
+    answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
+    answer("GET", "/services/PSVC/integrations/PI3", { integration: integration("PI3") });
+    answer("PUT", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
+    await expect(integrations.create!(news)).resolves.toMatchObject({ id: "PI2" });
+  });
+
+  test("a dropped connection twice: the message says what happened and that the second create may exist", async () => {
+    api.pool().intercept({ method: "POST", path: "/services/PSVC/integrations" }).replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    answer("GET", "/services/PSVC/audit/records", audit([]));
+    api.pool().intercept({ method: "POST", path: "/services/PSVC/integrations" }).replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    const err = await integrations.create!(news).catch((e) => e as Error);
+    expect(String(err)).toMatch(
+      /creating integration "events" of service PSVC failed: the connection was closed before the reply arrived; it was not made .* sent once more and that failed too: the connection was closed before the reply arrived\. That second create may have been carried out/,
+    );
+    expect(String(err)).not.toMatch(/UND_ERR/);
+  });
+});
