@@ -50,5 +50,5 @@ echo "==> pulumi up"
 pulumi up --yes --non-interactive
 echo "==> no-drift check: preview and refresh must both find nothing to change"
 pulumi preview --expect-no-changes --non-interactive
-pulumi refresh --preview-only --expect-no-changes --non-interactive
+pulumi refresh --preview-only --expect-no-changes --run-program --non-interactive
 echo "==> demo done: two services created, no drift. State in $demo/state; rerun starts clean."
