@@ -95,6 +95,20 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Every file below `dir`, concatenated (for the secret scans of state). */
+export function filesText(dir: string): string {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.push(fs.readFileSync(p, "latin1"));
+    }
+  };
+  walk(dir);
+  return files.join("\n");
+}
+
 /** A Pulumi project in a temp dir with its own local-file backend, passphrase secrets and PULUMI_HOME. */
 export class PulumiProject {
   readonly dir: string;
@@ -188,16 +202,7 @@ export class PulumiProject {
 
   /** Every file the backend wrote (checkpoints, history, backups), concatenated. */
   stateText(): string {
-    const files: string[] = [];
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name);
-        if (e.isDirectory()) walk(p);
-        else files.push(fs.readFileSync(p, "latin1"));
-      }
-    };
-    walk(path.join(this.dir, ".pulumi-state"));
-    return files.join("\n");
+    return filesText(path.join(this.dir, ".pulumi-state"));
   }
 
   /** Steps of `pulumi preview --json`, as [op, type] pairs for non-"same" steps. */

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pulumiBin, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
+import { filesText, pulumiBin, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
 
 export class RootClone {
   readonly dir: string;
@@ -76,16 +76,7 @@ export class RootClone {
 
   /** Every file the backend wrote, concatenated. */
   stateText(): string {
-    const parts: string[] = [];
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name);
-        if (e.isDirectory()) walk(p);
-        else parts.push(fs.readFileSync(p, "latin1"));
-      }
-    };
-    walk(path.join(this.home, "state"));
-    return parts.join("\n");
+    return filesText(path.join(this.home, "state"));
   }
 
   remove(): void {
