@@ -95,6 +95,28 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * The environment every e2e `pulumi` runs in: the built CLI first on PATH, its own PULUMI_HOME, a
+ * local-file backend, passphrase secrets, nothing fetched, and no PagerDuty credentials from the
+ * test's environment (the provider must take them from stack config).
+ */
+export function offlineEnv(dirs: { home: string; state: string; cache: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
+    PULUMI_HOME: dirs.home,
+    PULUMI_BACKEND_URL: `file://${dirs.state}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    PAGERDUTY_CLIENT_ID: "",
+    PAGERDUTY_CLIENT_SECRET: "",
+    PAGERDUTY_TOKEN: "",
+    XDG_CACHE_HOME: dirs.cache,
+  };
+}
+
 /** Every file below `dir`, concatenated (for the secret scans of state). */
 export function filesText(dir: string): string {
   const files: string[] = [];
@@ -133,22 +155,7 @@ export class PulumiProject {
     opts: { auth?: "client_credentials" | "none"; secretConfig?: Record<string, string> } = {},
   ): PulumiProject {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
-    const bin = pulumiBin();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-      PULUMI_HOME: path.join(dir, ".pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, ".pulumi-state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NO_COLOR: "1",
-      // The provider must get its credentials from stack config, not from the test's environment.
-      PAGERDUTY_CLIENT_ID: "",
-      PAGERDUTY_CLIENT_SECRET: "",
-      PAGERDUTY_TOKEN: "",
-      XDG_CACHE_HOME: path.join(dir, ".cache"),
-    };
+    const env = offlineEnv({ home: path.join(dir, ".pulumi-home"), state: path.join(dir, ".pulumi-state"), cache: path.join(dir, ".cache") });
     fs.mkdirSync(path.join(dir, ".pulumi-state"), { recursive: true });
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { filesText, pulumiBin, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
+import { filesText, offlineEnv, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
 
 export class RootClone {
   readonly dir: string;
@@ -33,20 +33,7 @@ export class RootClone {
     // `npm install`: the repository's own dependencies.
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(this.dir, "node_modules"), "dir");
     const home = (this.home = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-home-`)));
-    this.env = {
-      ...process.env,
-      PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
-      PULUMI_HOME: path.join(home, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(home, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NO_COLOR: "1",
-      PAGERDUTY_CLIENT_ID: "",
-      PAGERDUTY_CLIENT_SECRET: "",
-      PAGERDUTY_TOKEN: "",
-      XDG_CACHE_HOME: path.join(home, "cache"),
-    };
+    this.env = offlineEnv({ home: path.join(home, "pulumi-home"), state: path.join(home, "state"), cache: path.join(home, "cache") });
     fs.mkdirSync(path.join(home, "state"), { recursive: true });
   }
 
