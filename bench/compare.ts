@@ -5,8 +5,14 @@
 // Pulumi CLI drives everything; the emulator runs as its own process. Figures, not assertions: the
 // targets of the issue are printed beside them with PASS/MISS.
 //
+// The engine runs at most `--parallel` operations at once (4 × CPUs by default: 8 on 2 cores), and
+// at added latency every request holds one of those slots, so the comparison is run at the engine's
+// default and again at a wider parallelism (both programs alike): the difference shows what the
+// engine's bound costs and what the provider itself adds.
+//
 // Usage: npm run bench:compare [-- --quick] [--services N] [--latency MS] [--scale N] [--stacks K]
-//        [--stack-services N] [--rounds R]
+//        [--stack-services N] [--rounds R] [--cases comparison,scale,concurrent] [--wide-parallel P]
+//        [--binding-limit PER_MINUTE]
 // Prints a markdown table on stdout (progress on stderr) and writes bench/results/compare[-quick].json.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -34,7 +40,15 @@ interface Options {
   stackServices: number;
   rounds: number;
   quick: boolean;
+  cases: ReadonlySet<Case>;
+  /** Engine parallelism of the second comparison run; 0: only the engine's default. */
+  wideParallel: number;
+  /** Rate limit of the second concurrent run, low enough to bind; 0: not run. */
+  bindingLimit: number;
 }
+
+const CASES = ["comparison", "scale", "concurrent"] as const;
+type Case = (typeof CASES)[number];
 
 function options(): Options {
   const { values } = parseArgs({
@@ -46,6 +60,9 @@ function options(): Options {
       stacks: { type: "string" },
       "stack-services": { type: "string" },
       rounds: { type: "string" },
+      cases: { type: "string" },
+      "wide-parallel": { type: "string" },
+      "binding-limit": { type: "string" },
     },
   });
   const q = values.quick!;
@@ -63,7 +80,18 @@ function options(): Options {
     stacks: int("stacks", values.stacks, q ? 2 : 4, 1),
     stackServices: int("stack-services", values["stack-services"], q ? 5 : 50, 1),
     rounds: int("rounds", values.rounds, 1, 1),
+    cases: caseList(values.cases),
+    wideParallel: int("wide-parallel", values["wide-parallel"], 32, 0),
+    bindingLimit: int("binding-limit", values["binding-limit"], q ? 60 : 240, 0),
   };
+}
+
+function caseList(v: string | undefined): ReadonlySet<Case> {
+  if (v === undefined) return new Set(CASES);
+  const names = v.split(",").map((c) => c.trim());
+  const bad = names.filter((c) => !(CASES as readonly string[]).includes(c));
+  if (bad.length) throw new Error(`--cases takes ${CASES.join(", ")}; got ${bad.join(", ")}`);
+  return new Set(names as Case[]);
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench:compare ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -79,7 +107,16 @@ const stats = (emu: RunningEmulator): Promise<EmulatorStats> => admin(emu, "GET"
 const snapshot = async (emu: RunningEmulator): Promise<Counts> => counts(await stats(emu));
 
 /** New windows for every client: the next phase starts with the whole budget. */
-const freshWindows = (emu: RunningEmulator) => admin(emu, "PUT", "/_emulator/rate-limit", { perMinute: PER_MINUTE });
+const freshWindows = (emu: RunningEmulator, perMinute = PER_MINUTE) => admin(emu, "PUT", "/_emulator/rate-limit", { perMinute });
+
+/** The engine's parallelism for the project's next runs (undefined: the engine's own default). */
+function setParallel(project: PulumiProject, parallel: number | undefined): void {
+  if (parallel === undefined) delete project.env.PULUMI_PARALLEL;
+  else project.env.PULUMI_PARALLEL = String(parallel);
+}
+
+/** What `--parallel` defaults to in the CLI (4 × the Go runtime's CPUs), for the report. */
+const ENGINE_DEFAULT_PARALLEL = 4 * os.cpus().length;
 
 async function setLatency(emu: RunningEmulator, ms: number): Promise<void> {
   await admin(emu, "DELETE", "/_emulator/faults");
@@ -167,6 +204,8 @@ const dynamicResources = (project: PulumiProject) => project.resources().filter(
 
 interface ComparisonRow {
   phase: PhaseName;
+  /** The engine's --parallel for both programs. */
+  parallel: number;
   latencyMs: number;
   providerSeconds: number;
   floorSeconds: number;
@@ -183,7 +222,15 @@ interface ComparisonRow {
   routes: Record<string, number>;
 }
 
-async function comparison(emu: RunningEmulator, project: PulumiProject, o: Options, bytes: ProviderBytes): Promise<ComparisonRow[]> {
+async function comparison(
+  emu: RunningEmulator,
+  project: PulumiProject,
+  o: Options,
+  parallel: number | undefined,
+  bytes: ProviderBytes,
+): Promise<ComparisonRow[]> {
+  setParallel(project, parallel);
+  const p = parallel ?? ENGINE_DEFAULT_PARALLEL;
   const latencies = [0, o.latencyMs];
   const floor: Record<PhaseName, PhaseRun>[] = [];
   const provider = new Map<number, Record<PhaseName, PhaseRun>[]>(latencies.map((l) => [l, []]));
@@ -191,27 +238,29 @@ async function comparison(emu: RunningEmulator, project: PulumiProject, o: Optio
     // The floor makes no request, so added latency cannot change it: measured once per round.
     await setLatency(emu, 0);
     project.setProgram(program({ services: o.services, prefix: "Compare", floor: true }));
-    floor.push(await lifecycle(emu, project, `round ${r} floor`, r === 1 ? bytes : undefined));
+    floor.push(await lifecycle(emu, project, `parallel ${p} round ${r} floor`, r === 1 ? bytes : undefined));
     project.setProgram(program({ services: o.services, prefix: "Compare", floor: false }));
     for (const l of latencies) {
       await setLatency(emu, l);
-      provider.get(l)!.push(await lifecycle(emu, project, `round ${r} provider ${l} ms`, r === 1 && l === 0 ? bytes : undefined));
+      provider.get(l)!.push(await lifecycle(emu, project, `parallel ${p} round ${r} provider ${l} ms`, r === 1 && l === 0 ? bytes : undefined));
     }
   }
   await setLatency(emu, 0);
+  setParallel(project, undefined);
   const ops = o.services * RESOURCES_PER_SERVICE;
   const rows: ComparisonRow[] = [];
-  for (const p of PHASES) {
+  for (const ph of PHASES) {
     for (const l of latencies) {
-      const runs = provider.get(l)!.map((x) => x[p.name]);
+      const runs = provider.get(l)!.map((x) => x[ph.name]);
       const providerSeconds = median(runs.map((x) => x.seconds));
-      const floorSeconds = median(floor.map((x) => x[p.name].seconds));
+      const floorSeconds = median(floor.map((x) => x[ph.name].seconds));
       const requests = median(runs.map((x) => x.counts.rest));
       const ratio = providerSeconds / floorSeconds;
       // The issue states the floor target for up and destroy at the added latency, for preview --refresh at both.
-      const ratioTargeted = l > 0 || p.name === "preview --refresh";
+      const ratioTargeted = l > 0 || ph.name === "preview --refresh";
       rows.push({
-        phase: p.name,
+        phase: ph.name,
+        parallel: p,
         latencyMs: l,
         providerSeconds,
         floorSeconds,
@@ -281,6 +330,8 @@ async function scale(emu: RunningEmulator, project: PulumiProject, o: Options): 
 interface ConcurrentResult {
   stacks: number;
   servicesPerStack: number;
+  /** The account's limit during the run. */
+  perMinute: number;
   wallSeconds: number;
   stackSeconds: number[];
   exitCodes: number[];
@@ -294,70 +345,89 @@ interface ConcurrentResult {
   throughputPct: number;
   throughputMark: string;
   limitBinding: boolean;
+  /** Seconds the fixed window forces for this many requests (0 when one window's budget covers them). */
+  limitBoundSeconds: number;
   tokens: number;
   destroyExitCodes: number[];
+  /** Requests by route during the ups. */
+  routes: Record<string, number>;
 }
 
-async function concurrent(emu: RunningEmulator, first: PulumiProject, o: Options): Promise<ConcurrentResult> {
+/** Runs `up` in every project at once under `perMinute`, then destroys them all. */
+async function concurrent(emu: RunningEmulator, projects: PulumiProject[], o: Options, perMinute: number): Promise<ConcurrentResult> {
   await setLatency(emu, 0);
+  const label = `concurrent at ${perMinute}/min`;
+  projects.forEach((p, k) => p.setProgram(program({ services: o.stackServices, prefix: `Stack ${k + 1}`, floor: false })));
+  await freshWindows(emu, perMinute);
+  const before = await stats(emu);
+  const base = counts(before);
+  const samples: Sample[] = [];
+  const start = process.hrtime.bigint();
+  const sample = async () => {
+    const c = delta(base, await snapshot(emu));
+    samples.push({ t: seconds(start), rest: c.rest, rateLimited: c.rateLimited });
+  };
+  let running = true;
+  const poller = (async () => {
+    while (running) {
+      await sample();
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  progress(`${label}: ${projects.length} stacks run up`);
+  const ups = await Promise.all(projects.map((p) => runAsync(p, ["up", "--yes", "--skip-preview"])));
+  const wallSeconds = seconds(start);
+  running = false;
+  await poller;
+  await sample();
+  const after = await stats(emu);
+  const total = delta(base, counts(after));
+  const expected = o.stackServices * RESOURCES_PER_SERVICE;
+  const failedOperations = projects.reduce((n, p) => n + Math.max(0, expected - dynamicResources(p)), 0);
+  ups.forEach((u, k) => u.code !== 0 && progress(`${label}: stack ${k + 1} exited ${u.code}:\n${u.stdout.slice(-2000)}\n${u.stderr.slice(-2000)}`));
+  const throughput = activeThroughput(samples);
+  const rateLimitedPct = total.rest ? (total.rateLimited / total.rest) * 100 : 0;
+  const throughputPct = (throughput.perMinute / perMinute) * 100;
+  progress(`${label}: ${wallSeconds.toFixed(1)} s, ${total.rest} requests, ${total.rateLimited} answered 429; destroying`);
+  await freshWindows(emu);
+  const downs = await Promise.all(projects.map((p) => runAsync(p, ["destroy", "--yes", "--skip-preview"])));
+  return {
+    stacks: projects.length,
+    servicesPerStack: o.stackServices,
+    perMinute,
+    wallSeconds,
+    stackSeconds: ups.map((u) => u.seconds),
+    exitCodes: ups.map((u) => u.code),
+    failedOperations,
+    // A stack that exited non-zero failed something even if its resources all reached the state.
+    failedMark: ups.every((u) => u.code === 0) ? atMost(failedOperations, 0) : "MISS",
+    requests: total.rest,
+    rateLimited: total.rateLimited,
+    rateLimitedPct,
+    rateLimitedMark: atMost(rateLimitedPct, TARGET.concurrent429Pct),
+    throughput,
+    throughputPct,
+    throughputMark: atLeast(throughputPct, TARGET.throughputPct),
+    limitBinding: total.rest > perMinute,
+    limitBoundSeconds: limitBoundSeconds(total.rest, { perMinute, startBudget: perMinute, resetSeconds: 60 }),
+    tokens: total.tokens,
+    destroyExitCodes: downs.map((d) => d.code),
+    routes: routeDelta(before, after),
+  };
+}
+
+/** The issue's case (the service's limit) and, with --binding-limit, the same stacks under a limit they exceed. */
+async function concurrentCases(emu: RunningEmulator, first: PulumiProject, o: Options): Promise<ConcurrentResult[]> {
   const projects = [first];
   try {
     for (let k = 2; k <= o.stacks; k++) {
       progress(`concurrent: setting up stack ${k}`);
       projects.push(PulumiProject.create(`bench-c${k}`, "", emu));
     }
-    projects.forEach((p, k) => p.setProgram(program({ services: o.stackServices, prefix: `Stack ${k + 1}`, floor: false })));
+    const out = [await concurrent(emu, projects, o, PER_MINUTE)];
+    if (o.bindingLimit > 0) out.push(await concurrent(emu, projects, o, o.bindingLimit));
     await freshWindows(emu);
-    const base = await snapshot(emu);
-    const samples: Sample[] = [];
-    const start = process.hrtime.bigint();
-    const sample = async () => {
-      const c = delta(base, await snapshot(emu));
-      samples.push({ t: seconds(start), rest: c.rest, rateLimited: c.rateLimited });
-    };
-    let running = true;
-    const poller = (async () => {
-      while (running) {
-        await sample();
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
-    progress(`concurrent: ${o.stacks} stacks run up`);
-    const ups = await Promise.all(projects.map((p) => runAsync(p, ["up", "--yes", "--skip-preview"])));
-    const wallSeconds = seconds(start);
-    running = false;
-    await poller;
-    await sample();
-    const total = delta(base, await snapshot(emu));
-    const expected = o.stackServices * RESOURCES_PER_SERVICE;
-    const failedOperations = projects.reduce((n, p) => n + Math.max(0, expected - dynamicResources(p)), 0);
-    ups.forEach((u, k) => u.code !== 0 && progress(`concurrent: stack ${k + 1} exited ${u.code}:\n${u.stdout.slice(-2000)}\n${u.stderr.slice(-2000)}`));
-    const throughput = activeThroughput(samples);
-    const rateLimitedPct = total.rest ? (total.rateLimited / total.rest) * 100 : 0;
-    const throughputPct = (throughput.perMinute / PER_MINUTE) * 100;
-    progress(`concurrent: ${wallSeconds.toFixed(1)} s, ${total.rest} requests, ${total.rateLimited} answered 429; destroying`);
-    await freshWindows(emu);
-    const downs = await Promise.all(projects.map((p) => runAsync(p, ["destroy", "--yes", "--skip-preview"])));
-    return {
-      stacks: o.stacks,
-      servicesPerStack: o.stackServices,
-      wallSeconds,
-      stackSeconds: ups.map((u) => u.seconds),
-      exitCodes: ups.map((u) => u.code),
-      failedOperations,
-      // A stack that exited non-zero failed something even if its resources all reached the state.
-      failedMark: ups.every((u) => u.code === 0) ? atMost(failedOperations, 0) : "MISS",
-      requests: total.rest,
-      rateLimited: total.rateLimited,
-      rateLimitedPct,
-      rateLimitedMark: atMost(rateLimitedPct, TARGET.concurrent429Pct),
-      throughput,
-      throughputPct,
-      throughputMark: atLeast(throughputPct, TARGET.throughputPct),
-      limitBinding: total.rest > PER_MINUTE,
-      tokens: total.tokens,
-      destroyExitCodes: downs.map((d) => d.code),
-    };
+    return out;
   } finally {
     for (const p of projects.slice(1)) p.remove();
   }
@@ -369,29 +439,42 @@ async function concurrent(emu: RunningEmulator, first: PulumiProject, o: Options
 const sec = (s: number) => `${s.toFixed(1)} s`;
 const x = (r: number) => `${r.toFixed(2)}×`;
 
-function report(o: Options, env: Record<string, string>, rows: ComparisonRow[], sc: ScaleRow[], cc: ConcurrentResult, bytes: ProviderBytes): string {
+interface Results {
+  rows: ComparisonRow[];
+  scale: ScaleRow[];
+  concurrent: ConcurrentResult[];
+  bytes: ProviderBytes;
+}
+
+function comparisonSection(o: Options, rows: ComparisonRow[], bytes: ProviderBytes): string[] {
   const n = o.services;
-  const lines = [
-    `### bench:compare${o.quick ? " (--quick smoke run)" : ""}`,
-    "",
-    `${env.date}, ${env.pulumi}, Node ${env.node}, ${env.cpus}; emulator in its own process at ${PER_MINUTE} requests/min ` +
-      `(windows reset before every timed phase); ${o.rounds === 1 ? "one round" : `medians of ${o.rounds} rounds`}.`,
-    "",
+  return [
     `**This provider against the engine floor**: ${n} services, each with an Events API v2 integration and an event rule ` +
-      `(${n * RESOURCES_PER_SERVICE} resources, as many operations per phase). Floor: the same graph with a provider that does nothing (no HTTP).`,
+      `(${n * RESOURCES_PER_SERVICE} resources, as many operations per phase). Floor: the same graph with a provider that does nothing (no HTTP). ` +
+      `Both run at the engine's default parallelism (${ENGINE_DEFAULT_PARALLEL} here: 4 × CPUs)` +
+      (o.wideParallel ? ` and again at \`--parallel ${o.wideParallel}\`` : "") + ".",
     "",
-    "| phase | added latency | this provider | floor | ratio (target ≤ 1.3×) | requests / op (target ≤ 1.05) | 429s | tokens |",
-    "|-|-|-|-|-|-|-|-|",
+    "| engine --parallel | phase | added latency | this provider | floor | ratio (target ≤ 1.3×) | requests / op (target ≤ 1.05) | 429s | tokens |",
+    "|-|-|-|-|-|-|-|-|-|",
     ...rows.map(
       (r) =>
-        `| ${r.phase} | ${r.latencyMs} ms | ${sec(r.providerSeconds)} | ${sec(r.floorSeconds)} | ${r.ratioMark ? `${x(r.ratio)} ${r.ratioMark}` : `${x(r.ratio)}`} | ` +
+        `| ${r.parallel} | ${r.phase} | ${r.latencyMs} ms | ${sec(r.providerSeconds)} | ${sec(r.floorSeconds)} | ${r.ratioMark ? `${x(r.ratio)} ${r.ratioMark}` : `${x(r.ratio)}`} | ` +
         `${r.requestsPerOp.toFixed(2)} ${r.requestsMark} (${r.requests}) | ${r.rateLimited} | ${r.tokens} |`,
     ),
     "",
     "The floor target applies to up and destroy at the added latency and to preview --refresh at both (as the issue states it). " +
-      "Requests exclude the token endpoint (tokens: access tokens issued during the phase). Serialized provider per resource (`__provider`): " +
+      `At ${o.latencyMs} ms every request holds one of the engine's slots for at least that long, so ${n * RESOURCES_PER_SERVICE} operations ` +
+      `through P slots cost at least ${n * RESOURCES_PER_SERVICE} × ${o.latencyMs} ms / P of waiting that the floor does not have ` +
+      `(${((n * RESOURCES_PER_SERVICE * o.latencyMs) / ENGINE_DEFAULT_PARALLEL / 1000).toFixed(2)} s at P = ${ENGINE_DEFAULT_PARALLEL}` +
+      (o.wideParallel ? `, ${((n * RESOURCES_PER_SERVICE * o.latencyMs) / o.wideParallel / 1000).toFixed(2)} s at P = ${o.wideParallel}` : "") +
+      "). Requests exclude the token endpoint (tokens: access tokens issued during the phase). Serialized provider per resource (`__provider`): " +
       Object.entries(bytes).map(([t, b]) => `${t} ${b} B`).join(", ") + ".",
     "",
+  ];
+}
+
+function scaleSection(o: Options, sc: ScaleRow[]): string[] {
+  return [
     `**Scale**: ${o.scale} services × ${RESOURCES_PER_SERVICE} (${o.scale * RESOURCES_PER_SERVICE} resources) at ${PER_MINUTE}/min, no added latency. ` +
       "Ideal = max(floor on the same graph, time the limit forces: 0 while the start budget lasts, then one more window per " +
       `${PER_MINUTE} requests).`,
@@ -404,20 +487,46 @@ function report(o: Options, env: Record<string, string>, rows: ComparisonRow[], 
         `${x(r.ratio)} ${r.ratioMark} | ${r.requests} | ${r.rateLimited} ${r.rateLimitedMark} |`,
     ),
     "",
-    `**Concurrent**: ${cc.stacks} stacks × ${cc.servicesPerStack} services × ${RESOURCES_PER_SERVICE}, \`pulumi up\` at the same time, ` +
-      `one account (one OAuth app) at ${PER_MINUTE}/min.`,
-    "",
-    "| wall | failed operations (target 0) | requests | answered 429 (target ≤ 1 %) | throughput while work remains (target ≥ 85 % of the limit) | tokens |",
-    "|-|-|-|-|-|-|",
-    `| ${sec(cc.wallSeconds)} | ${cc.failedOperations} ${cc.failedMark} | ${cc.requests} | ${cc.rateLimited} = ${cc.rateLimitedPct.toFixed(2)} % ${cc.rateLimitedMark} | ` +
-      `${Math.round(cc.throughput.perMinute)}/min over ${sec(cc.throughput.seconds)} = ${cc.throughputPct.toFixed(0)} % ${cc.throughputMark} | ${cc.tokens} |`,
-    "",
-    `Exit codes of the stacks' up: ${cc.exitCodes.join(", ")}; destroy: ${cc.destroyExitCodes.join(", ")}.` +
-      (cc.limitBinding
-        ? ""
-        : ` The limit did not bind (${cc.requests} requests ≤ the ${PER_MINUTE} budget of one window), so the throughput figure measures the engines, not pacing.`),
   ];
-  return lines.join("\n");
+}
+
+function concurrentSection(cc: ConcurrentResult[]): string[] {
+  if (!cc.length) return [];
+  const c0 = cc[0];
+  return [
+    `**Concurrent**: ${c0.stacks} stacks × ${c0.servicesPerStack} services × ${RESOURCES_PER_SERVICE}, \`pulumi up\` at the same time, ` +
+      "one account (one OAuth app): at the service's limit, and again under a limit they exceed.",
+    "",
+    "| limit | wall | limit bound | failed operations (target 0) | requests | answered 429 (target ≤ 1 %) | throughput while work remains (target ≥ 85 % of the limit) | tokens |",
+    "|-|-|-|-|-|-|-|-|",
+    ...cc.map(
+      (c) =>
+        `| ${c.perMinute}/min | ${sec(c.wallSeconds)} | ${sec(c.limitBoundSeconds)} | ${c.failedOperations} ${c.failedMark} | ${c.requests} | ` +
+        `${c.rateLimited} = ${c.rateLimitedPct.toFixed(2)} % ${c.rateLimitedMark} | ` +
+        `${Math.round(c.throughput.perMinute)}/min over ${sec(c.throughput.seconds)} = ${c.throughputPct.toFixed(0)} % ${c.throughputMark} | ${c.tokens} |`,
+    ),
+    "",
+    ...cc.map(
+      (c) =>
+        `At ${c.perMinute}/min: exit codes of the stacks' up ${c.exitCodes.join(", ")}, destroy ${c.destroyExitCodes.join(", ")}.` +
+        (c.limitBinding
+          ? ` The limit bound: ${c.requests} requests need ${Math.ceil(c.requests / c.perMinute)} windows, so the run cannot end before ${sec(c.limitBoundSeconds)}.`
+          : ` The limit did not bind (${c.requests} requests ≤ the ${c.perMinute} budget of one window): the throughput figure measures the engines, not pacing.`),
+    ),
+  ];
+}
+
+function report(o: Options, env: Record<string, string>, r: Results): string {
+  return [
+    `### bench:compare${o.quick ? " (--quick smoke run)" : ""}`,
+    "",
+    `${env.date}, ${env.pulumi}, Node ${env.node}, ${env.cpus}; emulator in its own process at ${PER_MINUTE} requests/min ` +
+      `(windows reset before every timed phase); ${o.rounds === 1 ? "one round" : `medians of ${o.rounds} rounds`}.`,
+    "",
+    ...(r.rows.length ? comparisonSection(o, r.rows, r.bytes) : []),
+    ...(r.scale.length ? scaleSection(o, r.scale) : []),
+    ...concurrentSection(r.concurrent),
+  ].join("\n");
 }
 
 async function main() {
@@ -445,15 +554,19 @@ async function main() {
       project.setProgram(program({ services: o.services, prefix: "Compare", floor }));
       project.must(["preview"]);
     }
-    const providerBytes: ProviderBytes = {};
-    const rows = await comparison(emu, project, o, providerBytes);
-    const sc = await scale(emu, project, o);
-    const cc = await concurrent(emu, project, o);
-    const text = report(o, env, rows, sc, cc, providerBytes);
-    console.log(text);
+    const r: Results = { rows: [], scale: [], concurrent: [], bytes: {} };
+    if (o.cases.has("comparison")) {
+      r.rows.push(...(await comparison(emu, project, o, undefined, r.bytes)));
+      if (o.wideParallel) r.rows.push(...(await comparison(emu, project, o, o.wideParallel, r.bytes)));
+    }
+    if (o.cases.has("scale")) r.scale = await scale(emu, project, o);
+    if (o.cases.has("concurrent")) r.concurrent = await concurrentCases(emu, project, o);
+    console.log(report(o, env, r));
     const out = path.join(ROOT, "bench/results", o.quick ? "compare-quick.json" : "compare.json");
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ env, options: o, limitPerMinute: PER_MINUTE, targets: TARGET, providerBytes, comparison: rows, scale: sc, concurrent: cc }, null, 2) + "\n");
+    const { bytes: providerBytes, rows: comparisonRows, ...rest } = r;
+    const json = { env, options: { ...o, cases: [...o.cases] }, limitPerMinute: PER_MINUTE, targets: TARGET, providerBytes, comparison: comparisonRows, ...rest };
+    fs.writeFileSync(out, JSON.stringify(json, null, 2) + "\n");
     progress(`wrote ${path.relative(ROOT, out)}`);
   } finally {
     project?.remove();

@@ -1,8 +1,18 @@
 // One HTTP exchange over an undici Dispatcher: send, read the whole body, and turn failures below
 // HTTP into NetworkError with a `sent` verdict that the retry policy relies on.
-import { Agent, type Dispatcher } from "undici";
+import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import { NetworkError } from "../errors";
 import { withDefaults } from "./options";
+
+/**
+ * undici's connection pool and its `request`, alone: undici's index also loads fetch, WebSocket,
+ * cookies and caches, two thirds of the package's load time, which every dynamic-provider process
+ * would pay before its first operation. They are the very objects the index exports (`Agent`, and
+ * the `request` it mixes into every dispatcher); a unit test holds them to that.
+ */
+export const Agent: typeof UndiciAgent = require("undici/lib/dispatcher/agent");
+export const dispatcherRequest: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> =
+  require("undici/lib/api/api-request");
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -70,7 +80,7 @@ export class Transport {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     try {
-      const res = await this.dispatcher.request({
+      const res = await dispatcherRequest.call(this.dispatcher, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,
         method: req.method,

@@ -4,8 +4,10 @@
 // object the state does not know; the next create of the same declared resource (same `__origin`)
 // reads the journal to find it instead of making a second one. No request is ever made for it, and
 // nothing secret is written: the origin key, ids, times and the 4-character credential tail that
-// audit records show anyway.
+// audit records show anyway. Writes are asynchronous: a create waits for its own record, but the
+// event loop never waits for a disk (synchronous fsyncs were most of the provider's own time in up).
 import * as fs from "node:fs";
+import * as fsp from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
@@ -38,28 +40,31 @@ export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string 
 const fileKey = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 40);
 
 /** Writes a file so that after a crash it holds either the old or the new content, never a torn one. */
-function durableWrite(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, "w", 0o600);
+async function durableWrite(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${++writes}.tmp`;
+  const handle = await fsp.open(tmp, "w", 0o600);
   try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
+    await handle.writeFile(text);
+    await handle.sync();
   } finally {
-    fs.closeSync(fd);
+    await handle.close();
   }
-  fs.renameSync(tmp, file);
-  syncDir(path.dirname(file));
+  await fsp.rename(tmp, file);
+  await syncDir(path.dirname(file));
 }
 
-function syncDir(dir: string): void {
-  let fd: number | undefined;
+/** Temp files of concurrent writes to one entry must not collide. */
+let writes = 0;
+
+async function syncDir(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
   try {
-    fd = fs.openSync(dir, "r");
-    fs.fsyncSync(fd);
+    handle = await fsp.open(dir, "r");
+    await handle.sync();
   } catch {
     // some file systems cannot fsync a directory; the rename is still atomic
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    await handle?.close();
   }
 }
 
@@ -101,17 +106,17 @@ export class Journal {
     return found?.origin === origin ? found : undefined;
   }
 
-  /** Records that a create is about to be sent (durable before the request leaves). */
-  begin(intent: Intent): void {
+  /** Records that a create is about to be sent (durable once this resolves: await it before the request leaves). */
+  async begin(intent: Intent): Promise<void> {
     this.ensure();
-    durableWrite(this.entry(intent.origin), JSON.stringify(intent));
+    await durableWrite(this.entry(intent.origin), JSON.stringify(intent));
   }
 
   /** Records the id a create's reply (or an adoption) gave the declared resource. */
-  done(intent: Intent, id: string): void {
+  async done(intent: Intent, id: string): Promise<void> {
     this.ensure();
-    durableWrite(this.byId(intent.kind, id), intent.origin);
-    durableWrite(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
+    await durableWrite(this.byId(intent.kind, id), intent.origin);
+    await durableWrite(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
   }
 
   /** The origin an id was recorded for, if any: such an object belongs to that declared resource. */
@@ -125,19 +130,34 @@ export class Journal {
 
   /**
    * Forgets an id the engine has shown it knows (it diffs, updates or deletes it): from then on the
-   * state, not the journal, says which resource owns it. One failed stat in the common case.
+   * state, not the journal, says which resource owns it. Called from diff, which must not wait for
+   * it: the work runs in the background (one failed open in the common case) and a failure only
+   * leaves an entry that the next settle or the 30-day prune removes. `idle()` awaits it.
    */
   settle(kind: string, id: string): void {
+    const work = this.forget(kind, id).catch(() => undefined);
+    this.background.add(work);
+    void work.finally(() => this.background.delete(work));
+  }
+
+  /** Resolves when every background settle has finished (tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.background]);
+  }
+
+  private readonly background = new Set<Promise<unknown>>();
+
+  private async forget(kind: string, id: string): Promise<void> {
     const link = this.byId(kind, id);
     let origin: string;
     try {
-      origin = fs.readFileSync(link, "utf8");
+      origin = await fsp.readFile(link, "utf8");
     } catch {
       return;
     }
     const entry = this.load(origin);
-    if (entry?.id === id) fs.rmSync(this.entry(origin), { force: true });
-    fs.rmSync(link, { force: true });
+    if (entry?.id === id) await fsp.rm(this.entry(origin), { force: true });
+    await fsp.rm(link, { force: true });
   }
 
   /** Drops entries past MAX_AGE_MS (and their id links). */

@@ -153,9 +153,9 @@ let journalWarned = false;
  * Writes to the journal; a journal that cannot be written (read-only home, full disk) must not stop
  * the deployment, so it is reported once and the create goes on unprotected.
  */
-async function safely(write: () => void): Promise<void> {
+async function safely(write: () => Promise<void>): Promise<void> {
   try {
-    write();
+    await write();
   } catch (e) {
     if (journalWarned) return;
     journalWarned = true;

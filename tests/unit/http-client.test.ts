@@ -2,7 +2,7 @@ import { apiKeySource, RenewingTokenSource, type TokenSource } from "../../provi
 import { ScopeError } from "../../provider/errors";
 import { ApiClient, ApiError, isNotFound } from "../../provider/http/client";
 import { useMockAgent } from "./http-mock";
-import { Transport } from "../../provider/http/transport";
+import { Agent, dispatcherRequest, Transport } from "../../provider/http/transport";
 
 const api = "https://api.example.com";
 const mock = useMockAgent();
@@ -136,5 +136,13 @@ describe("ApiClient concurrency", () => {
     const c = new ApiClient({ apiUrl: api, tokens: oauth().tokens, transport: new Transport({}, mock()) }, { maxConcurrency: 3 });
     await Promise.all(Array.from({ length: 12 }, () => c.request("GET", "/services")));
     expect(peak).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("Transport", () => {
+  it("pools connections with undici's own Agent, loaded without the rest of undici", () => {
+    const undici = require("undici");
+    expect(Agent).toBe(undici.Agent);
+    expect(dispatcherRequest).toBe(undici.Dispatcher.prototype.request);
   });
 });

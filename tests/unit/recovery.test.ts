@@ -53,11 +53,11 @@ const inputs = { name: "Checkout", escalationPolicy: "PEP1", __origin: ORIGIN };
 const intent = (extra: Partial<Intent> = {}): Intent => ({ origin: ORIGIN, kind: "Service", sentAt: Date.now() - 5_000, credential: OURS, ...extra });
 
 describe("journal", () => {
-  test("an intent is on disk before the request and the id after the reply; files are private and hold no secret", () => {
-    journal.begin(intent());
+  test("an intent is on disk before the request and the id after the reply; files are private and hold no secret", async () => {
+    await journal.begin(intent());
     expect(journal.load(ORIGIN)).toMatchObject({ origin: ORIGIN, credential: OURS });
     expect(journal.load(ORIGIN)!.id).toBeUndefined();
-    journal.done(intent(), "PNEW");
+    await journal.done(intent(), "PNEW");
     expect(journal.load(ORIGIN)!.id).toBe("PNEW");
     expect(journal.claimant("Service", "PNEW")).toBe(ORIGIN);
     expect(fs.statSync(journal.dir).mode & 0o777).toBe(0o700);
@@ -68,16 +68,17 @@ describe("journal", () => {
   });
 
   test("an id the engine diffs is settled: the journal forgets it", async () => {
-    journal.done(intent(), "PNEW");
+    await journal.done(intent(), "PNEW");
     await services.diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
+    await journal.idle();
     expect(journal.load(ORIGIN)).toBeUndefined();
     expect(journal.claimant("Service", "PNEW")).toBeUndefined();
   });
 
-  test("entries older than 30 days are dropped when the journal is next written", () => {
-    journal.done(intent({ sentAt: Date.now() - 31 * 86_400_000 }), "POLD");
+  test("entries older than 30 days are dropped when the journal is next written", async () => {
+    await journal.done(intent({ sentAt: Date.now() - 31 * 86_400_000 }), "POLD");
     const fresh = new Journal(journal.dir);
-    fresh.begin(intent({ origin: "other" }));
+    await fresh.begin(intent({ origin: "other" }));
     expect(fresh.load(ORIGIN)).toBeUndefined();
     expect(fresh.claimant("Service", "POLD")).toBeUndefined();
     expect(fresh.load("other")).toBeDefined();
@@ -94,7 +95,7 @@ describe("createOnce through Service.create", () => {
   });
 
   test("a create sent before an interruption is found (name, time, credential) and adopted instead of failing on the name", async () => {
-    journal.begin(intent());
+    await journal.begin(intent());
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
     answer("PUT", "/services/PMADE", { service: service("PMADE") });
@@ -105,7 +106,7 @@ describe("createOnce through Service.create", () => {
   });
 
   test("made by another credential: not adopted; the name conflict names pagerduty-recover and the holder", async () => {
-    journal.begin(intent());
+    await journal.begin(intent());
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", "****zzzz")]));
     answer("POST", "/services", { error: { message: "Invalid Input Provided", code: 2001, errors: ['Name has already been taken ("Checkout")'] } }, 400);
@@ -117,7 +118,7 @@ describe("createOnce through Service.create", () => {
   });
 
   test("an answered create the state never recorded: its id is adopted when the object still exists", async () => {
-    journal.done(intent(), "PDONE");
+    await journal.done(intent(), "PDONE");
     answer("GET", "/services/PDONE", { service: service("PDONE") });
     answer("PUT", "/services/PDONE", { service: service("PDONE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PDONE" });
@@ -125,7 +126,7 @@ describe("createOnce through Service.create", () => {
   });
 
   test("an answered create whose object was deleted since: created again", async () => {
-    journal.done(intent(), "PGONE");
+    await journal.done(intent(), "PGONE");
     answer("GET", "/services/PGONE", { error: { message: "Not Found", code: 2100 } }, 404);
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
@@ -169,7 +170,7 @@ describe("children", () => {
   const news = { service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN };
 
   test("several matching objects: nothing is adopted, the error lists them", async () => {
-    journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
+    await journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
     answer("GET", "/services/PSVC/audit/records", audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS)]));
     answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
     answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
@@ -178,8 +179,8 @@ describe("children", () => {
   });
 
   test("only the one with the declared identity, not claimed by another resource, qualifies", async () => {
-    journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
-    journal.done(intent({ origin: "another", kind: "ServiceIntegration", parent: "PSVC" }), "PI3");
+    await journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
+    await journal.done(intent({ origin: "another", kind: "ServiceIntegration", parent: "PSVC" }), "PI3");
     answer(
       "GET",
       "/services/PSVC/audit/records",
