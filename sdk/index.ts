@@ -1,9 +1,10 @@
 // Public API for Pulumi programs. Nothing here does HTTP: the provider does, inside Pulumi's
-// dynamic-provider process.
-export { Service, ServiceArgs } from "./service";
-export { ServiceIntegration, ServiceIntegrationArgs, EmailMatchPredicate } from "./service-integration";
-export { ServiceEventRule, ServiceEventRuleArgs } from "./service-event-rule";
-export { ServiceEventRulesConversion, ServiceEventRulesConversionArgs } from "./service-event-rules-conversion";
-export { ServiceCustomFieldValues, ServiceCustomFieldValuesArgs, CustomFieldValue } from "./service-custom-field-values";
-export { ServiceEnablement, ServiceEnablementArgs } from "./service-enablement";
+// dynamic-provider process. The resource modules are generated from the resource definitions
+// (npm run generate); each exports its class, its Args and the types of its nested fields.
+export * from "./service";
+export * from "./service-integration";
+export * from "./service-event-rule";
+export * from "./service-event-rules-conversion";
+export * from "./service-custom-field-values";
+export * from "./service-enablement";
 export * from "./lookups";

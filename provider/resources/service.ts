@@ -3,6 +3,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
+import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { journal } from "./journal";
@@ -14,74 +15,105 @@ const WRITE = ["services.write"];
 
 const timeout = z.number().int().nonnegative().nullable();
 const urgency = z.enum(["low", "high", "severity_based"]);
-const urgencyRule = z.object({ type: z.enum(["constant", "use_support_hours"]), urgency: urgency.optional() }).strict();
+const urgencyRule = named(
+  "ServiceUrgencyRule",
+  z.object({
+    type: z.enum(["constant", "use_support_hours"]).describe('"constant": one urgency; "use_support_hours": see supportHours.'),
+    urgency: urgency.optional().describe('The urgency of incidents, with type "constant".'),
+  })
+  .strict(),
+);
+const incidentUrgencyRule = z
+  .object({
+    type: z
+      .enum(["constant", "use_support_hours"])
+      .describe('"constant": every incident gets `urgency`; "use_support_hours": the urgency depends on the support hours.'),
+    urgency: urgency.optional().describe('The urgency of every incident, with type "constant".'),
+    duringSupportHours: urgencyRule.optional().describe('The rule inside the support hours, with type "use_support_hours".'),
+    outsideSupportHours: urgencyRule.optional().describe('The rule outside the support hours, with type "use_support_hours".'),
+  })
+  .strict();
+const supportHours = z
+  .object({
+    type: z.literal("fixed_time_per_day").describe("The only kind of support hours: the same hours on the days listed."),
+    timeZone: z.string().min(1).describe('IANA time zone of the hours, e.g. "Europe/Berlin".'),
+    startTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS").describe('Start of the support hours, "HH:MM:SS".'),
+    endTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS").describe('End of the support hours, "HH:MM:SS".'),
+    daysOfWeek: z.array(z.number().int().min(1).max(7)).min(1).describe("Days with support hours, 1 (Monday) to 7 (Sunday)."),
+  })
+  .strict();
+const scheduledAction = z
+  .object({
+    type: z.literal("urgency_change").describe("The only kind of scheduled action: a change of urgency."),
+    at: z
+      .object({
+        type: z.literal("named_time").describe("The only kind of moment: a named time."),
+        name: z.enum(["support_hours_start", "support_hours_end"]).describe("When the support hours start or end."),
+      })
+      .strict()
+      .describe("When the action happens."),
+    toUrgency: urgency.describe("The urgency open incidents change to."),
+  })
+  .strict();
+const alertGroupingParameters = z
+  .object({
+    type: z
+      .enum(["time", "intelligent", "content_based"])
+      .nullable()
+      .describe('How alerts are grouped into incidents: by time window, by machine learning, by content; null: no grouping.'),
+    config: z
+      .object({
+        timeout: z.number().int().nonnegative().optional().describe('Type "time": minutes an incident stays open for new alerts (0: until resolved).'),
+        timeWindow: z.number().int().nonnegative().optional().describe('Types "intelligent" and "content_based": seconds within which alerts are grouped.'),
+        aggregate: z.enum(["all", "any"]).optional().describe('Type "content_based": whether all or any of `fields` must match.'),
+        fields: z.array(z.string()).optional().describe('Type "content_based": the alert fields compared.'),
+        recommendedTimeWindow: z.number().int().optional().describe('Type "intelligent": the time window the service recommends, in seconds.'),
+      })
+      .strict()
+      .optional()
+      .describe("Settings of the grouping type."),
+  })
+  .strict();
+const autoPauseNotificationsParameters = z
+  .object({
+    enabled: z.boolean().describe("Whether notifications of transient alerts are paused."),
+    timeout: z
+      .union([z.literal(0), z.literal(120), z.literal(180), z.literal(300), z.literal(600), z.literal(900)])
+      .nullable()
+      .optional()
+      .describe("Seconds to pause before notifying."),
+  })
+  .strict();
 
 export const serviceInputs = z
   .object({
-    name: z.string().trim().min(1, "must not be empty"),
-    description: z.string().optional(),
-    escalationPolicy: z.string().min(1, "must be an escalation policy id"),
-    autoResolveTimeout: timeout.optional(),
-    acknowledgementTimeout: timeout.optional(),
-    status: z.enum(["active", "warning", "critical", "maintenance", "disabled"]).optional(),
-    alertCreation: z.enum(["create_incidents", "create_alerts_and_incidents"]).optional(),
-    incidentUrgencyRule: z
-      .object({
-        type: z.enum(["constant", "use_support_hours"]),
-        urgency: urgency.optional(),
-        duringSupportHours: urgencyRule.optional(),
-        outsideSupportHours: urgencyRule.optional(),
-      })
-      .strict()
-      .optional(),
-    supportHours: z
-      .object({
-        type: z.literal("fixed_time_per_day"),
-        timeZone: z.string().min(1),
-        startTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS"),
-        endTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS"),
-        daysOfWeek: z.array(z.number().int().min(1).max(7)).min(1),
-      })
-      .strict()
-      .nullable()
-      .optional(),
-    scheduledActions: z
-      .array(
-        z
-          .object({
-            type: z.literal("urgency_change"),
-            at: z.object({ type: z.literal("named_time"), name: z.enum(["support_hours_start", "support_hours_end"]) }).strict(),
-            toUrgency: urgency,
-          })
-          .strict(),
-      )
-      .optional(),
-    alertGroupingParameters: z
-      .object({
-        type: z.enum(["time", "intelligent", "content_based"]).nullable(),
-        config: z
-          .object({
-            timeout: z.number().int().nonnegative().optional(),
-            timeWindow: z.number().int().nonnegative().optional(),
-            aggregate: z.enum(["all", "any"]).optional(),
-            fields: z.array(z.string()).optional(),
-            recommendedTimeWindow: z.number().int().optional(),
-          })
-          .strict()
-          .optional(),
-      })
-      .strict()
-      .nullable()
-      .optional(),
-    autoPauseNotificationsParameters: z
-      .object({
-        enabled: z.boolean(),
-        timeout: z.union([z.literal(0), z.literal(120), z.literal(180), z.literal(300), z.literal(600), z.literal(900)]).nullable().optional(),
-      })
-      .strict()
-      .optional(),
-    /** Adopt an existing service instead of creating one (the `import` option does not work for dynamic resources). */
-    adoptId: z.string().min(1).optional(),
+    name: z.string().trim().min(1, "must not be empty").describe("The service's name, unique in the account."),
+    description: z.string().optional().describe("Free text about the service. Unset: not managed."),
+    escalationPolicy: z.string().min(1, "must be an escalation policy id").describe("Id of the escalation policy incidents of the service follow."),
+    autoResolveTimeout: timeout
+      .optional()
+      .describe("Seconds until an incident resolves itself; `null` disables. Unset: not managed (server default 14400)."),
+    acknowledgementTimeout: timeout
+      .optional()
+      .describe("Seconds until an acknowledged incident triggers again; `null` disables. Unset: not managed (server default 1800)."),
+    status: z
+      .enum(["active", "warning", "critical", "maintenance", "disabled"])
+      .optional()
+      .describe('The service\'s state. The API creates services as "active": another status is a second request after create.'),
+    alertCreation: z
+      .enum(["create_incidents", "create_alerts_and_incidents"])
+      .optional()
+      .describe("Whether events open incidents directly or through alerts (needed for alert grouping)."),
+    incidentUrgencyRule: incidentUrgencyRule.optional().describe("How the urgency of new incidents is chosen."),
+    supportHours: supportHours.nullable().optional().describe('Support hours, for incidentUrgencyRule type "use_support_hours"; `null` removes them.'),
+    scheduledActions: z.array(scheduledAction).optional().describe("Urgency changes at the start or end of the support hours."),
+    alertGroupingParameters: alertGroupingParameters.nullable().optional().describe("How alerts are grouped into incidents; `null` turns grouping off."),
+    autoPauseNotificationsParameters: autoPauseNotificationsParameters.optional().describe("Pausing notifications of transient alerts."),
+    adoptId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Adopt the existing service with this id instead of creating one; its managed fields are set to the declared values."),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -90,7 +122,39 @@ export const serviceInputs = z
     }
   });
 
+const serviceOutputs = z.object({
+  name: z.string(),
+  description: z.string(),
+  escalationPolicy: z.string(),
+  autoResolveTimeout: timeout,
+  acknowledgementTimeout: timeout,
+  status: serviceInputs.innerType().shape.status.unwrap(),
+  alertCreation: serviceInputs.innerType().shape.alertCreation.unwrap(),
+  incidentUrgencyRule: incidentUrgencyRule.nullable(),
+  supportHours: supportHours.nullable(),
+  scheduledActions: z.array(scheduledAction),
+  alertGroupingParameters: alertGroupingParameters.nullable(),
+  autoPauseNotificationsParameters: autoPauseNotificationsParameters.nullable(),
+  htmlUrl: z.string().describe("The service's page in the PagerDuty web app."),
+  createdAt: z.string().describe("When the service was created (ISO 8601)."),
+  summary: z.string().describe("A short text the API gives the service (its name)."),
+  lastIncidentTimestamp: z.string().nullable().describe("When the service's last incident was opened (ISO 8601); null when it had none."),
+});
+
+export const definition = defineResource({
+  kind: "Service",
+  description:
+    "A PagerDuty service: what incidents are opened against. A field left unset is not managed, so server defaults never show as a diff.",
+  notes: "A non-`active` status is a second request after create.",
+  inputs: serviceInputs,
+  outputs: serviceOutputs,
+  replaceOn: [],
+  diffIgnore: ["adoptId"],
+  origin: true,
+});
+
 export type ServiceInputs = z.infer<typeof serviceInputs>;
+export type ServiceOutputs = OutputsOf<typeof definition>;
 
 interface ApiService {
   id: string;
@@ -113,15 +177,16 @@ interface ApiService {
 }
 
 /** Live service -> Pulumi outputs. Absent and empty values are normalized so diffs stay stable. */
-export function toOutputs(s: ApiService): Record<string, unknown> {
+export function toOutputs(s: ApiService): ServiceOutputs {
   return {
     name: s.name,
     description: s.description ?? "",
-    escalationPolicy: s.escalation_policy?.id ?? null,
+    escalationPolicy: s.escalation_policy?.id ?? "",
     autoResolveTimeout: s.auto_resolve_timeout ?? null,
     acknowledgementTimeout: s.acknowledgement_timeout ?? null,
-    status: s.status ?? "active",
-    alertCreation: s.alert_creation ?? null,
+    status: (s.status ?? "active") as ServiceOutputs["status"],
+    // The API always sends it; its default for new services stands in when a reply leaves it out.
+    alertCreation: (s.alert_creation ?? "create_alerts_and_incidents") as ServiceOutputs["alertCreation"],
     incidentUrgencyRule: fromApi(s.incident_urgency_rule ?? null),
     supportHours: fromApi(s.support_hours ?? null),
     scheduledActions: fromApi(s.scheduled_actions ?? []),
@@ -179,12 +244,12 @@ async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError>
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(serviceInputs, news);
+    return checkInputs(definition.inputs, news);
   },
 
   async diff(id, olds, news) {
     journal().settle("Service", id);
-    return diffManaged(olds, news, { ignore: ["adoptId"] });
+    return diffManaged(olds, news, diffRules(definition));
   },
 
   async create(news) {

@@ -1,0 +1,113 @@
+// One description per resource: its inputs and outputs as zod schemas with a sentence of
+// documentation on every field (`.describe()`), which inputs replace the object on change, and which
+// outputs are secret. `check` validates with it, `diff` takes its replace rules from it, and
+// scripts/generate-sdk.ts prints the SDK's argument and output types (with TSDoc), the resource
+// classes and the README's resource tables from it, so none of them is written by hand.
+import { z } from "zod";
+import type { DiffRules } from "./fields";
+
+export interface ResourceDefinition {
+  /** Resource kind, e.g. "Service": the SDK class and the type token `pagerduty:<kind>`. */
+  kind: string;
+  /** What the resource is and how it behaves, for the class's TSDoc and the README. */
+  description: string;
+  /** The README summary table's notes for the resource: one or two sentences. */
+  notes: string;
+  /** The inputs: an object schema (cross-field rules as `superRefine` around it), every field described. */
+  inputs: z.ZodTypeAny;
+  /**
+   * Every output, those that mirror an input included (as the provider reports them: normalized,
+   * `null` where unset). A field without its own description takes the input's of the same name.
+   */
+  outputs: z.ZodTypeAny;
+  /** Inputs whose change needs a new object. */
+  replaceOn: readonly string[];
+  /** Inputs that never change the remote object (adoption ids) and that diff ignores. */
+  diffIgnore?: readonly string[];
+  /** Outputs the SDK marks secret (encrypted in state, masked in output). */
+  secretOutputs?: readonly string[];
+  /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */
+  origin: boolean;
+}
+
+type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "secretOutputs";
+
+/** A definition with its schemas' own types, so `OutputsOf` and the provider's mappings are checked. */
+export type TypedDefinition<I extends z.ZodTypeAny, O extends z.ZodTypeAny> = Omit<ResourceDefinition, "inputs" | "outputs"> & { inputs: I; outputs: O };
+
+/** A definition whose rules name only fields it has (checked by the compiler). */
+export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(
+  d: Omit<ResourceDefinition, Typed> & {
+    inputs: I;
+    outputs: O;
+    replaceOn: readonly (keyof z.input<I> & string)[];
+    diffIgnore?: readonly (keyof z.input<I> & string)[];
+    secretOutputs?: readonly (keyof z.output<O> & string)[];
+  },
+): TypedDefinition<I, O> {
+  return d;
+}
+
+/** The fields of a definition's inputs (under any `superRefine`). */
+export function inputShape(d: ResourceDefinition): z.ZodRawShape {
+  return objectShape(d.inputs, `${d.kind} inputs`);
+}
+
+/** The fields of a definition's outputs. */
+export function outputShape(d: ResourceDefinition): z.ZodRawShape {
+  return objectShape(d.outputs, `${d.kind} outputs`);
+}
+
+function objectShape(schema: z.ZodTypeAny, what: string): z.ZodRawShape {
+  let s = schema;
+  while (s instanceof z.ZodEffects) s = s.innerType();
+  if (!(s instanceof z.ZodObject)) throw new TypeError(`${what} must be an object schema`);
+  return s.shape as z.ZodRawShape;
+}
+
+/** The outputs a resource reports, typed from its definition. */
+export type OutputsOf<D extends { outputs: z.ZodTypeAny }> = z.output<D["outputs"]>;
+
+/** The diff rules of a resource, from its definition. */
+export function diffRules(d: ResourceDefinition): DiffRules {
+  return { replaceOn: d.replaceOn, ...(d.diffIgnore ? { ignore: d.diffIgnore } : {}) };
+}
+
+const typeNames = new WeakMap<z.ZodTypeAny, string>();
+
+/**
+ * Gives a nested schema the name its SDK type is printed under (input types add "Args"): needed
+ * for recursive schemas, and for names programs already use. Others are named by their path.
+ */
+export function named<T extends z.ZodTypeAny>(name: string, schema: T): T {
+  typeNames.set(schema, name);
+  return schema;
+}
+
+export function typeNameOf(schema: z.ZodTypeAny): string | undefined {
+  return typeNames.get(schema);
+}
+
+/**
+ * A definition's outputs with every field described (an output without its own description takes
+ * the input's of the same name): for lookup results that repeat a resource's outputs.
+ */
+export function documentedOutputs<D extends { inputs: z.ZodTypeAny; outputs: z.ZodTypeAny; kind: string }>(d: D): D["outputs"] {
+  const inputs = objectShape(d.inputs, `${d.kind} inputs`);
+  const outputs = d.outputs as unknown as z.AnyZodObject;
+  const shape: z.ZodRawShape = {};
+  for (const [k, s] of Object.entries(outputs.shape as z.ZodRawShape)) {
+    const fallback = describedIn(inputs[k]);
+    shape[k] = describedIn(s) || !fallback ? s : s.describe(fallback);
+  }
+  return z.object(shape) as unknown as D["outputs"];
+}
+
+/** The description on a schema or the wrappers inside it. */
+function describedIn(s: z.ZodTypeAny | undefined): string | undefined {
+  while (s) {
+    if (s.description) return s.description;
+    s = s instanceof z.ZodOptional || s instanceof z.ZodNullable ? s.unwrap() : s instanceof z.ZodEffects ? s.innerType() : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,9 @@
+// Every resource's definition and the lookup result schemas, for scripts/generate-sdk.ts.
+import type { z } from "zod";
+import type { ResourceDefinition } from "./define";
+import { definition as service } from "./service";
+
+export const DEFINITIONS: readonly ResourceDefinition[] = [service];
+
+/** The result of each SDK lookup (sdk/lookups.ts), printed as sdk/lookup-results.ts. */
+export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny }> = [];
