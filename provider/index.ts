@@ -4,6 +4,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { PagerDutyError } from "./errors";
 import { installHostErrorFilter, reported, reportedProvider } from "./host-errors";
 import { UNKNOWN, withUnmanagedDrift } from "./resources/fields";
+import { journal } from "./resources/journal";
 import { configure as configureRuntime, driftAllFields, verifyCredentials } from "./runtime";
 
 /** Kind "ServiceEventRule" lives in ./resources/service-event-rule (one module per resource). */
@@ -14,11 +15,31 @@ export function resource(kind: string): dynamic.ResourceProvider {
   try {
     const provider: dynamic.ResourceProvider = require(`./resources/${moduleOf(kind)}`).provider;
     // Lookups write nothing and are compared by their own diff.
-    return reportedProvider(kind === "Lookup" ? provider : withUnmanagedDrift(kind, provider, driftAllFields));
+    return reportedProvider(kind === "Lookup" ? provider : withUnmanagedDrift(kind, settling(kind, provider), driftAllFields));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw e;
     throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   }
+}
+
+/** Kinds whose creates are journaled (resources/recovery.ts). */
+const JOURNALED = new Set(["Service", "ServiceIntegration", "ServiceEventRule"]);
+
+/**
+ * Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not the
+ * intent journal, says which resource owns it: the journal forgets it. Without this a destroyed
+ * stack's entries outlived it, and its next `up` checked each recorded id again (one GET each).
+ */
+function settling(kind: string, p: dynamic.ResourceProvider): dynamic.ResourceProvider {
+  if (!JOURNALED.has(kind)) return p;
+  const settle = (id: string) => journal().settle(kind, id);
+  return {
+    ...p,
+    ...(p.diff && { diff: (id, olds, news) => (settle(id), p.diff!.call(p, id, olds, news)) }),
+    ...(p.read && { read: (id, props) => (settle(id), p.read!.call(p, id, props)) }),
+    ...(p.update && { update: (id, olds, news) => (settle(id), p.update!.call(p, id, olds, news)) }),
+    ...(p.delete && { delete: (id, props) => (settle(id), p.delete!.call(p, id, props)) }),
+  };
 }
 
 /** Called from every provider object's configure; the settings are process-wide. */

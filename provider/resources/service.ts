@@ -6,7 +6,6 @@ import { getClient } from "../runtime";
 import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
-import { journal } from "./journal";
 import { finishCreate } from "./partial";
 import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
 
@@ -247,8 +246,7 @@ export const provider: dynamic.ResourceProvider = {
     return checkInputs(definition.inputs, news);
   },
 
-  async diff(id, olds, news) {
-    journal().settle("Service", id);
+  async diff(_id, olds, news) {
     return diffManaged(olds, news, diffRules(definition));
   },
 

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as diagnostics from "../../provider/diagnostics";
+import { resource } from "../../provider";
 import { Journal, setJournal, type Intent } from "../../provider/resources/journal";
 import { provider as integrations } from "../../provider/resources/service-integration";
 import { provider as services } from "../../provider/resources/service";
@@ -69,10 +70,21 @@ describe("journal", () => {
 
   test("an id the engine diffs is settled: the journal forgets it", async () => {
     await journal.done(intent(), "PNEW");
-    await services.diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
+    await resource("Service").diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
     await journal.idle();
     expect(journal.load(ORIGIN)).toBeUndefined();
     expect(journal.claimant("Service", "PNEW")).toBeUndefined();
+  });
+
+  test("an id the engine deletes is settled: the next create of the declared resource makes no check of the old id", async () => {
+    await journal.done(intent(), "POLD");
+    answer("DELETE", "/services/POLD", undefined, 204);
+    await resource("Service").delete!("POLD", { name: "Checkout" });
+    await journal.idle();
+    expect(journal.load(ORIGIN)).toBeUndefined();
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(resource("Service").create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["DELETE /services/POLD", "POST /services"]);
   });
 
   test("entries older than 30 days are dropped when the journal is next written", async () => {
