@@ -11,24 +11,52 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError, ScopeError } from "../errors";
 import { getClient } from "../runtime";
+import { defineResource, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, type Json, readOrGone, toFailure, UNKNOWN, updateOrGone, userInputs } from "./fields";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
 
 const scalar = z.union([z.boolean(), z.number(), z.string()]);
-const fieldValue = z.union([z.null(), scalar, z.array(scalar).min(1, "must not be empty (use null to clear the field)")]);
+const fieldValue = named(
+  "CustomFieldValue",
+  z
+    .union([z.null(), scalar, z.array(scalar).min(1, "must not be empty (use null to clear the field)")])
+    .describe("A custom field value: a scalar of the field's data type, an array for multi-value fields, or null (empty)."),
+);
 
 export const customFieldValuesInputs = z
   .object({
-    service: z.string().min(1, "must be a service id"),
+    service: z.string().min(1, "must be a service id").describe("Id of the service; changing it replaces the resource."),
     values: z
       .record(z.string().min(1, "field names must not be empty"), fieldValue)
-      .refine((v) => Object.keys(v).length > 0, "must name at least one custom field"),
+      .refine((v) => Object.keys(v).length > 0, "must name at least one custom field")
+      .describe("Values by custom field NAME. Only these fields are managed; the service's other fields are left alone."),
   })
   .strict();
 
+export const definition = defineResource({
+  kind: "ServiceCustomFieldValues",
+  description:
+    "Custom field values of a service. Create records what the named fields held before\n" +
+    "(`previousValues`); removing a field from `values`, or deleting the resource, restores that value.\n" +
+    "There is no `adoptId`: creating this resource over existing values adopts them, and their values\n" +
+    "at that moment are what delete restores.",
+  notes:
+    "Only the named fields are managed. The values they held before are recorded (`previousValues`); " +
+    "delete, or removing a field from `values`, puts them back in one atomic PUT.",
+  inputs: customFieldValuesInputs,
+  outputs: z.object({
+    service: z.string(),
+    values: z.record(fieldValue).describe("Live values of the managed fields."),
+    previousValues: z.record(fieldValue).describe("What the managed fields held before this resource first set them; restored on delete."),
+  }),
+  replaceOn: ["service"],
+  origin: false,
+});
+
 export type CustomFieldValuesInputs = z.infer<typeof customFieldValuesInputs>;
+type CustomFieldValues = OutputsOf<typeof definition>["values"];
 type Values = Record<string, Json>;
 
 /** One item of the API's `custom_fields` list. */
@@ -76,8 +104,8 @@ export function definitions(live: readonly ApiFieldValue[], names: readonly stri
 }
 
 /** Outputs. `values` holds the live values of the managed fields only. */
-function outputs(service: string, live: readonly ApiFieldValue[], names: readonly string[], previousValues: Values) {
-  return { service, values: pick(live, names), previousValues };
+function outputs(service: string, live: readonly ApiFieldValue[], names: readonly string[], previousValues: Values): OutputsOf<typeof definition> {
+  return { service, values: pick(live, names) as CustomFieldValues, previousValues: previousValues as CustomFieldValues };
 }
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as CustomFieldValuesInputs;
@@ -171,7 +199,7 @@ export function valueProblem(def: FieldDefinition, value: unknown): string | und
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const checked = checkInputs(customFieldValuesInputs, news);
+    const checked = checkInputs(definition.inputs, news);
     const values = userInputs(news).values;
     if (checked.failures?.length || values === UNKNOWN || typeof values !== "object" || values === null) return checked;
     // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
@@ -197,7 +225,7 @@ export const provider: dynamic.ResourceProvider = {
     const current = (olds.values ?? {}) as Values;
     const sameNames = isDeepStrictEqual(namesOf(desired).sort(), namesOf(current).sort());
     if (!sameNames || Object.keys(desired).some((n) => !isDeepStrictEqual(desired[n], current[n]))) changed.push("values");
-    return { changes: changed.length > 0, replaces: changed.filter((k) => k === "service"), deleteBeforeReplace: false };
+    return { changes: changed.length > 0, replaces: changed.filter((k) => definition.replaceOn.includes(k)), deleteBeforeReplace: false };
   },
 
   async create(news) {

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { warn } from "../diagnostics";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
+import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, readOrGone, updateOrGone, userInputs } from "./fields";
 
 const READ = ["services.read"];
@@ -21,13 +22,35 @@ export const FEATURES = ["aiops"] as const;
 
 export const enablementInputs = z
   .object({
-    service: z.string().min(1, "must be a service id"),
-    feature: z.string().refine((f) => (FEATURES as readonly string[]).includes(f), {
-      message: `must be one of ${FEATURES.map((f) => `"${f}"`).join(", ")} (the features the API has)`,
-    }),
-    enabled: z.boolean({ required_error: "is required (true or false)", invalid_type_error: "must be true or false" }),
+    service: z.string().min(1, "must be a service id").describe("Id of the service; changing it replaces the resource."),
+    feature: z
+      .enum(FEATURES, { errorMap: () => ({ message: `must be one of ${FEATURES.map((f) => `"${f}"`).join(", ")} (the features the API has)` }) })
+      .describe('The feature; the API has only "aiops". Changing it replaces the resource.'),
+    enabled: z
+      .boolean({ required_error: "is required (true or false)", invalid_type_error: "must be true or false" })
+      .describe("Whether the feature is on for the service."),
   })
   .strict();
+
+export const definition = defineResource({
+  kind: "ServiceEnablement",
+  description:
+    "One feature switch of a service. Create records the value found before (`previousEnabled`);\n" +
+    "delete writes it back. API warnings (e.g. the account is not entitled to the feature) are shown\n" +
+    "as Pulumi warnings and do not fail the update. There is no `adoptId`: creating this resource\n" +
+    "over an existing setting adopts it.",
+  notes: "The value found before creation is restored on delete. API `warnings` (e.g. the account is not entitled) become Pulumi warnings, not failures.",
+  inputs: enablementInputs,
+  outputs: z.object({
+    service: z.string(),
+    feature: enablementInputs.shape.feature,
+    enabled: z.boolean(),
+    updatedAt: z.string().nullable().describe("When the switch was last written (ISO 8601); null when it never was."),
+    previousEnabled: z.boolean().describe("The value before this resource first wrote it; restored on delete."),
+  }),
+  replaceOn: ["service", "feature"],
+  origin: false,
+});
 
 export type EnablementInputs = z.infer<typeof enablementInputs>;
 
@@ -75,19 +98,21 @@ async function write(service: string, feature: string, enabled: boolean): Promis
   return e;
 }
 
-function outputs(service: string, feature: string, e: ApiEnablement, previousEnabled: boolean) {
-  return { service, feature, enabled: e.enabled, updatedAt: e.updated_at ?? null, previousEnabled };
+function outputs(service: string, feature: string, e: ApiEnablement, previousEnabled: boolean): OutputsOf<typeof definition> {
+  return { service, feature: feature as Feature, enabled: e.enabled, updatedAt: e.updated_at ?? null, previousEnabled };
 }
+
+type Feature = (typeof FEATURES)[number];
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as EnablementInputs;
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(enablementInputs, news);
+    return checkInputs(definition.inputs, news);
   },
 
   async diff(_id, olds, news) {
-    return diffManaged(olds, news, { replaceOn: ["service", "feature"] });
+    return diffManaged(olds, news, diffRules(definition));
   },
 
   async create(news) {

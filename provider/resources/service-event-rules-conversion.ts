@@ -6,14 +6,45 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { warn } from "../diagnostics";
 import { getClient } from "../runtime";
+import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, diffManaged, readOrGone, userInputs } from "./fields";
 
 export const conversionInputs = z
   .object({
-    /** Id of the service whose event rules are converted; changing it converts another service. */
-    service: z.string().min(1, "must be a service id"),
+    service: z
+      .string()
+      .min(1, "must be a service id")
+      .describe("Id of the service whose event rules are converted. Changing it converts the other service (the first stays converted)."),
   })
   .strict();
+
+export const definition = defineResource({
+  kind: "ServiceEventRulesConversion",
+  description: [
+    "Converts a service's event rules into event orchestration rules",
+    "(`POST /services/{id}/rules/convert`). This is irreversible:",
+    "",
+    "- creating the resource performs the conversion (converting an already converted service is a no-op);",
+    "- afterwards the service's event rules are read-only: creating or updating a `ServiceEventRule` of",
+    "  the service fails with an error naming the conversion (order them with `dependsOn`);",
+    "- deleting the resource does NOT undo the conversion (the API cannot): it only removes the resource",
+    "  from the Pulumi state and logs a warning saying so.",
+  ].join("\n"),
+  notes:
+    "Runs `POST /services/{id}/rules/convert`, which cannot be undone: destroying the resource only removes it from state, " +
+    "with a warning saying so. Later rule writes fail with a message naming the conversion.",
+  inputs: conversionInputs,
+  outputs: z.object({
+    service: z.string(),
+    convertStatus: z.string().describe('The state the API reports for the conversion, e.g. "completed".'),
+    convertedAt: z.string().nullable().describe("When the rules were converted (ISO 8601), when the API says."),
+    convertedTo: z.string().nullable().describe("Id of the event orchestration the rules now live in."),
+    convertedToType: z.string().nullable().describe("Type of the object the rules were converted to, when the API says."),
+    rulesConverted: z.number().nullable().describe("How many rules were converted, when the API says."),
+  }),
+  replaceOn: ["service"],
+  origin: false,
+});
 
 interface ApiConversion {
   convert_status?: string;
@@ -30,7 +61,7 @@ function convertedTo(to: ApiConversion["converted_to"]): string | null {
 }
 
 /** Verb reply -> outputs (fields the real API may omit become null). */
-export function toOutputs(service: string, r: ApiConversion): Record<string, unknown> {
+export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof definition> {
   return {
     service,
     convertStatus: r.convert_status ?? "converted",
@@ -45,11 +76,11 @@ const servicePath = (service: string) => `/services/${encodeURIComponent(service
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(conversionInputs, news);
+    return checkInputs(definition.inputs, news);
   },
 
   async diff(_id, olds, news) {
-    return diffManaged(olds, news, { replaceOn: ["service"] });
+    return diffManaged(olds, news, diffRules(definition));
   },
 
   async create(news) {
