@@ -6,8 +6,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
+import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
-import { journal } from "./journal";
 import { childrenLike, createOnce, orGone } from "./recovery";
 
 const READ = ["services.read"];
@@ -18,44 +18,53 @@ const filterMode = z.enum(["match", "no-match", "always"]);
 const regex = z.string().nullable().optional();
 const emailFilter = z
   .object({
-    subjectMode: filterMode,
-    subjectRegex: regex,
-    bodyMode: filterMode,
-    bodyRegex: regex,
-    fromEmailMode: filterMode,
-    fromEmailRegex: regex,
+    subjectMode: filterMode.describe('Which subjects pass: "match" the regex, "no-match" it, or "always".'),
+    subjectRegex: regex.describe('The subject regex, with subjectMode "match" or "no-match".'),
+    bodyMode: filterMode.describe('Which bodies pass: "match" the regex, "no-match" it, or "always".'),
+    bodyRegex: regex.describe('The body regex, with bodyMode "match" or "no-match".'),
+    fromEmailMode: filterMode.describe('Which senders pass: "match" the regex, "no-match" it, or "always".'),
+    fromEmailRegex: regex.describe('The sender regex, with fromEmailMode "match" or "no-match".'),
   })
   .strict();
 
-type Predicate = { type: string; matcher?: string; part?: string; children?: Predicate[] };
-const predicate: z.ZodType<Predicate> = z.lazy(() =>
+const part = z.enum(["body", "subject", "from_addresses"]);
+type Predicate = { type: "all" | "any" | "not" | "contains" | "exactly" | "regex"; matcher?: string; part?: "body" | "subject" | "from_addresses"; children?: Predicate[] };
+const predicate: z.ZodType<Predicate> = named(
+  "EmailMatchPredicate",
   z
-    .object({
-      type: z.enum(["all", "any", "not", "contains", "exactly", "regex"]),
-      matcher: z.string().optional(),
-      part: z.enum(["body", "subject", "from_addresses"]).optional(),
-      children: z.array(predicate).optional(),
-    })
-    .strict(),
+    .lazy(() =>
+      z
+        .object({
+          type: z
+            .enum(["all", "any", "not", "contains", "exactly", "regex"])
+            .describe('"all", "any" and "not" combine `children`; "contains", "exactly" and "regex" test `part` against `matcher`.'),
+          matcher: z.string().optional().describe("The text or regex a leaf predicate looks for."),
+          part: part.optional().describe("The part of the email a leaf predicate tests."),
+          children: z.array(predicate).optional().describe('The predicates "all", "any" and "not" combine.'),
+        })
+        .strict(),
+    )
+    .describe("A node of an email parser's match predicate; `all`/`any`/`not` combine `children`."),
 );
 const emailParser = z
   .object({
-    action: z.enum(["trigger", "resolve"]),
+    action: z.enum(["trigger", "resolve"]).describe("What a matching email does: trigger an alert or resolve one."),
     matchPredicate: predicate,
     valueExtractors: z
       .array(
         z
           .object({
-            type: z.enum(["entire", "regex", "between"]),
-            part: z.enum(["body", "subject", "from_addresses"]),
-            valueName: z.string().min(1),
-            regex: z.string().optional(),
-            startsAfter: z.string().optional(),
-            endsBefore: z.string().optional(),
+            type: z.enum(["entire", "regex", "between"]).describe("Extract the entire part, a regex match, or the text between two strings."),
+            part: part.describe("The part of the email the value is taken from."),
+            valueName: z.string().min(1).describe('The name of the value; "incident_key" deduplicates.'),
+            regex: z.string().optional().describe('The regex, with type "regex".'),
+            startsAfter: z.string().optional().describe('The text before the value, with type "between".'),
+            endsBefore: z.string().optional().describe('The text after the value, with type "between".'),
           })
           .strict(),
       )
-      .optional(),
+      .optional()
+      .describe("Values taken from a matching email."),
   })
   .strict();
 
@@ -64,20 +73,60 @@ const EMAIL_SETTINGS = ["integrationEmail", "emailIncidentCreation", "emailFilte
 
 export const integrationInputs = z
   .object({
-    /** Id of the service; changing it replaces the integration. */
-    service: z.string().min(1, "must be a service id"),
-    type: z.string().min(1).optional(),
-    /** Id of a vendor; the API derives the type from it. */
-    vendor: z.string().min(1).optional(),
-    name: z.string().trim().min(1, "must not be empty").max(255).optional(),
-    integrationEmail: z.string().regex(/^[^@\s]+@[^@\s]+$/, "must be an email address").optional(),
-    emailIncidentCreation: z.enum(["on_new_email", "on_new_email_subject", "only_if_no_open_incidents", "use_rules"]).optional(),
-    emailFilterMode: z.enum(["all-email", "or-rules-email", "and-rules-email"]).optional(),
-    emailFilters: z.array(emailFilter).optional(),
-    emailParsers: z.array(emailParser).optional(),
-    emailParsingFallback: z.enum(["open_new_incident", "discard"]).optional(),
-    /** Adopt an existing integration of `service` instead of creating one. */
-    adoptId: z.string().min(1).optional(),
+    service: z.string().min(1, "must be a service id").describe("Id of the service. Changing it replaces the integration."),
+    type: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        [
+          "Integration type. Set exactly one of `type` and `vendor`; changing it replaces the integration.",
+          "- `events_api_v2_inbound_integration`: Events API v2 (routing key in `integrationKey`)",
+          "- `generic_events_api_inbound_integration`: Events API v1",
+          "- `generic_email_inbound_integration`: email; the only type taking the `email*` settings and",
+          "  `integrationEmail`, and the only one without an `integrationKey`",
+          "- `event_transformer_api_inbound_integration`: Custom Event Transformer",
+          "- `aws_cloudwatch_inbound_integration`, `cloudkick_inbound_integration`,",
+          "  `keynote_inbound_integration`, `nagios_inbound_integration`, `pingdom_inbound_integration`,",
+          "  `sql_monitor_inbound_integration`: the monitoring tools they name",
+        ].join("\n"),
+      ),
+    vendor: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Id of a vendor (the API derives the type). Set exactly one of `type` and `vendor`; changing it replaces the integration."),
+    name: z.string().trim().min(1, "must not be empty").max(255).optional().describe("Unset: not managed (the API names it after the type)."),
+    integrationEmail: z
+      .string()
+      .regex(/^[^@\s]+@[^@\s]+$/, "must be an email address")
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: the inbound address. Unset: generated by the API."),
+    emailIncidentCreation: z
+      .enum(["on_new_email", "on_new_email_subject", "only_if_no_open_incidents", "use_rules"])
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: when an email opens an incident."),
+    emailFilterMode: z
+      .enum(["all-email", "or-rules-email", "and-rules-email"])
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: which emails `emailFilters` let through."),
+    emailFilters: z
+      .array(emailFilter)
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: subject, body and sender filters (each mode required)."),
+    emailParsers: z
+      .array(emailParser)
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: rules that trigger or resolve from an email's content."),
+    emailParsingFallback: z
+      .enum(["open_new_incident", "discard"])
+      .optional()
+      .describe("Type `generic_email_inbound_integration` only: what happens to an email no parser matched."),
+    adoptId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Adopt the existing integration with this id (of `service`) instead of creating one; its managed fields are set to the declared values."),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -92,6 +141,40 @@ export const integrationInputs = z
   });
 
 export type IntegrationInputs = z.infer<typeof integrationInputs>;
+
+const shape = integrationInputs.innerType().shape;
+export const definition = defineResource({
+  kind: "ServiceIntegration",
+  description:
+    "An integration of a PagerDuty service. `integrationKey` (the routing key of events types) is a\n" +
+    "Pulumi secret: it is stored encrypted in the state and masked in CLI output.",
+  notes:
+    "`integrationKey` is a Pulumi secret output (encrypted in state, `[secret]` in output). Delete calls DELETE; 404 means gone. " +
+    "Types: see [Integration types](#integration-types).",
+  inputs: integrationInputs,
+  outputs: z.object({
+    service: z.string(),
+    type: z.string().describe("The integration's type (derived by the API when `vendor` was set)."),
+    vendor: z.string().nullable(),
+    name: z.string(),
+    integrationEmail: z.string().nullable(),
+    emailIncidentCreation: shape.emailIncidentCreation.unwrap().nullable(),
+    emailFilterMode: shape.emailFilterMode.unwrap().nullable(),
+    emailFilters: z.array(emailFilter).nullable(),
+    emailParsers: z.array(emailParser).nullable(),
+    emailParsingFallback: shape.emailParsingFallback.unwrap().nullable(),
+    integrationKey: z.string().nullable().describe("The routing key events are sent with; null for types without one (email)."),
+    htmlUrl: z.string().describe("The integration's page in the PagerDuty web app."),
+    summary: z.string().describe("A short text the API gives the integration (its name)."),
+    createdAt: z.string().describe("When the integration was created (ISO 8601)."),
+  }),
+  replaceOn: ["service", "type", "vendor"],
+  diffIgnore: ["adoptId"],
+  secretOutputs: ["integrationKey"],
+  origin: true,
+});
+
+type IntegrationOutputs = OutputsOf<typeof definition>;
 
 export interface ApiIntegration {
   id: string;
@@ -112,18 +195,18 @@ export interface ApiIntegration {
 }
 
 /** Live integration -> Pulumi outputs. Settings a type does not have are null, not absent. */
-export function toOutputs(i: ApiIntegration, service: string): Record<string, unknown> {
+export function toOutputs(i: ApiIntegration, service: string): IntegrationOutputs {
   return {
     service: i.service?.id ?? service,
     type: i.type,
     vendor: i.vendor?.id ?? null,
     name: i.name ?? i.summary ?? "",
     integrationEmail: i.integration_email ?? null,
-    emailIncidentCreation: i.email_incident_creation ?? null,
-    emailFilterMode: i.email_filter_mode ?? null,
+    emailIncidentCreation: (i.email_incident_creation ?? null) as IntegrationOutputs["emailIncidentCreation"],
+    emailFilterMode: (i.email_filter_mode ?? null) as IntegrationOutputs["emailFilterMode"],
     emailFilters: i.email_filters ? fromApi(i.email_filters) : null,
     emailParsers: i.email_parsers ? fromApi(i.email_parsers) : null,
-    emailParsingFallback: i.email_parsing_fallback ?? null,
+    emailParsingFallback: (i.email_parsing_fallback ?? null) as IntegrationOutputs["emailParsingFallback"],
     integrationKey: i.integration_key ?? null,
     htmlUrl: i.html_url ?? "",
     summary: i.summary ?? i.name ?? "",
@@ -149,7 +232,7 @@ async function get(service: string, id: string): Promise<ApiIntegration> {
   return (await getClient().request<{ integration: ApiIntegration }>("GET", path(service, id), { scopes: READ })).integration;
 }
 
-async function put(service: string, id: string, inputs: Partial<IntegrationInputs>): Promise<Record<string, unknown>> {
+async function put(service: string, id: string, inputs: Partial<IntegrationInputs>): Promise<IntegrationOutputs> {
   const res = await getClient().request<{ integration: ApiIntegration }>("PUT", path(service, id), {
     body: { integration: toBody(inputs, { includeType: false }) },
     scopes: WRITE,
@@ -167,12 +250,11 @@ const serviceOf = (props: Record<string, unknown> | undefined, id: string) => pa
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(integrationInputs, news);
+    return checkInputs(definition.inputs, news);
   },
 
-  async diff(id, olds, news) {
-    journal().settle("ServiceIntegration", id);
-    return diffManaged(olds, news, { replaceOn: ["service", "type", "vendor"], ignore: ["adoptId"] });
+  async diff(_id, olds, news) {
+    return diffManaged(olds, news, diffRules(definition));
   },
 
   async create(news) {
