@@ -4,10 +4,11 @@ import type { ResourceDefinition } from "./define";
 import { definition as service } from "./service";
 import { definition as customFieldValues } from "./service-custom-field-values";
 import { definition as enablement } from "./service-enablement";
+import { definition as rule } from "./service-event-rule";
 import { definition as integration } from "./service-integration";
 import { definition as conversion } from "./service-event-rules-conversion";
 
-export const DEFINITIONS: readonly ResourceDefinition[] = [service, integration, conversion, customFieldValues, enablement];
+export const DEFINITIONS: readonly ResourceDefinition[] = [service, integration, rule, conversion, customFieldValues, enablement];
 
 /** The result of each SDK lookup (sdk/lookups.ts), printed as sdk/lookup-results.ts. */
 export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny }> = [];

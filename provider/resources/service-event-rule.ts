@@ -11,9 +11,9 @@ import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { warn } from "../diagnostics";
 import { getClient } from "../runtime";
+import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
-import { journal } from "./journal";
 import { PartialCreateError } from "./partial";
 import { childrenLike, createOnce, orGone } from "./recovery";
 
@@ -23,10 +23,17 @@ const WRITE = ["services.write"];
 const millis = z.number().int().nonnegative();
 const subcondition = z
   .object({
-    operator: z.enum(["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"]),
+    operator: z
+      .enum(["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"])
+      .describe("How the event field at `parameters.path` is tested."),
     parameters: z
-      .object({ path: z.string().min(1, "must not be empty"), value: z.string().optional(), options: z.record(z.unknown()).optional() })
-      .strict(),
+      .object({
+        path: z.string().min(1, "must not be empty").describe('Path of the event field, e.g. "payload.source".'),
+        value: z.string().optional().describe("The value compared with; required except with exists/nexists."),
+        options: z.record(z.unknown()).optional().describe("Options of the comparison (e.g. case sensitivity)."),
+      })
+      .strict()
+      .describe("What is tested."),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -35,88 +42,153 @@ const subcondition = z
     }
   });
 
-const valued = <T extends z.ZodTypeAny>(value: T) => z.object({ value }).strict().nullable().optional();
+const valued = <T extends z.ZodTypeAny>(value: T, doc: string) => z.object({ value: value.describe(doc) }).strict().nullable().optional();
 
-export const ruleInputs = z
+const conditions = z
   .object({
-    /** Id of the service; changing it replaces the rule. */
-    service: z.string().min(1, "must be a service id"),
-    /** 0-based; first match wins. Unset: not managed. Past the end means last. */
-    position: z.number().int().nonnegative().optional(),
-    disabled: z.boolean().optional(),
-    conditions: z.object({ operator: z.enum(["and", "or"]), subconditions: z.array(subcondition) }).strict().optional(),
-    timeFrame: z
+    operator: z.enum(["and", "or"]).describe("Whether all or any of the subconditions must hold."),
+    subconditions: z.array(subcondition).describe("The tests on the event's fields."),
+  })
+  .strict();
+
+const timeFrame = z
+  .object({
+    activeBetween: z
       .object({
-        activeBetween: z.object({ startTime: millis, endTime: millis }).strict().optional(),
-        scheduledWeekly: z
-          .object({
-            startTime: millis,
-            duration: z.number().int().positive(),
-            timezone: z.string().min(1),
-            weekdays: z.array(z.number().int().min(1).max(7)).min(1),
-          })
-          .strict()
-          .optional(),
+        startTime: millis.describe("Start, in epoch milliseconds."),
+        endTime: millis.describe("End, in epoch milliseconds."),
       })
       .strict()
-      .superRefine((t, ctx) => {
-        if ((t.activeBetween === undefined) === (t.scheduledWeekly === undefined)) {
-          ctx.addIssue({ code: "custom", message: 'set exactly one of "activeBetween" and "scheduledWeekly"' });
-        } else if (t.activeBetween && t.activeBetween.endTime <= t.activeBetween.startTime) {
-          ctx.addIssue({ code: "custom", path: ["activeBetween", "endTime"], message: "must be after startTime" });
-        }
+      .optional()
+      .describe("The rule applies between two moments."),
+    scheduledWeekly: z
+      .object({
+        startTime: millis.describe("Start, in milliseconds after midnight."),
+        duration: z.number().int().positive().describe("Length, in milliseconds."),
+        timezone: z.string().min(1).describe('IANA time zone, e.g. "Europe/Berlin".'),
+        weekdays: z.array(z.number().int().min(1).max(7)).min(1).describe("Days, 1 (Monday) to 7 (Sunday)."),
       })
+      .strict()
+      .optional()
+      .describe("The rule applies at the same times every week."),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if ((t.activeBetween === undefined) === (t.scheduledWeekly === undefined)) {
+      ctx.addIssue({ code: "custom", message: 'set exactly one of "activeBetween" and "scheduledWeekly"' });
+    } else if (t.activeBetween && t.activeBetween.endTime <= t.activeBetween.startTime) {
+      ctx.addIssue({ code: "custom", path: ["activeBetween", "endTime"], message: "must be after startTime" });
+    }
+  });
+
+const variable = z
+  .object({
+    type: z.literal("regex").describe("The only kind of variable: a regex capture."),
+    name: z.string().min(1, "must not be empty").describe("The variable's name, usable in actions' templates."),
+    parameters: z
+      .object({
+        value: z.string().describe("The regex."),
+        path: z.string().min(1, "must not be empty").describe("Path of the event field the regex is applied to."),
+      })
+      .strict()
+      .describe("What the regex is applied to."),
+  })
+  .strict();
+
+const actions = z
+  .object({
+    annotate: valued(z.string(), "The note.").describe("Adds a note to the incident."),
+    eventAction: valued(z.enum(["trigger", "resolve"]), '"trigger" or "resolve".').describe("Turns the event into a trigger or a resolve."),
+    priority: valued(z.string().min(1), "Id of a priority.").describe("Sets the incident's priority."),
+    severity: valued(z.enum(["info", "warning", "error", "critical"]), "The severity.").describe("Sets the alert's severity."),
+    suppress: z
+      .object({
+        value: z.boolean().describe("Whether matching alerts are suppressed."),
+        thresholdValue: z.number().int().positive().optional().describe("Alerts within the window after which an incident is created anyway."),
+        thresholdTimeUnit: z.enum(["seconds", "minutes", "hours"]).optional().describe("Unit of thresholdTimeAmount."),
+        thresholdTimeAmount: z.number().int().positive().optional().describe("Length of the threshold window."),
+      })
+      .strict()
       .nullable()
-      .optional(),
-    variables: z
+      .optional()
+      .describe("Suppresses matching alerts (no incident), optionally up to a threshold."),
+    suspend: valued(z.number().int().nonnegative(), "Seconds.").describe("Holds alerts this long before creating incidents."),
+    extractions: z
       .array(
         z
           .object({
-            type: z.literal("regex"),
-            name: z.string().min(1, "must not be empty"),
-            parameters: z.object({ value: z.string(), path: z.string().min(1, "must not be empty") }).strict(),
-          })
-          .strict(),
-      )
-      .optional(),
-    actions: z
-      .object({
-        annotate: valued(z.string()),
-        eventAction: valued(z.enum(["trigger", "resolve"])),
-        /** Id of a priority. */
-        priority: valued(z.string().min(1)),
-        severity: valued(z.enum(["info", "warning", "error", "critical"])),
-        suppress: z
-          .object({
-            value: z.boolean(),
-            thresholdValue: z.number().int().positive().optional(),
-            thresholdTimeUnit: z.enum(["seconds", "minutes", "hours"]).optional(),
-            thresholdTimeAmount: z.number().int().positive().optional(),
+            target: z.string().min(1).describe("The event field written."),
+            source: z.string().optional().describe("The event field read, with `regex`."),
+            regex: z.string().optional().describe("The regex whose first group is extracted from `source`."),
+            template: z.string().optional().describe("A template of variables, instead of `source` and `regex`."),
           })
           .strict()
-          .nullable()
-          .optional(),
-        /** Seconds to hold alerts before creating incidents. */
-        suspend: valued(z.number().int().nonnegative()),
-        extractions: z
-          .array(
-            z
-              .object({ target: z.string().min(1), source: z.string().optional(), regex: z.string().optional(), template: z.string().optional() })
-              .strict()
-              .superRefine((e, ctx) => {
-                if (e.template === undefined && (e.source === undefined || e.regex === undefined)) {
-                  ctx.addIssue({ code: "custom", path: [e.source === undefined ? "source" : "regex"], message: 'is required unless "template" is set' });
-                }
-              }),
-          )
-          .optional(),
-      })
-      .strict()
-      .optional(),
-    /** Adopt an existing rule of `service` instead of creating one. */
-    adoptId: z.string().min(1).optional(),
+          .superRefine((e, ctx) => {
+            if (e.template === undefined && (e.source === undefined || e.regex === undefined)) {
+              ctx.addIssue({ code: "custom", path: [e.source === undefined ? "source" : "regex"], message: 'is required unless "template" is set' });
+            }
+          }),
+      )
+      .optional()
+      .describe("Writes event fields, each with `template`, or with `source` and `regex`."),
   })
   .strict();
+
+export const ruleInputs = z
+  .object({
+    service: z.string().min(1, "must be a service id").describe("Id of the service. Changing it replaces the rule."),
+    position: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        "0-based position among the service's rules (first match wins). Rules of one service written\n" +
+          "in the same `pulumi up` end at the positions requested; a position past the end means last.\n" +
+          "Unset: not managed.",
+      ),
+    disabled: z.boolean().optional().describe("Whether the rule is off."),
+    conditions: conditions.optional().describe("When the rule matches an event."),
+    timeFrame: timeFrame
+      .nullable()
+      .optional()
+      .describe("When the rule is active: exactly one of `activeBetween` and `scheduledWeekly`; `null` removes it."),
+    variables: z.array(variable).optional().describe("Values captured from the event for the actions' templates."),
+    actions: actions.optional().describe("What a matching event does. Managed as a whole: an action removed from the program is removed from the rule."),
+    adoptId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Adopt the existing rule with this id (of `service`) instead of creating one; its managed fields are set to the declared values."),
+  })
+  .strict();
+
+export const definition = defineResource({
+  kind: "ServiceEventRule",
+  description:
+    "An event rule of a PagerDuty service. Once the service's rules are converted\n" +
+    "(`ServiceEventRulesConversion`), creating or updating a rule fails with an error naming the\n" +
+    "conversion; deleting one only removes it from the state, with a warning.",
+  notes:
+    "Writes are serialized per service inside the provider process, then the rules are reordered once, so several rules " +
+    "created in one `up` end at the positions asked for. `actions` is managed as a whole.",
+  inputs: ruleInputs,
+  outputs: z.object({
+    service: z.string(),
+    position: z.number(),
+    disabled: z.boolean(),
+    conditions: conditions.nullable(),
+    timeFrame: timeFrame.nullable(),
+    variables: z.array(variable),
+    actions: actions,
+    summary: z.string().describe("A short text the API gives the rule."),
+  }),
+  replaceOn: ["service"],
+  diffIgnore: ["adoptId"],
+  origin: true,
+});
+
+type RuleOutputs = OutputsOf<typeof definition>;
 
 export type RuleInputs = z.infer<typeof ruleInputs>;
 
@@ -144,10 +216,11 @@ export function liveActions(actions: unknown): Record<string, unknown> {
 }
 
 /** Live rule -> Pulumi outputs. */
-export function toOutputs(r: ApiRule, service: string): Record<string, unknown> {
+export function toOutputs(r: ApiRule, service: string): RuleOutputs {
   return {
     service,
-    position: r.position ?? null,
+    // The API always sends a position; a reply without one reads as null, as before.
+    position: (r.position ?? null) as number,
     disabled: r.disabled ?? false,
     conditions: fromApi(r.conditions ?? null),
     timeFrame: fromApi(r.time_frame ?? null),
@@ -422,13 +495,12 @@ const serviceOf = (props: Record<string, unknown> | undefined, id: string) => pa
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(ruleInputs, news);
+    return checkInputs(definition.inputs, news);
   },
 
-  async diff(id, olds, news) {
-    journal().settle("ServiceEventRule", id);
+  async diff(_id, olds, news) {
     const { actions, ...rest } = userInputs(news);
-    const base = diffManaged(olds, rest, { replaceOn: ["service"], ignore: ["adoptId"] });
+    const base = diffManaged(olds, rest, diffRules(definition));
     if (actions === undefined || actionsMatch(actions as Record<string, unknown>, olds.actions)) return base;
     return { ...base, changes: true, changed: [...base.changed, "actions"] };
   },
