@@ -172,6 +172,8 @@ export class TypePrinter {
       ...(doc ? [tsdoc(doc)] : []),
       `export interface ${name} {`,
       ...this.members((target as z.AnyZodObject).shape, mode, typeNameOf(schema) ? [typeNameOf(schema)!] : path),
+      // A passthrough object keeps keys it does not declare (e.g. a lookup returning the API's object).
+      ...((target as z.AnyZodObject)._def.unknownKeys === "passthrough" ? ["  /** Other fields of the API's object, as it sends them. */", "  [key: string]: unknown;"] : []),
       "}",
     ].join("\n");
     return name;

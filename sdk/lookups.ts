@@ -5,8 +5,32 @@
 // lookups alone. A lookup never creates, changes or deletes anything remote.
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
+import type {
+  AuditRecordLookup,
+  CustomFieldLookup,
+  EnablementLookup,
+  EscalationPolicyLookupResult,
+  EventRuleLookup,
+  PriorityLookupResult,
+  ServiceIntegrationLookupResult,
+  ServiceLookupResult,
+  VendorLookupResult,
+} from "./lookup-results";
 import { providerFor } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
+
+// The result types are generated from the provider's result schemas (npm run generate).
+export type {
+  AuditRecordLookup,
+  CustomFieldLookup,
+  EnablementLookup,
+  EscalationPolicyLookupResult,
+  EventRuleLookup,
+  PriorityLookupResult,
+  ServiceIntegrationLookupResult,
+  ServiceLookupResult,
+  VendorLookupResult,
+} from "./lookup-results";
 
 export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases"> {
   /**
@@ -17,64 +41,6 @@ export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "paren
   // dependsOn: the lookup reads after these resources are written. Name the resources whose data it
   // reads (or that create the looked-up object): until they exist, e.g. in the first preview, the
   // result is unknown rather than an error.
-}
-
-export interface ServiceLookupResult {
-  id: string;
-  name: string;
-  description: string;
-  escalationPolicy: string | null;
-  autoResolveTimeout: number | null;
-  acknowledgementTimeout: number | null;
-  status: string;
-  alertCreation: string | null;
-  incidentUrgencyRule: Record<string, unknown> | null;
-  supportHours: Record<string, unknown> | null;
-  scheduledActions: Record<string, unknown>[];
-  alertGroupingParameters: Record<string, unknown> | null;
-  autoPauseNotificationsParameters: Record<string, unknown> | null;
-  htmlUrl: string;
-  createdAt: string;
-  summary: string;
-  lastIncidentTimestamp: string | null;
-}
-
-export interface EventRuleLookup {
-  id: string;
-  position: number;
-  disabled: boolean;
-  conditions?: Record<string, unknown>;
-  timeFrame?: Record<string, unknown>;
-  variables?: Record<string, unknown>[];
-  actions?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-export interface EnablementLookup {
-  feature: string;
-  enabled: boolean;
-  updatedAt: string | null;
-  warnings: string[];
-}
-
-export interface CustomFieldLookup {
-  id: string;
-  name: string;
-  displayName?: string;
-  dataType?: string;
-  fieldType?: string;
-  value: CustomFieldValue;
-}
-
-export interface AuditRecordLookup {
-  id: string;
-  executionTime: string;
-  action: string;
-  actors?: Record<string, unknown>[];
-  method?: { type: string; truncatedToken?: string };
-  rootResource?: Record<string, unknown>;
-  details?: { resource?: Record<string, unknown>; fields?: Array<{ name: string; value?: string; beforeValue?: string }>; references?: unknown[] };
-  [key: string]: unknown;
 }
 
 /** The resource behind every lookup; `result` is filled by the provider's check. */
@@ -125,48 +91,6 @@ function lookup<T>(fn: string, query: string, args: Record<string, pulumi.Input<
 /** The service with exactly this name (case-sensitive); fails naming the name when there is none. */
 export function getService(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<ServiceLookupResult> {
   return lookup("getService", "service", { name: args.name }, opts);
-}
-
-export interface EscalationPolicyLookupResult {
-  id: string;
-  name: string;
-  description: string | null;
-  numLoops: number | null;
-  htmlUrl: string;
-  summary: string;
-}
-
-export interface VendorLookupResult {
-  id: string;
-  name: string;
-  summary: string;
-  description: string | null;
-  websiteUrl: string | null;
-}
-
-export interface PriorityLookupResult {
-  id: string;
-  name: string;
-  description: string | null;
-  summary: string;
-}
-
-/** An integration of a service as a lookup returns it. The routing key is left out: it is a secret. */
-export interface ServiceIntegrationLookupResult {
-  id: string;
-  service: string;
-  type: string;
-  vendor: string | null;
-  name: string;
-  integrationEmail: string | null;
-  emailIncidentCreation: string | null;
-  emailFilterMode: string | null;
-  emailFilters: Record<string, unknown>[] | null;
-  emailParsers: Record<string, unknown>[] | null;
-  emailParsingFallback: string | null;
-  htmlUrl: string;
-  summary: string;
-  createdAt: string;
 }
 
 /**

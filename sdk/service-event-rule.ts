@@ -227,6 +227,7 @@ export interface ServiceEventRuleVariableParameters {
   path: string;
 }
 
+/** What a matching event does, as the rule has it (actions it does not take left out). */
 export interface ServiceEventRuleActions {
   /** Adds a note to the incident. */
   annotate?: ServiceEventRuleActionsAnnotate | null;
@@ -313,9 +314,7 @@ export class ServiceEventRule extends pulumi.dynamic.Resource {
   declare readonly timeFrame: pulumi.Output<ServiceEventRuleTimeFrame | null>;
   /** Values captured from the event for the actions' templates. */
   declare readonly variables: pulumi.Output<ServiceEventRuleVariable[]>;
-  /**
-   * What a matching event does. Managed as a whole: an action removed from the program is removed from the rule.
-   */
+  /** What a matching event does, as the rule has it (actions it does not take left out). */
   declare readonly actions: pulumi.Output<ServiceEventRuleActions>;
   /** A short text the API gives the rule. */
   declare readonly summary: pulumi.Output<string>;

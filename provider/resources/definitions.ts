@@ -1,5 +1,4 @@
 // Every resource's definition and the lookup result schemas, for scripts/generate-sdk.ts.
-import type { z } from "zod";
 import type { ResourceDefinition } from "./define";
 import { definition as service } from "./service";
 import { definition as customFieldValues } from "./service-custom-field-values";
@@ -10,5 +9,4 @@ import { definition as conversion } from "./service-event-rules-conversion";
 
 export const DEFINITIONS: readonly ResourceDefinition[] = [service, integration, rule, conversion, customFieldValues, enablement];
 
-/** The result of each SDK lookup (sdk/lookups.ts), printed as sdk/lookup-results.ts. */
-export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny }> = [];
+export { LOOKUP_RESULTS } from "./lookup";

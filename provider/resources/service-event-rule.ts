@@ -180,7 +180,7 @@ export const definition = defineResource({
     conditions: conditions.nullable(),
     timeFrame: timeFrame.nullable(),
     variables: z.array(variable),
-    actions: actions,
+    actions: actions.describe("What a matching event does, as the rule has it (actions it does not take left out)."),
     summary: z.string().describe("A short text the API gives the rule."),
   }),
   replaceOn: ["service"],
