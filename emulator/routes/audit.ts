@@ -37,7 +37,9 @@ export function registerAudit(app: FastifyInstance, core: EmulatorCore): void {
     if (!owned(core.state.services, id, p.accountId) && mine.length === 0) throw notFound(`Service ${id}`);
     const q = query(req);
     const now = core.clock.now();
-    const until = time(single(q.until), now, "until");
+    // The window ends before `until`; by default it holds everything recorded so far, including a
+    // record made in this very millisecond (a change and a listing right after it).
+    const until = time(single(q.until), now + 1, "until");
     const since = time(single(q.since), until - DAY, "since");
     if (until <= since) throw new ApiError("INVALID_DATE_RANGE", ['"until" must be after "since"']);
     if (until - since > 31 * DAY) throw new ApiError("INVALID_DATE_RANGE", ['"until" may be at most 31 days after "since"']);

@@ -11,7 +11,7 @@ import { SCOPES } from "../oauth/scopes";
 import { type CustomFieldDef, type FieldOption, owned, type State } from "../store";
 import { createFieldBody, fieldValuesBody, updateFieldBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { findService, serviceRef } from "./services";
+import { findService, serviceRef } from "../service-lookup";
 
 const DATA_TYPES = ["boolean", "integer", "float", "string", "datetime", "url"] as const;
 const FIELD_TYPES = ["single_value", "single_value_fixed", "multi_value", "multi_value_fixed"] as const;

@@ -8,7 +8,7 @@ import { baseUrl, params, reference, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import type { ServiceRecord } from "../store";
 import { enablementBody } from "../schemas";
-import { findService, serviceRef } from "./services";
+import { findService, serviceRef } from "../service-lookup";
 
 export const FEATURES = ["aiops"] as const;
 

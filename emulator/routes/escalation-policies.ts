@@ -6,7 +6,7 @@ import { notFound } from "../errors";
 import { baseUrl, paginate, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { type EscalationPolicy, owned } from "../store";
-import { serviceRef } from "./services";
+import { serviceRef } from "../service-lookup";
 
 function render(core: EmulatorCore, base: string, p: EscalationPolicy) {
   return {

@@ -10,8 +10,9 @@ import { SCOPES } from "../oauth/scopes";
 import type { IntegrationRecord, ServiceRecord } from "../store";
 import { integrationBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { vendorById } from "./catalog";
-import { findService, serviceRef } from "./services";
+import { renderIntegration } from "../integration-view";
+import { findService, serviceRef } from "../service-lookup";
+import { vendorById } from "../vendors";
 
 const EMAIL_TYPE = "generic_email_inbound_integration";
 
@@ -81,25 +82,6 @@ function parseSettings(v: Validator, o: Json, type: string) {
 
 /** What audit records compare; never the routing key, which is a secret. */
 const view = (i: IntegrationRecord): Json => ({ name: i.name, type: i.type, vendor: i.vendorId, integration_email: i.integration_email, ...i.settings });
-
-export function renderIntegration(core: EmulatorCore, base: string, i: IntegrationRecord) {
-  const s = core.state.services[i.serviceId];
-  const self = `${base}/services/${i.serviceId}/integrations/${i.id}`;
-  return {
-    id: i.id,
-    type: i.type,
-    summary: i.name,
-    self,
-    html_url: `${base}/services/${i.serviceId}/integrations/${i.id}`,
-    name: i.name,
-    service: serviceRef(base, s),
-    created_at: i.created_at,
-    vendor: i.vendorId ? reference("vendor", i.vendorId, vendorById(i.vendorId)?.name ?? i.vendorId, `${base}/vendors/${i.vendorId}`) : null,
-    ...(i.integration_key !== null ? { integration_key: i.integration_key } : {}),
-    ...(i.integration_email !== null ? { integration_email: i.integration_email } : {}),
-    ...i.settings,
-  };
-}
 
 const integrationRef = (base: string, i: IntegrationRecord) =>
   reference("integration", i.id, i.name, `${base}/services/${i.serviceId}/integrations/${i.id}`);

@@ -10,7 +10,7 @@ import { SCOPES } from "../oauth/scopes";
 import type { RuleRecord, ServiceRecord } from "../store";
 import { createRuleBody, updateRuleBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { findService, serviceRef } from "./services";
+import { findService, serviceRef } from "../service-lookup";
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;

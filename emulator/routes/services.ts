@@ -1,15 +1,15 @@
 // Services: index, show, create, update single, update multiple (atomic), delete.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { audit, changes } from "../audit";
-import type { Principal } from "../auth";
 import type { EmulatorCore } from "../core";
-import { invalid, notFound } from "../errors";
+import { invalid } from "../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { owned, type ServiceRecord, type State } from "../store";
 import { createServiceBody, updateServiceBody, updateServicesBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { renderIntegration } from "./integrations";
+import { renderIntegration } from "../integration-view";
+import { findService, serviceRef } from "../service-lookup";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
 const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
@@ -182,10 +182,6 @@ function applyManaged(core: EmulatorCore, s: ServiceRecord, m: Managed, now: str
   s.updated_at = now;
 }
 
-export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) {
-  return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
-}
-
 export function renderService(core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string> = new Set()) {
   const policy = core.state.escalationPolicies[s.escalationPolicyId];
   const policyRef = reference("escalation_policy", s.escalationPolicyId, policy?.name ?? s.escalationPolicySummary,
@@ -219,13 +215,6 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     alert_grouping_parameters: s.alert_grouping_parameters,
     auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
   };
-}
-
-/** The service `id` of the caller's account, or 404 (other accounts' services are invisible). */
-export function findService(core: EmulatorCore, p: Principal, id: string): ServiceRecord {
-  const s = owned(core.state.services, id, p.accountId);
-  if (!s) throw notFound(`Service ${id}`);
-  return s;
 }
 
 const includes = (req: FastifyRequest): Set<string> => new Set(many(query(req), "include"));

@@ -1,0 +1,18 @@
+// What every route of a service's children needs about the service: finding it in the caller's
+// account, and the reference other objects carry to it.
+import type { Principal } from "./auth";
+import type { EmulatorCore } from "./core";
+import { notFound } from "./errors";
+import { reference } from "./http";
+import { owned, type ServiceRecord } from "./store";
+
+/** The service `id` of the caller's account, or 404 (other accounts' services are invisible). */
+export function findService(core: EmulatorCore, p: Principal, id: string): ServiceRecord {
+  const s = owned(core.state.services, id, p.accountId);
+  if (!s) throw notFound(`Service ${id}`);
+  return s;
+}
+
+export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) {
+  return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
+}

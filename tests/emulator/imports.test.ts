@@ -1,0 +1,52 @@
+// The emulator's module graph: no import circle, and no route module importing another (what
+// several routes use lives in shared modules beside them). Only value imports count: `import type`
+// vanishes at run time and cannot form a circle of module loading.
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../../emulator");
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? files(p) : p.endsWith(".ts") && !p.endsWith(".d.ts") ? [p] : [];
+  });
+}
+
+/** Relative value imports of a file, resolved to files. */
+function imports(file: string): string[] {
+  const text = fs.readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.{1,2}\/[^"]+)";/gms)) {
+    const base = path.resolve(path.dirname(file), m[1]);
+    const target = [`${base}.ts`, path.join(base, "index.ts")].find((f) => fs.existsSync(f));
+    if (target) out.push(target);
+  }
+  return out;
+}
+
+const graph = new Map(files(ROOT).map((f) => [f, imports(f)]));
+const name = (f: string) => path.relative(ROOT, f);
+
+test("the emulator's modules import each other without a circle", () => {
+  const state = new Map<string, "open" | "done">();
+  const cycles: string[] = [];
+  const visit = (f: string, trail: string[]) => {
+    if (state.get(f) === "done") return;
+    if (state.get(f) === "open") {
+      cycles.push([...trail.slice(trail.indexOf(f)), f].map(name).join(" -> "));
+      return;
+    }
+    state.set(f, "open");
+    for (const next of graph.get(f) ?? []) visit(next, [...trail, f]);
+    state.set(f, "done");
+  };
+  for (const f of graph.keys()) visit(f, []);
+  expect(cycles).toEqual([]);
+});
+
+test("no route module imports another route module", () => {
+  const routes = path.join(ROOT, "routes") + path.sep;
+  const crossing = [...graph].flatMap(([f, deps]) => (f.startsWith(routes) ? deps.filter((d) => d.startsWith(routes)).map((d) => `${name(f)} -> ${name(d)}`) : []));
+  expect(crossing).toEqual([]);
+});
