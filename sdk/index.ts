@@ -8,3 +8,4 @@ export * from "./service-event-rules-conversion";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
 export * from "./lookups";
+export * from "./lookup-results";

@@ -5,6 +5,8 @@
 // lookups alone. A lookup never creates, changes or deletes anything remote.
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
+// The result types are generated from the provider's result schemas (npm run generate); sdk/index.ts
+// exports them.
 import type {
   AuditRecordLookup,
   CustomFieldLookup,
@@ -19,18 +21,6 @@ import type {
 import { providerFor } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
 
-// The result types are generated from the provider's result schemas (npm run generate).
-export type {
-  AuditRecordLookup,
-  CustomFieldLookup,
-  EnablementLookup,
-  EscalationPolicyLookupResult,
-  EventRuleLookup,
-  PriorityLookupResult,
-  ServiceIntegrationLookupResult,
-  ServiceLookupResult,
-  VendorLookupResult,
-} from "./lookup-results";
 
 export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases"> {
   /**

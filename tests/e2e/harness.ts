@@ -7,17 +7,9 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { Agent, request, type Dispatcher } from "undici";
 import type { ReadyLine } from "../../emulator";
+import { ROOT } from "../../scripts/repo-root";
 
-/** The repository root (also when this file runs compiled from elsewhere, e.g. by the benchmarks). */
-export const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "scripts/setup-pulumi.sh"))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no repository root above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-})();
+export { ROOT };
 const WORK = path.join(ROOT, ".work");
 
 /** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
