@@ -4,23 +4,11 @@
 // schema's `.describe()` text as TSDoc; a field without one is an error, so no field goes
 // undocumented. Only the zod kinds the definitions use are printed; any other fails loudly.
 import { z } from "zod";
-import { typeNameOf } from "../provider/resources/define";
+import { describedAs, typeNameOf, unwrapped } from "../provider/resources/define";
+
+export { describedAs };
 
 export type Mode = "input" | "output";
-
-/** The description of a field, looked up through the wrappers around it. */
-export function describedAs(schema: z.ZodTypeAny): string | undefined {
-  for (let s: z.ZodTypeAny | undefined = schema; s; s = inner(s)) if (s.description) return s.description;
-  return undefined;
-}
-
-function inner(s: z.ZodTypeAny): z.ZodTypeAny | undefined {
-  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) return s.unwrap();
-  if (s instanceof z.ZodDefault) return s.removeDefault();
-  if (s instanceof z.ZodEffects) return s.innerType();
-  if (s instanceof z.ZodLazy) return s.schema;
-  return undefined;
-}
 
 /** Whether a field may be left out (optional, or with a default). */
 export function isOptional(schema: z.ZodTypeAny): boolean {
@@ -162,7 +150,7 @@ export class TypePrinter {
     this.registry.add(schema, mode, name, this.module);
     let target: z.ZodTypeAny = schema;
     while (!(target instanceof z.ZodObject)) {
-      const next = inner(target);
+      const next = unwrapped(target);
       if (!next) throw new Error(`${path.join(".")}: a named type must be an object schema`);
       target = next;
     }

@@ -97,17 +97,23 @@ export function documentedOutputs<D extends { inputs: z.ZodTypeAny; outputs: z.Z
   const outputs = d.outputs as unknown as z.AnyZodObject;
   const shape: z.ZodRawShape = {};
   for (const [k, s] of Object.entries(outputs.shape as z.ZodRawShape)) {
-    const fallback = describedIn(inputs[k]);
-    shape[k] = describedIn(s) || !fallback ? s : s.describe(fallback);
+    const fallback = describedAs(inputs[k]);
+    shape[k] = describedAs(s) || !fallback ? s : s.describe(fallback);
   }
   return z.object(shape) as unknown as D["outputs"];
 }
 
-/** The description on a schema or the wrappers inside it. */
-function describedIn(s: z.ZodTypeAny | undefined): string | undefined {
-  while (s) {
-    if (s.description) return s.description;
-    s = s instanceof z.ZodOptional || s instanceof z.ZodNullable ? s.unwrap() : s instanceof z.ZodEffects ? s.innerType() : undefined;
-  }
+/** The description of a field, looked up through the wrappers around it (optional, nullable, default, refinements, lazy). */
+export function describedAs(schema: z.ZodTypeAny | undefined): string | undefined {
+  for (let s = schema; s; s = unwrapped(s)) if (s.description) return s.description;
+  return undefined;
+}
+
+/** The schema inside a wrapper, if it is one. */
+export function unwrapped(s: z.ZodTypeAny): z.ZodTypeAny | undefined {
+  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) return s.unwrap();
+  if (s instanceof z.ZodDefault) return s.removeDefault();
+  if (s instanceof z.ZodEffects) return s.innerType();
+  if (s instanceof z.ZodLazy) return s.schema;
   return undefined;
 }
