@@ -57,6 +57,7 @@ export class ApiClient {
   private readonly retry: Required<RetryOptions>;
   private readonly limit: pLimit.Limit;
   private readonly budget: RateBudget;
+  private writes = 0;
 
   constructor(connection: Connection, options?: ApiClientOptions) {
     const o = withDefaults(DEFAULT_CLIENT, options);
@@ -74,14 +75,28 @@ export class ApiClient {
     if (!path.startsWith("/") || path.includes("?")) throw new TypeError(`path must start with "/" and carry no query: ${path}`);
     const url = this.url(path, opts.query);
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    let grant = await this.authorize(opts.scopes);
-    let outcome = await this.exchange(method, url, body, grant);
-    if (outcome.response.status === 401 && this.tokens.renewable) {
-      this.tokens.invalidate(grant);
-      grant = await this.authorize(opts.scopes);
-      outcome = await this.exchange(method, url, body, grant);
+    const writing = method !== "GET";
+    if (writing) this.writes++;
+    try {
+      let grant = await this.authorize(opts.scopes);
+      let outcome = await this.exchange(method, url, body, grant);
+      if (outcome.response.status === 401 && this.tokens.renewable) {
+        this.tokens.invalidate(grant);
+        grant = await this.authorize(opts.scopes);
+        outcome = await this.exchange(method, url, body, grant);
+      }
+      return interpret<T>(method, path, outcome, grant);
+    } finally {
+      if (writing) this.writes++;
     }
-    return interpret<T>(method, path, outcome, grant);
+  }
+
+  /**
+   * Changes when a write of this client starts or ends: data read while it stayed the same saw no
+   * write of this process in flight or finished since (what a reused listing must know).
+   */
+  get writeCount(): number {
+    return this.writes;
   }
 
   /**

@@ -9,6 +9,7 @@ import { getClient } from "../runtime";
 import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { childrenLike, createOnce, orGone } from "./recovery";
+import { listedIntegration, readViaListing } from "./service-listing";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -290,7 +291,7 @@ export const provider: dynamic.ResourceProvider = {
   async read(id, props) {
     const service = serviceOf(props, id);
     return readOrGone(async () => {
-      const found = await get(service, id);
+      const found = await readViaListing(getClient(), service, (s) => listedIntegration<ApiIntegration>(s, id), () => get(service, id));
       return { id: found.id, props: toOutputs(found, service) };
     });
   },

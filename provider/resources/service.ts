@@ -7,6 +7,7 @@ import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { finishCreate } from "./partial";
+import { readViaListing } from "./service-listing";
 import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
 
 const READ = ["services.read"];
@@ -286,8 +287,11 @@ export const provider: dynamic.ResourceProvider = {
 
   async read(id) {
     return readOrGone(async () => {
-      const res = await getClient().request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ });
-      return { id: res.service.id, props: toOutputs(res.service) };
+      const client = getClient();
+      const service = await readViaListing(client, id, (s) => s as unknown as ApiService, async () =>
+        (await client.request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ })).service,
+      );
+      return { id: service.id, props: toOutputs(service) };
     });
   },
 

@@ -85,6 +85,36 @@ test("a second preview shows no changes, also after a refresh", () => {
   project.must(["preview", "--refresh", "--expect-no-changes"]);
 });
 
+test("a refresh answers overlapping reads of services and integrations from one listing, and still sees drift", async () => {
+  type Stats = { byRoute: Record<string, Record<string, number>> };
+  const reads = async () => {
+    const { byRoute } = (await emu.admin<Stats>("GET", "/_emulator/stats")).body;
+    const n = (route: string) => Object.values(byRoute[route] ?? {}).reduce((a, b) => a + b, 0);
+    return { list: n("GET /services"), one: n("GET /services/:id") + n("GET /services/:id/integrations/:integration_id") };
+  };
+  // 150 ms per request: the engine's four reads overlap, as they do on a real network.
+  expect((await emu.admin("POST", "/_emulator/faults", { route: "*", latencyMs: 150 })).status).toBeLessThan(300);
+  try {
+    const before = await reads();
+    project.must(["preview", "--refresh", "--expect-no-changes"]);
+    const after = await reads();
+    // Two services and two integrations: one GET, then one listing page for the reads that overlapped it.
+    expect(after.list - before.list).toBe(1);
+    expect(after.one - before.one).toBeLessThan(4);
+
+    // What the listing shows is what refresh compares: a service renamed by hand is drift.
+    const svc = serviceId("other");
+    expect((await emu.api("PUT", `/services/${svc}`, { service: { name: "Renamed by hand" } })).status).toBe(200);
+    const drift = project.run(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+    expect(drift.code).not.toBe(0);
+    expect(drift.stdout).toMatch(/~ name\s*:\s*"Search" => "Renamed by hand"/);
+    expect(drift.stdout).toMatch(/pagerduty:Service: \(update\)/);
+    expect((await emu.api("PUT", `/services/${svc}`, { service: { name: "Search" } })).status).toBe(200);
+  } finally {
+    await emu.admin("DELETE", "/_emulator/faults");
+  }
+});
+
 test("name and email settings update in place", async () => {
   project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email" }));
   expect(project.stepsOf("events")).toEqual(["update"]);
