@@ -7,8 +7,8 @@ import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { finishCreate } from "./partial";
-import { readViaListing } from "./service-listing";
 import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
+import { readViaListing } from "./service-listing";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
