@@ -1,6 +1,6 @@
 // Reading whole lists from the API's two pagination styles: offset (`limit`, `offset`, `more`) for
 // index endpoints, and cursor (`limit`, `cursor`, `next_cursor`) for audit records.
-import type { Query } from "../http/client";
+import type { ApiClient, Query } from "../http/client";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
 
@@ -19,6 +19,33 @@ export async function listOffset<T>(path: string, key: string, scopes: string[],
     if (res?.more !== true || batch.length === 0) return items;
   }
   throw new PagerDutyError("ERR_API", `GET ${path} kept reporting more items after ${MAX_PAGES} pages`);
+}
+
+/**
+ * Every item of an offset-paginated index, or undefined when it holds more than `max`. The first
+ * page asks for the total, and the pages after it are then fetched at once rather than one after
+ * another; a server that gives no total is followed by `more`, as in listOffset.
+ */
+export async function listOffsetAtOnce<T>(client: ApiClient, path: string, key: string, scopes: string[], max: number, query: Query = {}): Promise<T[] | undefined> {
+  type Page = Record<string, unknown> & { more?: boolean; total?: number | null };
+  const page = (offset: number, total = false) =>
+    client.request<Page>("GET", path, { query: { ...query, limit: MAX_PAGE, offset, ...(total ? { total: true } : {}) }, scopes });
+  const batch = (p: Page) => (p?.[key] ?? []) as T[];
+  const first = await page(0, true);
+  const items = [...batch(first)];
+  if (typeof first.total === "number") {
+    if (first.total > max) return undefined;
+    const offsets: number[] = [];
+    for (let o = items.length; first.more === true && o < first.total; o += MAX_PAGE) offsets.push(o);
+    for (const p of await Promise.all(offsets.map((o) => page(o)))) items.push(...batch(p));
+    return items;
+  }
+  for (let p = first; p.more === true && batch(p).length > 0; ) {
+    if (items.length >= max) return undefined;
+    p = await page(items.length);
+    items.push(...batch(p));
+  }
+  return items;
 }
 
 /** Every item of a cursor-paginated listing, following `next_cursor` until it is null. */

@@ -8,7 +8,7 @@
 // drop a resource from the state. A write of this process started or finished since the listing
 // was taken makes it unusable, and it is not reused after TTL_MS.
 import type { ApiClient } from "../http/client";
-import { MAX_PAGE } from "./pages";
+import { listOffsetAtOnce } from "./pages";
 
 /** How long a listing answers reads; a refresh burst is far shorter, a later one takes its own. */
 export const TTL_MS = 10_000;
@@ -70,48 +70,22 @@ class ServiceListing {
 
   /** Every service with its integrations, or undefined when the account has more than MAX_LISTED. */
   private async list(): Promise<Map<string, ListedService> | undefined> {
-    type Page = { services?: ListedService[]; more?: boolean; total?: number | null };
-    const page = (offset: number, total = false) =>
-      this.client.request<Page>("GET", "/services", {
-        query: { "include[]": ["integrations"], limit: MAX_PAGE, offset, ...(total ? { total: true } : {}) },
-        scopes: READ,
-      });
-    const first = await page(0, true);
-    const items = [...(first.services ?? [])];
-    if (typeof first.total === "number") {
-      if (first.total > MAX_LISTED) return this.giveUp();
-      // The total is known: the other pages at once.
-      const offsets: number[] = [];
-      for (let o = items.length; first.more === true && o < first.total; o += MAX_PAGE) offsets.push(o);
-      for (const p of await Promise.all(offsets.map((o) => page(o)))) items.push(...(p.services ?? []));
-    } else {
-      for (let p = first; p.more === true && (p.services?.length ?? 0) > 0; ) {
-        if (items.length >= MAX_LISTED) return this.giveUp();
-        p = await page(items.length);
-        items.push(...(p.services ?? []));
-      }
-    }
-    return new Map(items.map((s) => [s.id, s]));
-  }
-
-  private giveUp(): undefined {
-    this.tooLarge = true;
-    return undefined;
+    const services = await listOffsetAtOnce<ListedService>(this.client, "/services", "services", READ, MAX_LISTED, { "include[]": ["integrations"] });
+    if (!services) this.tooLarge = true;
+    return services && new Map(services.map((s) => [s.id, s]));
   }
 }
 
 const listings = new WeakMap<ApiClient, ServiceListing>();
 
-/** The listing of the account `client` works for (one per client, so per account and credential). */
-export function serviceListing(client: ApiClient): ServiceListing {
-  let l = listings.get(client);
-  if (!l) listings.set(client, (l = new ServiceListing(client)));
-  return l;
-}
-
-/** `ServiceListing.read` on the listing of `client`'s account. */
+/**
+ * `ServiceListing.read` on the listing of `client`'s account (one listing per client, so per
+ * account and credential).
+ */
 export function readViaListing<T>(client: ApiClient, serviceId: string, pick: (s: ListedService) => T | undefined, single: () => Promise<T>): Promise<T> {
-  return serviceListing(client).read(serviceId, pick, single);
+  let listing = listings.get(client);
+  if (!listing) listings.set(client, (listing = new ServiceListing(client)));
+  return listing.read(serviceId, pick, single);
 }
 
 /** An integration as the listing embeds it, when it embeds it whole (not as a reference). */

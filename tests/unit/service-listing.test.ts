@@ -31,7 +31,7 @@ const account = (count: number) => ids(count).map((id) => ({ ...live(id), integr
  * Answers GETs from `services`: a show per id, and pages of the list, which embed integrations whole
  * with `include[]=integrations` (unless `referencesOnly`, a server that never does).
  */
-function serve(services: ReturnType<typeof account>, opts: { totalOverride?: number; referencesOnly?: boolean } = {}): void {
+function serve(services: ReturnType<typeof account>, opts: { totalOverride?: number; referencesOnly?: boolean; noTotal?: boolean } = {}): void {
   api
     .pool()
     .intercept({ method: "GET", path: (p) => p.startsWith("/services") })
@@ -52,7 +52,7 @@ function serve(services: ReturnType<typeof account>, opts: { totalOverride?: num
       const offset = Number(url.searchParams.get("offset") ?? 0);
       const whole = !opts.referencesOnly && url.searchParams.getAll("include[]").includes("integrations");
       const page = services.slice(offset, offset + limit).map((s) => (whole ? s : { ...s, integrations: s.integrations.map(ref) }));
-      const total = url.searchParams.get("total") === "true" ? opts.totalOverride ?? services.length : null;
+      const total = url.searchParams.get("total") === "true" && !opts.noTotal ? opts.totalOverride ?? services.length : null;
       return json({ services: page, limit, offset, more: offset + limit < services.length, total });
     })
     .persist();
@@ -90,14 +90,20 @@ test("reads in a burst: one GET, then one listing page answers the rest, service
   expect(seen).toHaveLength(2);
 });
 
+/** The listing of 250 services: the first page asks for the total. */
+const THREE_PAGES = [0, 100, 200].map((o) => `GET /services?include%5B%5D=integrations&limit=100&offset=${o}${o ? "" : "&total=true"}`);
+
 test("pages after the first are fetched together once the total is known", async () => {
   serve(account(250));
   await Promise.all(ids(250).map((id) => readService(id)));
-  expect(lists()).toEqual([
-    "GET /services?include%5B%5D=integrations&limit=100&offset=0&total=true",
-    "GET /services?include%5B%5D=integrations&limit=100&offset=100",
-    "GET /services?include%5B%5D=integrations&limit=100&offset=200",
-  ]);
+  expect(lists()).toEqual(THREE_PAGES);
+  expect(shows()).toHaveLength(1);
+});
+
+test("a server that gives no total is paged by `more`, one page after another", async () => {
+  serve(account(250), { noTotal: true });
+  await Promise.all(ids(250).map((id) => readService(id)));
+  expect(lists()).toEqual(THREE_PAGES);
   expect(shows()).toHaveLength(1);
 });
 
