@@ -4,6 +4,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { PagerDutyError } from "./errors";
 import { installHostErrorFilter, reported, reportedProvider } from "./host-errors";
 import { UNKNOWN, withUnmanagedDrift } from "./resources/fields";
+import { setStack } from "./resources/deployment";
 import { journal } from "./resources/journal";
 import { configure as configureRuntime, driftAllFields, verifyCredentials } from "./runtime";
 
@@ -15,11 +16,25 @@ export function resource(kind: string): dynamic.ResourceProvider {
   try {
     const provider: dynamic.ResourceProvider = require(`./resources/${moduleOf(kind)}`).provider;
     // Lookups write nothing and are compared by their own diff.
-    return reportedProvider(kind === "Lookup" ? provider : withUnmanagedDrift(kind, settling(kind, provider), driftAllFields));
+    return reportedProvider(kind === "Lookup" ? provider : withUnmanagedDrift(kind, settling(kind, unique(provider)), driftAllFields));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw e;
     throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   }
+}
+
+/**
+ * The SDK passes `__conflict` when another resource of the program claims the same unique value (a
+ * service's name; sdk/unique-names.ts): the check fails with it, so the preview does and nothing is
+ * created. No property is named, so the engine prints the message without dumping the inputs.
+ */
+function unique(p: dynamic.ResourceProvider): dynamic.ResourceProvider {
+  if (!p.check) return p;
+  return {
+    ...p,
+    check: async (olds, news) =>
+      typeof news?.__conflict === "string" ? { failures: [{ property: "", reason: news.__conflict }] } : p.check!.call(p, olds, news),
+  };
 }
 
 /** Kinds whose creates are journaled (resources/recovery.ts). */
@@ -42,9 +57,13 @@ function settling(kind: string, p: dynamic.ResourceProvider): dynamic.ResourcePr
   };
 }
 
-/** Called from every provider object's configure; the settings are process-wide. */
-export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
+/**
+ * Called from every provider object's configure; the settings are process-wide. `stack` is the
+ * program's fully qualified stack name (absent from providers serialized by older versions).
+ */
+export async function configure(req: dynamic.ConfigureRequest, stack?: string): Promise<void> {
   installHostErrorFilter();
+  setStack(stack);
   return reported(() => configureFrom(req));
 }
 

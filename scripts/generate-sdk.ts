@@ -31,7 +31,8 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     members.push(tsdoc(doc + secret, "  "), `  declare readonly ${key}: pulumi.Output<${printer.type(schema, "output", [d.kind, key])}>;`);
   }
   const placeholders = wrap(Object.keys(outputs).map((k) => `${k}: undefined`), "      ");
-  const props = `{ ...outputs, ...args${d.origin ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""} }`;
+  const conflict = d.uniqueInAccount ? `, __conflict: uniqueConflict(${JSON.stringify(d.kind)}, name, ${JSON.stringify(d.uniqueInAccount)}, args.${d.uniqueInAccount})` : "";
+  const props = `{ ...outputs, ...args${d.origin ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""}${conflict} }`;
   const opts = d.secretOutputs?.length ? `pulumi.mergeOptions(opts, { additionalSecretOutputs: ${JSON.stringify(d.secretOutputs)} })` : "opts";
   const cls = [
     tsdoc(d.description),
@@ -51,6 +52,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     'import * as pulumi from "@pulumi/pulumi";',
     ...(d.origin ? ['import { originOf } from "./origin";'] : []),
     'import { providerFor } from "./provider";',
+    ...(d.uniqueInAccount ? ['import { uniqueConflict } from "./unique-names";'] : []),
     ...printer.imports(),
     "",
     args,

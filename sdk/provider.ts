@@ -2,6 +2,7 @@
 // method names the resource kind and requires the installed implementation when it runs, so state
 // holds a few hundred bytes instead of the whole provider, no credential is ever captured, and a
 // package upgrade applies to read and delete of existing resources too.
+import * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 
 /** Module path of the implementation, resolved in the dynamic-provider process (project's node_modules). */
@@ -13,8 +14,21 @@ const IMPL = "pulumi-pagerduty-dynamic/dist/provider";
  * `node_modules` but not a package's self-reference; `createRequire` finds both, so the project at
  * this repository's root works too.
  */
-function impl(): { configure(req: dynamic.ConfigureRequest): Promise<void>; resource(kind: string): Required<dynamic.ResourceProvider> } {
+function impl(): { configure(req: dynamic.ConfigureRequest, stack?: string): Promise<void>; resource(kind: string): Required<dynamic.ResourceProvider> } {
   return require("node:module").createRequire(`${process.cwd()}/`)(IMPL);
+}
+
+/**
+ * The stack this program deploys, fully qualified, captured into the serialized provider: a create
+ * receives neither URN nor stack, and recovery reads the stack's state (`pulumi stack export`).
+ * Undefined outside a Pulumi run (the settings are missing there).
+ */
+function currentStack(): string | undefined {
+  try {
+    return `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
+  } catch {
+    return undefined;
+  }
 }
 
 const cache = new Map<string, dynamic.ResourceProvider>();
@@ -23,8 +37,9 @@ const cache = new Map<string, dynamic.ResourceProvider>();
 export function providerFor(kind: string): dynamic.ResourceProvider {
   let p = cache.get(kind);
   if (!p) {
+    const stack = currentStack();
     p = {
-      configure: (req) => impl().configure(req),
+      configure: (req) => impl().configure(req, stack),
       check: (olds, news) => impl().resource(kind).check(olds, news),
       diff: (id, olds, news) => impl().resource(kind).diff(id, olds, news),
       create: (inputs) => impl().resource(kind).create(inputs),

@@ -3,6 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { originOf } from "./origin";
 import { providerFor } from "./provider";
+import { uniqueConflict } from "./unique-names";
 
 export interface ServiceArgs {
   /** The service's name, unique in the account. */
@@ -251,6 +252,6 @@ export class Service extends pulumi.dynamic.Resource {
       alertGroupingParameters: undefined, autoPauseNotificationsParameters: undefined, htmlUrl: undefined,
       createdAt: undefined, summary: undefined, lastIncidentTimestamp: undefined,
     };
-    super(providerFor("Service"), name, { ...outputs, ...args, __origin: originOf("Service", name, opts) }, opts, "pagerduty", "Service");
+    super(providerFor("Service"), name, { ...outputs, ...args, __origin: originOf("Service", name, opts), __conflict: uniqueConflict("Service", name, "name", args.name) }, opts, "pagerduty", "Service");
   }
 }

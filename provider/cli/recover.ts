@@ -18,21 +18,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PagerDutyError } from "../errors";
 import { userInputs } from "../resources/fields";
-import { listOffset } from "../resources/pages";
-import { orGone } from "../resources/recovery";
-import { sameRule, type ApiRule, type RuleInputs } from "../resources/service-event-rule";
-import { sameIdentity, type ApiIntegration, type IntegrationInputs } from "../resources/service-integration";
-import { configure, getClient, resetRuntime } from "../runtime";
+import { servicesNamedExactly } from "../resources/service";
+import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
+import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
+import { RECORDED_TYPES, type Checkpoint, type CreatedKind, type Operation, type StateResource } from "../resources/stack-state";
+import { configure, resetRuntime } from "../runtime";
 
-const READ = ["services.read"];
 const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
 
 /** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, "Service" | "ServiceIntegration" | "ServiceEventRule">> = {
-  "pulumi-nodejs:dynamic/pagerduty:Service": "Service",
-  "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration": "ServiceIntegration",
-  "pulumi-nodejs:dynamic/pagerduty:ServiceEventRule": "ServiceEventRule",
-};
+export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_TYPES;
 
 export interface RecoverOptions {
   stack?: string;
@@ -69,24 +64,7 @@ export function parseArgs(argv: readonly string[]): RecoverOptions {
 
 // ---- the state ---------------------------------------------------------------------------------
 
-interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  [k: string]: unknown;
-}
-
-interface Operation {
-  type: string;
-  resource: StateResource;
-}
-
-export interface Checkpoint {
-  version: number;
-  deployment: { resources?: StateResource[]; pending_operations?: Operation[]; [k: string]: unknown };
-}
+export type { Checkpoint };
 
 /** What recovery does with one pending create. */
 export type Decision =
@@ -96,7 +74,7 @@ export type Decision =
   | { urn: string; kind: "ambiguous"; ids: string[]; what: string };
 
 /** Finds the ids of the objects matching a pending create's recorded inputs. */
-export type Finder = (kind: "Service" | "ServiceIntegration" | "ServiceEventRule", inputs: Record<string, unknown>) => Promise<string[]>;
+export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>) => Promise<string[]>;
 
 const describe = (kind: string, inputs: Record<string, unknown>) =>
   kind === "Service" ? `service "${inputs.name}"` : kind === "ServiceIntegration" ? `integration of service ${inputs.service}` : `event rule of service ${inputs.service}`;
@@ -174,27 +152,11 @@ function dependencyOrder(added: StateResource[]): StateResource[] {
 
 // ---- finding objects ---------------------------------------------------------------------------
 
-const svcPath = (id: string) => `/services/${encodeURIComponent(String(id))}`;
-
-/** Objects matching recorded inputs, through the API (GET only). */
+/** Objects matching recorded inputs, through the API (GET only), as the provider finds them. */
 export const findInAccount: Finder = async (kind, inputs) => {
-  const client = getClient();
-  if (kind === "Service") {
-    const name = String(inputs.name ?? "");
-    return (await listOffset<{ id: string; name: string }>("/services", "services", READ, { query: name })).filter((s) => s.name === name).map((s) => s.id);
-  }
-  const service = String(inputs.service ?? "");
-  if (kind === "ServiceIntegration") {
-    const svc = await orGone(() => client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", svcPath(service), { scopes: READ }));
-    const out: string[] = [];
-    for (const ref of svc?.service.integrations ?? []) {
-      const i = await orGone(() => client.request<{ integration: ApiIntegration }>("GET", `${svcPath(service)}/integrations/${encodeURIComponent(ref.id)}`, { scopes: READ }));
-      if (i && sameIdentity(inputs as unknown as IntegrationInputs)(i.integration)) out.push(i.integration.id);
-    }
-    return out;
-  }
-  const rules = (await orGone(() => listOffset<ApiRule>(`${svcPath(service)}/rules`, "rules", READ))) ?? [];
-  return rules.filter(sameRule(inputs as unknown as RuleInputs)).map((r) => r.id);
+  if (kind === "Service") return servicesNamedExactly(String(inputs.name ?? ""));
+  if (kind === "ServiceIntegration") return integrationsLike(inputs as unknown as IntegrationInputs);
+  return rulesLike(inputs as unknown as RuleInputs);
 };
 
 // ---- the pulumi CLI ----------------------------------------------------------------------------

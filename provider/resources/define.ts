@@ -28,9 +28,11 @@ export interface ResourceDefinition {
   secretOutputs?: readonly string[];
   /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */
   origin: boolean;
+  /** An input the service keeps unique per account (a service's name): the SDK fails the program when two resources share a value. */
+  uniqueInAccount?: string;
 }
 
-type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "secretOutputs";
+type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "secretOutputs" | "uniqueInAccount";
 
 /** A definition with its schemas' own types, so `OutputsOf` and the provider's mappings are checked. */
 export type TypedDefinition<I extends z.ZodTypeAny, O extends z.ZodTypeAny> = Omit<ResourceDefinition, "inputs" | "outputs"> & { inputs: I; outputs: O };
@@ -43,6 +45,7 @@ export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(
     replaceOn: readonly (keyof z.input<I> & string)[];
     diffIgnore?: readonly (keyof z.input<I> & string)[];
     secretOutputs?: readonly (keyof z.output<O> & string)[];
+    uniqueInAccount?: keyof z.input<I> & string;
   },
 ): TypedDefinition<I, O> {
   return d;

@@ -119,6 +119,24 @@ export class Journal {
     await durableWrite(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
   }
 
+  /** Marks an object this process created or adopted for a resource: no other create may adopt it. */
+  claim(kind: string, id: string): void {
+    this.claims.add(`${kind}/${id}`);
+  }
+
+  /** Whether this process created or adopted the object (it belongs to some resource of this deployment). */
+  claimed(kind: string, id: string): boolean {
+    return this.claims.has(`${kind}/${id}`);
+  }
+
+  private readonly claims = new Set<string>();
+
+  /** Forgets an intent whose create was refused: nothing was made, so nothing is to be looked for. */
+  async discard(intent: Intent): Promise<void> {
+    const entry = this.load(intent.origin);
+    if (entry && entry.sentAt === intent.sentAt && !entry.id) await fsp.rm(this.entry(intent.origin), { force: true });
+  }
+
   /** The origin an id was recorded for, if any: such an object belongs to that declared resource. */
   claimant(kind: string, id: string): string | undefined {
     try {

@@ -1,15 +1,21 @@
 // Creates that survive interruptions. A create whose outcome is unknown (the deployment was killed
 // after the POST left, or its reply was lost to a timeout, a reset or a 5xx) may have made an
 // object. Before making another, the provider looks for it, and adopts it only with proof that it
-// came from this declared resource: its identifying inputs match, it was created after the intent
-// was recorded, by the same credential, no other declared resource claims it, and exactly one
-// object qualifies. Otherwise it creates (nothing qualifies) or fails listing the candidates.
-// The uninterrupted path makes no extra request: the journal is local.
+// came from this declared resource and that no other resource of the stack holds it. Two records
+// say a create of this resource was interrupted:
+// - this machine's journal (written before the POST leaves): the object must also have been created
+//   after the intent, by the same credential, and be the only one that qualifies;
+// - the stack's own state, which every runner shares: the engine keeps an interrupted run's pending
+//   create there (inputs and `__origin`), so a fresh CI runner finds it; the object must match the
+//   declared identifying inputs and be the only one no resource of the stack holds.
+// Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
+// makes no request for this: the journal is local and the state is read once per process.
 import { ApiError, isNotFound, NetworkError, PagerDutyError } from "../errors";
 import { warn } from "../diagnostics";
 import { getClient } from "../runtime";
 import { journal, type Intent } from "./journal";
 import { listCursor } from "./pages";
+import { stackState } from "./deployment";
 
 /** The command that recovers what the provider cannot prove on its own. */
 export const RECOVER_COMMAND = "npx pagerduty-recover";
@@ -43,6 +49,8 @@ export interface CreateSpec<T> {
   exists(id: string): Promise<boolean>;
   /** Objects matching the declared identifying inputs, created at or after `since` (epoch ms). */
   find(since: number): Promise<Candidate[]>;
+  /** Ids of every object matching the declared identifying inputs, whenever and by whom it was made. */
+  declared(): Promise<string[]>;
 }
 
 /** `created`: the POST's reply; `adopted`: an object an interrupted create made, to be brought to the declared values. */
@@ -97,37 +105,124 @@ export function lostReplyReason(e: unknown): string {
  * declared resource made. See the file comment for what counts as proof.
  */
 export async function createOnce<T>(spec: CreateSpec<T>): Promise<CreateOutcome<T>> {
+  const arrivedAt = Date.now();
   const origin = typeof spec.origin === "string" && spec.origin ? spec.origin : undefined;
   const prior = origin ? journal().load(origin) : undefined;
-  if (prior && prior.kind === spec.kind && prior.parent === spec.parent) {
-    const id = await resume(spec, prior);
-    if (id) return { id, adopted: true };
+  const id =
+    prior && prior.kind === spec.kind && prior.parent === spec.parent
+      ? await resume(spec, prior)
+      : origin
+        ? await resumeFromState(spec, origin, arrivedAt)
+        : undefined;
+  if (id) {
+    journal().claim(spec.kind, id);
+    return { id, adopted: true };
   }
   return send(spec, origin);
+}
+
+/**
+ * Candidates no other resource holds: not in the stack's state, not created or adopted by this
+ * process for another resource, not recorded in this machine's journal for another resource. Without
+ * the stack's state nothing can be proven free, and the create fails naming the recovery command.
+ */
+async function unheld(spec: CreateSpec<unknown>, ids: string[], origin: string, withState = true): Promise<string[]> {
+  const state = withState ? stackState() : undefined;
+  const free: string[] = [];
+  for (const id of ids) {
+    const claimant = journal().claimant(spec.kind, id);
+    if (journal().claimed(spec.kind, id) || (claimant !== undefined && claimant !== origin)) continue;
+    let holder: string | undefined;
+    if (!withState) {
+      free.push(id);
+      continue;
+    }
+    try {
+      if (!state) throw new PagerDutyError("ERR_STATE", "the program does not name its stack (it was built with an older pulumi-pagerduty-dynamic)");
+      holder = await state.holder(spec.kind, id);
+    } catch (e) {
+      throw new PagerDutyError(
+        "ERR_STATE",
+        `${spec.what}: ${id} may be the object an interrupted create of this resource made, but whether another resource of the stack ` +
+          `holds it cannot be checked (${e instanceof Error ? e.message : String(e)}), so it is not adopted. Run \`${RECOVER_COMMAND}\` ` +
+          "in the project directory, then `pulumi up`",
+      );
+    }
+    if (holder === undefined) free.push(id);
+  }
+  return free;
+}
+
+let stateWarned = false;
+
+/**
+ * On a machine without this resource's journal entry: whether the stack's state keeps a create of it
+ * that an earlier run left pending, and if so the one object it made. See StackState.interrupted.
+ */
+async function resumeFromState<T>(spec: CreateSpec<T>, origin: string, arrivedAt: number): Promise<string | undefined> {
+  const state = stackState();
+  if (!state) return undefined;
+  let interrupted: boolean;
+  try {
+    interrupted = await state.interrupted(origin, arrivedAt);
+  } catch (e) {
+    if (!stateWarned) {
+      stateWarned = true;
+      await warn(
+        `creates go on without checking the stack's state for creates an interrupted run left pending: ${e instanceof Error ? e.message : String(e)}. ` +
+          `After an interrupted deployment, run \`${RECOVER_COMMAND}\` before \`pulumi up\``,
+      );
+    }
+    return undefined;
+  }
+  if (!interrupted) return undefined;
+  const free = await unheld(spec, await spec.declared(), origin);
+  if (free.length > 1) {
+    const ids = [...free].sort();
+    throw new AmbiguousCreateError(
+      `${spec.what}: an earlier deployment of this stack was interrupted while creating it, and ${ids.length} objects that no resource of the stack ` +
+        `holds match it (${ids.join(", ")}); none is adopted because it is not certain which one it made. Delete the extra ones in PagerDuty ` +
+        `(keep one), then run \`pulumi up\` again, or run \`${RECOVER_COMMAND}\` in the project directory to see them`,
+      ids,
+    );
+  }
+  if (free.length === 0) return undefined;
+  await warn(
+    `${spec.what}: adopted ${free[0]} instead of creating a second one: an earlier deployment of this stack was interrupted while creating it ` +
+      `(its create is still pending in the stack's state), and ${free[0]} is the one matching object no resource of the stack holds`,
+  );
+  return free[0];
 }
 
 /** The object an earlier, interrupted create of this resource made, if there is one and it is provable. */
 async function resume<T>(spec: CreateSpec<T>, prior: Intent): Promise<string | undefined> {
   if (prior.id) {
-    if (!(await spec.exists(prior.id))) return undefined;
-    await adopted(spec, prior, prior.id, "an earlier create made it and was answered, but the deployment stopped before the state recorded it");
+    if (!(await spec.exists(prior.id)) || !(await unheld(spec, [prior.id], prior.origin)).length) return undefined;
+    await adopted(
+      spec,
+      prior,
+      prior.id,
+      "an earlier deployment was interrupted after PagerDuty made it: this machine's journal recorded its id, the stack's state never did",
+    );
     return prior.id;
   }
-  return search(spec, prior, "an earlier create was sent and its reply never recorded (the deployment was interrupted or the reply lost)");
+  return search(
+    spec,
+    prior,
+    "an earlier deployment was interrupted after sending its create (this machine's journal recorded the request, no reply was recorded), and it is the one object made since then by the same credential that no resource of the stack holds",
+  );
 }
 
 /**
  * Looks for the object an unanswered create made: one qualifying candidate is adopted, none means
  * the create was not carried out, several fail with the list.
  */
-async function search<T>(spec: CreateSpec<T>, intent: Intent, story: string): Promise<string | undefined> {
+async function search<T>(spec: CreateSpec<T>, intent: Intent, story: string, withState = true): Promise<string | undefined> {
   const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
     (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
   );
-  const free = found.filter((c) => {
-    const claimant = journal().claimant(spec.kind, c.id);
-    return claimant === undefined || claimant === intent.origin;
-  });
+  const freeIds = new Set(found.length ? await unheld(spec, found.map((c) => c.id), intent.origin, withState) : []);
+  const free = found.filter((c) => freeIds.has(c.id));
   if (free.length > 1) {
     const ids = free.map((c) => c.id).sort();
     throw new AmbiguousCreateError(
@@ -179,10 +274,15 @@ async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise
   let first: unknown;
   try {
     const r = await spec.post();
+    journal().claim(spec.kind, r.id);
     if (origin) await safely(() => journal().done(intent, r.id));
     return { id: r.id, created: r.value };
   } catch (e) {
-    if (!outcomeUnknown(e)) throw e;
+    if (!outcomeUnknown(e)) {
+      // Refused: nothing was made, so no later create of this resource should look for it.
+      if (origin) await safely(() => journal().discard(intent));
+      throw e;
+    }
     first = e;
   }
   // The request left but its reply was lost: find out whether the object was made.
@@ -190,7 +290,8 @@ async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise
   let id: string | undefined;
   try {
     intent.credential ||= await getClient().credentialTail();
-    id = await search(spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`);
+    // Objects of earlier runs were made before this request was sent, so the stack's state is not needed.
+    id = await search(spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`, false);
   } catch (e) {
     if (e instanceof AmbiguousCreateError) throw e;
     throw new LostReplyError(
@@ -200,10 +301,14 @@ async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise
       first,
     );
   }
-  if (id) return { id, adopted: true };
+  if (id) {
+    journal().claim(spec.kind, id);
+    return { id, adopted: true };
+  }
   // Provably not made: creating it now cannot duplicate it.
   try {
     const r = await spec.post();
+    journal().claim(spec.kind, r.id);
     if (origin) await safely(() => journal().done(intent, r.id));
     return { id: r.id, created: r.value };
   } catch (e) {

@@ -485,6 +485,12 @@ async function update(service: string, id: string, inputs: Partial<RuleInputs>, 
 const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
 
 /** Whether a live rule has the declared content (everything but its position, which siblings shift). */
+/** Ids of the declared service's rules whose content matches the declared one. */
+export async function rulesLike(inputs: RuleInputs): Promise<string[]> {
+  const rules = (await orGone(() => listOffset<ApiRule>(`/services/${encodeURIComponent(inputs.service)}/rules`, "rules", READ))) ?? [];
+  return rules.filter(sameRule(inputs)).map((r) => r.id);
+}
+
 export const sameRule = (inputs: RuleInputs) => (r: ApiRule) => {
   const { actions, position: _p, service: _s, adoptId: _a, ...rest } = inputs;
   const live = toOutputs(r, inputs.service);
@@ -536,6 +542,7 @@ export const provider: dynamic.ResourceProvider = {
         },
         exists: async (id) => (await orGone(() => getRule(service, id))) !== undefined,
         find: (since) => childrenLike(service, /rule_reference$/, since, (id) => getRule(service, id), sameRule(inputs)),
+        declared: () => rulesLike(inputs),
       });
       if ("adopted" in outcome) {
         const found = await getRule(service, outcome.id);

@@ -242,6 +242,19 @@ async function put(service: string, id: string, inputs: Partial<IntegrationInput
 }
 
 /** The declared identity of an integration: its type or vendor, and its name when set. */
+/** Ids of the integrations of the declared service whose identifying inputs match (type, name, vendor). */
+export async function integrationsLike(inputs: IntegrationInputs): Promise<string[]> {
+  const svc = await orGone(() =>
+    getClient().request<{ service: { integrations?: Array<{ id: string }> } }>("GET", `/services/${encodeURIComponent(inputs.service)}`, { scopes: READ }),
+  );
+  const out: string[] = [];
+  for (const ref of svc?.service.integrations ?? []) {
+    const found = await orGone(() => get(inputs.service, ref.id));
+    if (found && sameIdentity(inputs)(found)) out.push(found.id);
+  }
+  return out;
+}
+
 export const sameIdentity = (inputs: IntegrationInputs) => (i: ApiIntegration) =>
   (inputs.type === undefined || i.type === inputs.type) &&
   (inputs.vendor === undefined || i.vendor?.id === inputs.vendor) &&
@@ -283,6 +296,7 @@ export const provider: dynamic.ResourceProvider = {
       },
       exists: async (id) => (await orGone(() => get(inputs.service, id))) !== undefined,
       find: (since) => childrenLike(inputs.service, /integration_reference$/, since, (id) => get(inputs.service, id), sameIdentity(inputs)),
+      declared: () => integrationsLike(inputs),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
 import { defineResource, diffRules, named, type OutputsOf } from "./define";
+import { stackState } from "./deployment";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { finishCreate } from "./partial";
@@ -151,6 +152,7 @@ export const definition = defineResource({
   replaceOn: [],
   diffIgnore: ["adoptId"],
   origin: true,
+  uniqueInAccount: "name",
 });
 
 export type ServiceInputs = z.infer<typeof serviceInputs>;
@@ -220,26 +222,44 @@ async function put(id: string, inputs: Partial<ServiceInputs>): Promise<Record<s
 
 // ---- interrupted creates ----------------------------------------------------------------------
 
-/** Services named exactly `name` (names are unique per account) created since `since`. */
+/** Ids of the services named exactly `name` (names are unique per account). */
+export async function servicesNamedExactly(name: string): Promise<string[]> {
+  return (await listOffset<ApiService>("/services", "services", READ, { query: name })).filter((s) => s.name === name).map((s) => s.id);
+}
+
+/** Services named exactly `name` created since `since`. */
 async function servicesNamed(name: string, since: number): Promise<Candidate[]> {
-  const named = (await listOffset<ApiService>("/services", "services", READ, { query: name })).filter((s) => s.name === name);
   const out: Candidate[] = [];
-  for (const s of named) out.push(...(await createdSince(s.id, /^service_reference$/, since)).filter((c) => c.id === s.id));
+  for (const id of await servicesNamedExactly(name)) out.push(...(await createdSince(id, /^service_reference$/, since)).filter((c) => c.id === id));
   return out;
 }
 
 const isNameTaken = (e: unknown): e is ApiError => e instanceof ApiError && e.status === 400 && /already been taken/i.test(e.message);
 
-/** "Name has already been taken", with the id of the holder and the way out when it came from an interrupted deployment. */
+/**
+ * "Name has already been taken", saying who holds the name: another resource of this stack (the
+ * program gives two resources one name), or a service the stack does not manage. Only the latter can
+ * come from an interrupted deployment, and only if the stack's state was not readable (otherwise it
+ * would have been adopted), so only then is recovery suggested.
+ */
 async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError> {
-  const holder = (await listOffset<ApiService>("/services", "services", READ, { query: name }).catch(() => [])).find((s) => s.name === name);
-  return new PagerDutyError(
-    "ERR_CONFLICT",
-    `service "${name}": a service with this name already exists${holder ? ` (${holder.id})` : ""} and this machine has no record that this stack made it. ` +
-      `If an interrupted deployment of this stack created it, run \`${RECOVER_COMMAND}\` in the project directory (it records it in the state), then \`pulumi up\`; ` +
-      `otherwise rename the service in the program or adopt the existing one with \`adoptId\``,
-    { cause },
-  );
+  const holder = (await servicesNamedExactly(name).catch(() => []))[0];
+  let resource: string | undefined;
+  let known = false;
+  try {
+    resource = holder ? await stackState()?.holder("Service", holder) : undefined;
+    known = stackState() !== undefined;
+  } catch {
+    // the state is unreadable: say what may have happened
+  }
+  const taken = `service "${name}": the name is taken by service ${holder ?? "(not found when looked up)"}`;
+  const message = resource
+    ? `${taken}, which resource ${resource} of this stack manages. Service names are unique in an account: give this resource another name`
+    : known
+      ? `${taken}, which this stack does not manage. Rename the service in the program, or adopt the existing one with \`adoptId\``
+      : `${taken}, which this stack may not manage. If an interrupted deployment of this stack created it, run \`${RECOVER_COMMAND}\` in the project ` +
+        "directory (it records it in the state), then `pulumi up`; otherwise rename the service in the program or adopt the existing one with `adoptId`";
+  return new PagerDutyError("ERR_CONFLICT", message, { cause });
 }
 
 export const provider: dynamic.ResourceProvider = {
@@ -276,6 +296,7 @@ export const provider: dynamic.ResourceProvider = {
       },
       exists: async (id) => (await orGone(() => getClient().request("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ }))) !== undefined,
       find: (since) => servicesNamed(inputs.name!, since),
+      declared: () => servicesNamedExactly(inputs.name!),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(outcome.id, inputs) };
     const id = outcome.id;

@@ -145,8 +145,8 @@ export interface StateView {
   pending: Array<{ type: string; urn: string }>;
 }
 
-export function stateOf(project: PulumiProject): StateView {
-  const d = JSON.parse(project.must(["stack", "export"]).stdout).deployment;
+export function stateOf(project: PulumiProject, stack?: string): StateView {
+  const d = JSON.parse(project.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout).deployment;
   const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
   const ids = (t: string) => resources.filter((r) => r.type === t).map((r) => r.id!).sort();
   return {
@@ -159,10 +159,21 @@ export function stateOf(project: PulumiProject): StateView {
  * The emulator holds exactly what the state records: every declared object once (nothing missing),
  * no object the state does not know (no orphan, no duplicate), no pending operation left.
  */
-export async function expectConverged(project: PulumiProject, emu: RunningEmulator, prefix: string, n: number): Promise<void> {
-  const state = stateOf(project);
+export async function expectConverged(
+  project: PulumiProject,
+  emu: RunningEmulator,
+  prefix: string,
+  n: number,
+  opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean } = {},
+): Promise<void> {
+  const state = stateOf(project, opts.stack);
   const inv = await inventory(emu, prefix);
-  expect(state.pending).toEqual([]);
+  if (opts.stalePending) {
+    // Plain `pulumi up` cannot clear pending creates (only a refresh or pagerduty-recover can): the
+    // ones left must belong to resources the state now records.
+    const urns = new Set(project.resources(opts.stack).map((r) => r.urn));
+    for (const p of state.pending) expect({ pending: p.urn, recorded: urns.has(p.urn) }).toEqual({ pending: p.urn, recorded: true });
+  } else expect(state.pending).toEqual([]);
   expect(state.ids.service).toHaveLength(n);
   expect(state.ids.integration).toHaveLength(n);
   expect(state.ids.rule).toHaveLength(n);
@@ -174,13 +185,18 @@ export async function expectConverged(project: PulumiProject, emu: RunningEmulat
     expect(inv.integrations.filter((i) => i.service === s.id)).toHaveLength(1);
     expect(inv.rules.filter((r) => r.service === s.id)).toHaveLength(1);
   }
-  const preview = project.run(["preview", "--expect-no-changes"]);
+  const preview = project.run(["preview", "--expect-no-changes", ...(opts.stack ? ["--stack", opts.stack] : [])]);
   if (preview.code !== 0) throw new Error(`preview --expect-no-changes exited ${preview.code}\n${preview.stdout}\n${preview.stderr}`);
 }
 
 /** Slows the creates (the reply leaves `ms` after the object is made) so an interruption lands mid-way. */
 export async function slowCreates(emu: RunningEmulator, ms: number): Promise<void> {
-  for (const route of ["POST /services", "POST /services/:id/integrations", "POST /services/:id/rules"]) {
+  await slowRoutes(emu, ["POST /services", "POST /services/:id/integrations", "POST /services/:id/rules"], ms);
+}
+
+/** Slows the replies of `routes`: the request is carried out at once, its reply leaves `ms` later. */
+export async function slowRoutes(emu: RunningEmulator, routes: string[], ms: number): Promise<void> {
+  for (const route of routes) {
     const r = await emu.admin("POST", "/_emulator/faults", { route, latencyMs: ms, after: true });
     if (r.status !== 201) throw new Error(`adding a fault: ${r.status} ${JSON.stringify(r.body)}`);
   }

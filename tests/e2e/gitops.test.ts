@@ -1,89 +1,42 @@
-// examples/gitops: the workflows pass actionlint, and their shell steps (the scripts they call, with
-// the environment they give them) run against the emulator in a clone of the repository, the
-// project the workflows deploy. Setup steps (`npm install`, `npm run build`) are the clone's.
+// examples/gitops: the workflows pass actionlint, and their steps (the scripts of the installed
+// package they call, with the environment they give them) run against the emulator as a fresh
+// runner would, in a user's infrastructure repository: the Pulumi project in a folder named by the
+// repository variable PULUMI_PROJECT_DIR, the package installed as from the registry.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
-import { RootClone } from "./root-clone";
+import { INSTALL, runSteps, UserRepo, WORKFLOWS } from "./user-repo";
 
 jest.setTimeout(15 * 60_000);
 
-const WORKFLOWS = path.join(ROOT, "examples/gitops/workflows");
 /** Where scripts/test.sh installs it (the cache of scripts/setup-pulumi.sh). */
 const CACHE = process.env.PULUMI_PAGERDUTY_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
 const ACTIONLINT = path.join(CACHE, "tools/actionlint");
-const SETUP = ["npm install --no-audit --no-fund --no-save", "npm run build"];
-
-interface Step {
-  run: string;
-  env: Record<string, string>;
-}
-
-/** The `run` steps of a workflow with their step-level `env` keys (each `run` is one line, by design). */
-function runSteps(file: string): { env: string[]; steps: Step[] } {
-  const lines = fs.readFileSync(path.join(WORKFLOWS, file), "utf8").split("\n");
-  const steps: Step[] = [];
-  const env: string[] = [];
-  let scope: "workflow" | "step" | undefined;
-  for (const line of lines) {
-    if (/^env:\s*$/.test(line)) scope = "workflow";
-    else if (/^ {8}env:\s*$/.test(line)) scope = "step";
-    else if (/^\S/.test(line) || /^ {6}- /.test(line) || /^ {8}run:/.test(line)) scope = undefined;
-    const run = /^ {6}- run: (.+)$|^ {8}run: (.+)$/.exec(line);
-    if (run) steps.push({ run: (run[1] ?? run[2])!, env: {} });
-    const kv = /^\s+([A-Z][A-Z0-9_]+):/.exec(line);
-    if (kv && scope === "workflow") env.push(kv[1]!);
-    if (kv && scope === "step") steps[steps.length - 1]!.env[kv[1]!] = line.trim();
-  }
-  return { env, steps };
-}
+const LOCATE = `echo "PAGERDUTY_GITOPS=$(node -p 'require("path").dirname(require.resolve("pulumi-pagerduty-dynamic/package.json"))')/examples/gitops" >> "$GITHUB_ENV"`;
 
 let emu: RunningEmulator;
-let clone: RootClone;
-let summaryFile: string;
+let repo: UserRepo;
 
 beforeAll(async () => {
   emu = await startEmulatorProcess();
-  clone = new RootClone("gitops");
-  summaryFile = path.join(clone.home, "step-summary.md");
-  // What the repository commits: the stack and its non-secret settings (Pulumi.dev.yaml).
-  clone.must(["stack", "init", "dev"]);
-  const { "pagerduty:clientId": _id, ...committed } = clone.configFor(emu);
-  for (const [k, v] of Object.entries(committed)) clone.must(["config", "set", "--", k, v]);
+  // What the repository commits: the program and the stack's non-secret settings (Pulumi.dev.yaml).
+  repo = new UserRepo("gitops", "infra", fs.readFileSync(path.join(ROOT, "examples/quickstart/index.ts"), "utf8"), emu);
+  repo.project.must(["config", "rm", "pagerduty:clientSecret"]);
 });
 
 afterAll(async () => {
   await emu?.stop();
-  clone?.remove();
+  repo?.remove();
 });
 
-/** Runs the workflow's steps after setup in the clone, as the runner would; stops at the first failure. */
+/** Runs a workflow in the repository with the project in `infra/` (the repository variable says so). */
 function runWorkflow(file: string, secrets: { clientId?: string; clientSecret?: string }, vars: Record<string, string> = {}) {
-  const { env: declared, steps } = runSteps(file);
-  fs.writeFileSync(summaryFile, "");
-  // The values the repository's variables and secrets give the workflow's `env`.
-  const values: Record<string, string> = {
-    PULUMI_STACK: "dev",
-    PULUMI_BACKEND_URL: clone.env.PULUMI_BACKEND_URL!,
-    PULUMI_CONFIG_PASSPHRASE: clone.env.PULUMI_CONFIG_PASSPHRASE!,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PAGERDUTY_DRIFT_ALL_FIELDS: vars.PAGERDUTY_DRIFT_ALL_FIELDS ?? "false",
-  };
-  const workflowEnv = { ...Object.fromEntries(declared.map((k) => [k, values[k] ?? ""])), GITHUB_STEP_SUMMARY: summaryFile };
-  const stepEnv = { PAGERDUTY_CLIENT_ID: secrets.clientId ?? "", PAGERDUTY_CLIENT_SECRET: secrets.clientSecret ?? "" };
-  let stdout = "";
-  let code = 0;
-  for (const step of steps.filter((s) => !SETUP.includes(s.run))) {
-    const env = { ...clone.env, ...workflowEnv, ...Object.fromEntries(Object.keys(step.env).map((k) => [k, stepEnv[k as keyof typeof stepEnv] ?? ""])) };
-    const r = spawnSync("bash", ["-c", step.run], { cwd: clone.dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
-    stdout += r.stdout + r.stderr;
-    code = r.status ?? -1;
-    if (code !== 0) break;
-  }
-  clone.log += stdout;
-  return { code, stdout, summary: fs.readFileSync(summaryFile, "utf8") };
+  return repo.runWorkflow(file, {
+    secrets: { PAGERDUTY_CLIENT_ID: secrets.clientId ?? "", PAGERDUTY_CLIENT_SECRET: secrets.clientSecret ?? "" },
+    vars: { PULUMI_PROJECT_DIR: "infra", ...vars },
+  });
 }
 
 const creds = () => ({ clientId: emu.oauth.clientId, clientSecret: emu.oauth.clientSecret });
@@ -107,13 +60,16 @@ test("actionlint accepts the workflows", () => {
   }
 });
 
-test("each workflow: setup, then the credentials from secrets, then its one command; secrets only where needed", () => {
+test("each workflow: install, then the credentials from secrets, then its one command of the installed package; secrets only where needed", () => {
   for (const [file, command] of [["pulumi-preview.yml", "preview"], ["pulumi-up.yml", "up"], ["pulumi-drift.yml", "drift"]] as const) {
-    const { env, steps } = runSteps(file);
-    expect(steps.map((s) => s.run)).toEqual([...SETUP, "bash examples/gitops/configure-stack.sh", `bash examples/gitops/${command}.sh`]);
+    const { env, steps, workingDirectory } = runSteps(file);
+    expect(workingDirectory).toBe("${{ vars.PULUMI_PROJECT_DIR || '.' }}");
+    expect(steps.map((s) => s.run)).toEqual([INSTALL, LOCATE, 'bash "$PAGERDUTY_GITOPS/configure-stack.sh"', `bash "$PAGERDUTY_GITOPS/${command}.sh"`]);
     expect(Object.keys(steps[2]!.env)).toEqual(["PAGERDUTY_CLIENT_ID", "PAGERDUTY_CLIENT_SECRET"]);
     expect(steps[2]!.env.PAGERDUTY_CLIENT_SECRET).toBe("PAGERDUTY_CLIENT_SECRET: ${{ secrets.PAGERDUTY_CLIENT_SECRET }}");
     expect(Object.keys(steps[3]!.env)).toEqual([]);
+    // The scripts come from the installed package: nothing of this repository is needed.
+    expect(steps.some((s) => /npm run build|examples\/gitops/.test(s.run) && !s.run.includes("PAGERDUTY_GITOPS"))).toBe(false);
     expect(env).toEqual(expect.arrayContaining(["PULUMI_STACK", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"]));
   }
 });
@@ -177,6 +133,6 @@ test("main: the up workflow deploys; the drift workflow is clean, then reports d
   expect(wrong.summary).toMatch(/### Drift check of `dev`: error \(exit \d+\)/);
   expect(wrong.summary).toMatch(/refused the credentials in "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/);
 
-  for (const secret of [emu.oauth.clientSecret, "wrong-secret-for-gitops"]) expect(clone.log + clone.stateText()).not.toContain(secret);
-  expect(fs.readFileSync(path.join(clone.dir, "Pulumi.dev.yaml"), "utf8")).not.toContain(emu.oauth.clientSecret);
+  for (const secret of [emu.oauth.clientSecret, "wrong-secret-for-gitops"]) expect(repo.project.log + repo.project.stateText()).not.toContain(secret);
+  expect(fs.readFileSync(path.join(repo.project.dir, "Pulumi.dev.yaml"), "utf8")).not.toContain(emu.oauth.clientSecret);
 });

@@ -137,16 +137,18 @@ export class PulumiProject {
 
   /**
    * `auth: "none"` leaves the OAuth client out of the stack config, for tests that configure another
-   * credential (API key, refresh token) through `extraConfig` / `secretConfig`.
+   * credential (API key, refresh token) through `extraConfig` / `secretConfig`. `dir` puts the
+   * project in a given (new) folder instead of a temp dir of its own.
    */
   static create(
     name: string,
     program: string,
     emu: EmulatorInfo,
     extraConfig: Record<string, string> = {},
-    opts: { auth?: "client_credentials" | "none"; secretConfig?: Record<string, string> } = {},
+    opts: { auth?: "client_credentials" | "none"; secretConfig?: Record<string, string>; dir?: string } = {},
   ): PulumiProject {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    fs.mkdirSync(dir, { recursive: true });
     const env = offlineEnv({ home: path.join(dir, ".pulumi-home"), state: path.join(dir, ".pulumi-state"), cache: path.join(dir, ".cache") });
     fs.mkdirSync(path.join(dir, ".pulumi-state"), { recursive: true });
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
@@ -193,9 +195,9 @@ export class PulumiProject {
     return r;
   }
 
-  /** The resources of the stack's current state. */
-  resources(): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
-    const out = this.must(["stack", "export"]).stdout;
+  /** The resources of the stack's current state (the selected stack, or `stack`). */
+  resources(stack?: string): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
+    const out = this.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout;
     return JSON.parse(out).deployment.resources ?? [];
   }
 

@@ -5,7 +5,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as diagnostics from "../../provider/diagnostics";
 import { resource } from "../../provider";
+import { resetDeployment, setStack } from "../../provider/resources/deployment";
 import { Journal, setJournal, type Intent } from "../../provider/resources/journal";
+import type { Checkpoint } from "../../provider/resources/stack-state";
 import { provider as integrations } from "../../provider/resources/service-integration";
 import { provider as services } from "../../provider/resources/service";
 import { useApi } from "./resource-api";
@@ -14,6 +16,9 @@ const api = useApi();
 let dir: string;
 let journal: Journal;
 let warnings: string[];
+/** The stack's state as `pulumi stack export` would print it, and how often it was exported. */
+let state: Checkpoint;
+let exported: number;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
@@ -21,11 +26,21 @@ beforeEach(() => {
   setJournal(journal);
   warnings = [];
   jest.spyOn(diagnostics, "warn").mockImplementation(async (m: string) => void warnings.push(m));
+  state = { version: 3, deployment: { resources: [], pending_operations: [] } };
+  exported = 0;
+  setStack("organization/recovery/dev", async () => (exported++, structuredClone(state)));
 });
 afterEach(() => {
   setJournal(undefined);
+  resetDeployment();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+const SERVICE_TYPE = "pulumi-nodejs:dynamic/pagerduty:Service";
+/** A pending create of the declared Service, as the engine writes it (inputs with `__origin`). */
+const pendingCreate = () => ({ type: "creating", resource: { urn: "urn:pulumi:dev::recovery::pulumi-nodejs:dynamic/pagerduty:Service::checkout", type: SERVICE_TYPE, inputs: { ...inputs } } });
+/** A resource of the state holding `id`. */
+const held = (id: string, name: string, type = SERVICE_TYPE) => ({ urn: `urn:pulumi:dev::recovery::${type}::${name}`, type, id });
 
 /** The API key of useApi() is "test-key": audit records show it as ****-key. */
 const OURS = "****-key";
@@ -104,6 +119,8 @@ describe("createOnce through Service.create", () => {
     expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /services"]);
     expect(journal.load(ORIGIN)).toMatchObject({ id: "PNEW", credential: OURS });
     expect(warnings).toEqual([]);
+    // The stack's state was read once (no pending create of this resource): no request for it.
+    expect(exported).toBe(1);
   });
 
   test("a create sent before an interruption is found (name, time, credential) and adopted instead of failing on the name", async () => {
@@ -113,20 +130,79 @@ describe("createOnce through Service.create", () => {
     answer("PUT", "/services/PMADE", { service: service("PMADE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
     expect(api.calls.some((c) => c.method === "POST")).toBe(false);
-    expect(warnings).toEqual([expect.stringMatching(/^service "Checkout": adopted PMADE instead of creating a second one: an earlier create was sent/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^service "Checkout": adopted PMADE instead of creating a second one: an earlier deployment was interrupted after sending its create/),
+    ]);
     expect(journal.load(ORIGIN)!.id).toBe("PMADE");
   });
 
-  test("made by another credential: not adopted; the name conflict names pagerduty-recover and the holder", async () => {
+  test("made by another credential: not adopted; the name conflict names the holder, not an interruption, and the refused intent is forgotten", async () => {
     await journal.begin(intent());
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", "****zzzz")]));
     answer("POST", "/services", { error: { message: "Invalid Input Provided", code: 2001, errors: ['Name has already been taken ("Checkout")'] } }, 400);
     answer("GET", "/services", { services: [service("PMADE")], more: false });
-    await expect(services.create!(inputs)).rejects.toThrow(
-      /service "Checkout": a service with this name already exists \(PMADE\).*run `npx pagerduty-recover` in the project directory/,
-    );
+    const err = await services.create!(inputs).catch((e: Error) => e);
+    expect(String(err)).toMatch(/service "Checkout": the name is taken by service PMADE, which this stack does not manage\. Rename the service in the program, or adopt the existing one with `adoptId`/);
+    expect(String(err)).not.toMatch(/interrupted|pagerduty-recover/);
     expect(warnings).toEqual([]);
+    expect(journal.load(ORIGIN)).toBeUndefined();
+  });
+
+  test("a same-named service another resource of the stack holds is never adopted, even with a journal entry; the error names that resource", async () => {
+    // The first `up` of a program with two services of one name: the second's create was refused,
+    // the first's service was made by the same credential after the second's intent.
+    await journal.begin(intent());
+    state.deployment.resources = [held("PFIRST", "first")];
+    answer("GET", "/services", { services: [service("PFIRST")], more: false });
+    answer("GET", "/services/PFIRST/audit/records", audit([createRecord("PFIRST", "service_reference", OURS)]));
+    answer("POST", "/services", { error: { message: "Invalid Input Provided", code: 2001, errors: ['Name has already been taken ("Checkout")'] } }, 400);
+    answer("GET", "/services", { services: [service("PFIRST")], more: false });
+    await expect(services.create!(inputs)).rejects.toThrow(
+      /the name is taken by service PFIRST, which resource urn:pulumi:dev::recovery::pulumi-nodejs:dynamic\/pagerduty:Service::first of this stack manages/,
+    );
+    expect(api.calls.some((c) => c.method === "PUT")).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  test("a fresh runner (no journal): an earlier run's create pending in the stack's state makes the one unheld service of that name adopted", async () => {
+    // This run's own pending create and the interrupted run's: two entries for the resource.
+    state.deployment.pending_operations = [pendingCreate(), pendingCreate()];
+    state.deployment.resources = [held("POTHER", "other")];
+    answer("GET", "/services", { services: [service("PORPHAN")], more: false });
+    answer("PUT", "/services/PORPHAN", { service: service("PORPHAN") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PORPHAN" });
+    expect(api.calls.some((c) => c.method === "POST")).toBe(false);
+    expect(warnings).toEqual([
+      expect.stringMatching(/adopted PORPHAN instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/),
+    ]);
+  });
+
+  test("only this run's own pending create in the state: the create is sent", async () => {
+    state.deployment.pending_operations = [pendingCreate()];
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(exported).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+
+  test("an earlier run's pending create whose object another resource holds: created, nothing adopted", async () => {
+    state.deployment.pending_operations = [pendingCreate(), pendingCreate()];
+    state.deployment.resources = [held("PHELD", "first")];
+    answer("GET", "/services", { services: [service("PHELD")], more: false });
+    answer("POST", "/services", { service: service("PNEW", "Checkout") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(warnings).toEqual([]);
+  });
+
+  test("a state that cannot be read: one warning naming the recovery command, and the creates go on", async () => {
+    resetDeployment();
+    setStack("organization/recovery/dev", async () => {
+      throw new Error("no pulumi here");
+    });
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(warnings).toEqual([expect.stringMatching(/without checking the stack's state .*no pulumi here.*run `npx pagerduty-recover` before `pulumi up`/)]);
   });
 
   test("an answered create the state never recorded: its id is adopted when the object still exists", async () => {
@@ -134,7 +210,7 @@ describe("createOnce through Service.create", () => {
     answer("GET", "/services/PDONE", { service: service("PDONE") });
     answer("PUT", "/services/PDONE", { service: service("PDONE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PDONE" });
-    expect(warnings[0]).toMatch(/adopted PDONE .*answered, but the deployment stopped before the state recorded it/);
+    expect(warnings[0]).toMatch(/adopted PDONE .*interrupted after PagerDuty made it: this machine's journal recorded its id, the stack's state never did/);
   });
 
   test("an answered create whose object was deleted since: created again", async () => {
@@ -181,6 +257,17 @@ describe("children", () => {
   const integration = (id: string, name = "events") => ({ id, type: "events_api_v2_inbound_integration", name, service: { id: "PSVC" } });
   const news = { service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN };
 
+  test("a fresh runner: two unheld integrations match an earlier run's pending create: nothing is adopted, the error lists them and the recovery command", async () => {
+    const type = "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration";
+    const op = { type: "creating", resource: { urn: `urn:pulumi:dev::recovery::${type}::int`, type, inputs: { ...news } } };
+    state.deployment.pending_operations = [op, op];
+    answer("GET", "/services/PSVC", { service: { id: "PSVC", integrations: [{ id: "PI1" }, { id: "PI2" }] } });
+    answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
+    answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
+    await expect(integrations.create!(news)).rejects.toThrow(/interrupted while creating it, and 2 objects that no resource of the stack holds match it \(PI1, PI2\).*npx pagerduty-recover/);
+    expect(api.calls.some((c) => c.method === "POST" || c.method === "PUT")).toBe(false);
+  });
+
   test("several matching objects: nothing is adopted, the error lists them", async () => {
     await journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
     answer("GET", "/services/PSVC/audit/records", audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS)]));
@@ -214,5 +301,13 @@ describe("children", () => {
       /creating integration "events" of service PSVC failed: the connection was closed before the reply arrived; it was not made .* sent once more and that failed too: the connection was closed before the reply arrived\. That second create may have been carried out/,
     );
     expect(String(err)).not.toMatch(/UND_ERR/);
+  });
+});
+
+describe("names the program gives twice", () => {
+  test("the SDK's __conflict fails the check with its message and names no property (nothing is dumped)", async () => {
+    const reason = 'Service "b" and Service "a" both set name "Checkout": ...';
+    await expect(resource("Service").check!({}, { ...inputs, __conflict: reason })).resolves.toEqual({ failures: [{ property: "", reason }] });
+    await expect(resource("Service").check!({}, inputs)).resolves.not.toHaveProperty("failures", expect.arrayContaining([expect.anything()]));
   });
 });

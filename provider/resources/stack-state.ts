@@ -1,0 +1,173 @@
+// What the stack's own backend says during a deployment: which objects its resources hold, and
+// which creates an earlier, interrupted run left pending. The backend is the one store every runner
+// of a stack shares (a fresh CI runner has no local journal), and the engine writes a pending create
+// there, inputs and `__origin` included, before it asks the provider to create. The provider reads
+// it with `pulumi stack export` (no lock is taken, nothing secret is decrypted), once per process
+// and only when a create needs it, so an `up` without creates costs nothing.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import { PagerDutyError } from "../errors";
+
+/** Resource types whose creates make remote objects, by the type the state records. */
+export const RECORDED_TYPES = {
+  "pulumi-nodejs:dynamic/pagerduty:Service": "Service",
+  "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration": "ServiceIntegration",
+  "pulumi-nodejs:dynamic/pagerduty:ServiceEventRule": "ServiceEventRule",
+} as const;
+
+export type CreatedKind = (typeof RECORDED_TYPES)[keyof typeof RECORDED_TYPES];
+
+export const createdKindOf = (type: string): CreatedKind | undefined => (RECORDED_TYPES as Record<string, CreatedKind>)[type];
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface Operation {
+  type: string;
+  resource: StateResource;
+}
+
+export interface Checkpoint {
+  version: number;
+  deployment: { resources?: StateResource[]; pending_operations?: Operation[]; [k: string]: unknown };
+}
+
+/** One export of the stack, digested. */
+export interface Snapshot {
+  /** Epoch ms when the export was started. */
+  startedAt: number;
+  /** `Kind/id` of every object a resource of the state holds, to the resource's URN. */
+  held: Map<string, string>;
+  /** `__origin` of each pending create of this package's types, with how many there are. */
+  pending: Map<string, number>;
+}
+
+export const heldKey = (kind: string, id: string) => `${kind}/${id}`;
+
+export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
+  const held = new Map<string, string>();
+  for (const r of checkpoint.deployment.resources ?? []) {
+    const kind = createdKindOf(r.type);
+    if (kind && r.id && !r.delete) held.set(heldKey(kind, r.id), r.urn);
+  }
+  const pending = new Map<string, number>();
+  for (const op of checkpoint.deployment.pending_operations ?? []) {
+    const origin = op.resource.inputs?.__origin;
+    if (op.type !== "creating" || !createdKindOf(op.resource.type) || typeof origin !== "string") continue;
+    pending.set(origin, (pending.get(origin) ?? 0) + 1);
+  }
+  return { startedAt, held, pending };
+}
+
+/** How the `pulumi` CLI is found: the one on PATH, else the process that started this one (Linux). */
+function pulumiCommand(): string {
+  const parent = `/proc/${process.ppid}/exe`;
+  try {
+    const exe = fs.readlinkSync(parent);
+    if (/(^|\/)pulumi$/.test(exe)) return exe;
+  } catch {
+    // not Linux, or not allowed: PATH decides
+  }
+  return "pulumi";
+}
+
+/** `pulumi stack export` of `stack`, run in `cwd` (the project directory). */
+export function exportStack(stack: string, cwd = process.cwd()): Promise<Checkpoint> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      pulumiCommand(),
+      ["stack", "export", "--non-interactive", "--stack", stack],
+      { cwd, encoding: "utf8", maxBuffer: 1 << 30 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const detail = (stderr || error.message).trim().split("\n").slice(-3).join(" ");
+          return reject(new PagerDutyError("ERR_STATE", `reading the state of stack "${stack}" with \`pulumi stack export\` failed: ${detail}`));
+        }
+        try {
+          resolve(JSON.parse(stdout) as Checkpoint);
+        } catch (e) {
+          reject(new PagerDutyError("ERR_STATE", `\`pulumi stack export\` of stack "${stack}" printed no state: ${(e as Error).message}`));
+        }
+      },
+    );
+  });
+}
+
+export type Exporter = (stack: string) => Promise<Checkpoint>;
+
+/**
+ * The stack's state as this provider process sees it. `interrupted(origin, arrivedAt)` tells whether
+ * an earlier run left a create of that declared resource pending. The engine carries pending creates
+ * of earlier runs into every checkpoint it writes, and adds one for each create of this run before
+ * calling the provider (at most one per resource), so in any export of this run:
+ * - no entry for the origin: no earlier run left one;
+ * - two or more: an earlier run did;
+ * - exactly one: it is this run's own if the export started once the create had reached the
+ *   provider (the engine wrote it before); otherwise an export started after the create arrived decides.
+ * With PULUMI_SKIP_CHECKPOINTS the engine writes nothing mid-run, so every entry is an earlier run's.
+ */
+export class StackState {
+  private first?: Export;
+  private latest?: Export;
+  private queued?: Promise<Snapshot>;
+
+  constructor(
+    readonly stack: string,
+    private readonly exporter: Exporter = exportStack,
+    private readonly checkpointsWritten = !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? ""),
+  ) {}
+
+  /** The first export of this process (started on first use). */
+  snapshot(): Promise<Snapshot> {
+    return (this.first ??= this.start()).snap;
+  }
+
+  /**
+   * A snapshot whose export started at or after `since`. Callers that arrive while an export runs
+   * share the one queued after it, so a burst of creates costs one more export, not one each.
+   */
+  since(since: number): Promise<Snapshot> {
+    const latest = this.latest ?? this.first ?? this.start();
+    if (latest.startedAt >= since) return latest.snap;
+    return (this.queued ??= latest.snap
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start().snap;
+      }));
+  }
+
+  async interrupted(origin: string, arrivedAt: number): Promise<boolean> {
+    const snap = await this.snapshot();
+    const n = snap.pending.get(origin) ?? 0;
+    if (n === 0) return false;
+    if (n >= 2 || !this.checkpointsWritten) return true;
+    if (arrivedAt <= snap.startedAt) return false;
+    return ((await this.since(arrivedAt)).pending.get(origin) ?? 0) >= 2;
+  }
+
+  /** The URN of the resource of the state that holds `kind/id`, if any (newest export). */
+  async holder(kind: string, id: string): Promise<string | undefined> {
+    const snap = await (this.latest ?? this.first ?? this.start()).snap;
+    return snap.held.get(heldKey(kind, id));
+  }
+
+  private start(): Export {
+    const startedAt = Date.now();
+    const e: Export = { startedAt, snap: this.exporter(this.stack).then((c) => digest(c, startedAt)) };
+    this.first ??= e;
+    this.latest = e;
+    return e;
+  }
+}
+
+interface Export {
+  startedAt: number;
+  snap: Promise<Snapshot>;
+}

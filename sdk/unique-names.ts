@@ -1,0 +1,26 @@
+// Values the service keeps unique per account (a service's name), claimed as the program declares
+// its resources. Two resources of one program taking the same one would make the second create fail
+// after the first was made, or let a later recovery hand the first one's object to the second. The
+// second resource gets the hidden input `__conflict` saying so, and the provider's check fails with
+// it: the preview fails naming both, and nothing is created. Values known only at apply are not
+// checked here (the service refuses the second create then).
+import * as pulumi from "@pulumi/pulumi";
+
+const claims = new Map<string, string>();
+
+/** Claims `field` = `value` for resource `name` of `kind`: the conflict, when another resource holds it. */
+export function uniqueConflict(kind: string, name: string, field: string, value: pulumi.Input<string> | undefined): pulumi.Output<string | undefined> {
+  return pulumi.output(value).apply((v) => {
+    if (typeof v !== "string") return undefined;
+    const key = JSON.stringify([kind, field, v]);
+    const first = claims.get(key);
+    if (first === undefined || first === name) {
+      claims.set(key, name);
+      return undefined;
+    }
+    return (
+      `${kind} "${name}" and ${kind} "${first}" both set ${field} "${v}": a PagerDuty account holds one ${kind} of each ${field}, ` +
+      `so one create would fail or both resources would end up managing one object. Give each its own ${field}.`
+    );
+  });
+}

@@ -1,0 +1,156 @@
+// Interrupted deployments where GitOps deployments run: the job is cut off (only the CLI killed, as a
+// cancelled job; or every process, as a lost runner) and the next run happens on a fresh runner: no
+// journal, no PULUMI_HOME, nobody runs `pulumi cancel`. The project is at the repository's root and
+// the package is installed as from the registry. The emulator carries out each request at once and
+// delays its reply (`after` faults), as the real service does whatever happens to its client. After
+// the recovery the emulator must hold every declared object exactly once and the preview is clean.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  clearFaults, countObjects, expectConverged, inventory, killGroup, killSession, newStack, PROGRAM, slowCreates, slowRoutes, startDetached, stateOf, waitFor,
+} from "./crash-support";
+import { startEmulatorProcess, type RunningEmulator } from "./harness";
+import { UserRepo } from "./user-repo";
+
+jest.setTimeout(10 * 60_000);
+
+const N = 4;
+let emu: RunningEmulator;
+let repo: UserRepo;
+const project = () => repo.project;
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  repo = new UserRepo("fresh", ".", PROGRAM, emu, { services: String(N) });
+});
+
+afterAll(async () => {
+  repo?.remove();
+  await emu?.stop();
+});
+
+afterEach(async () => {
+  await clearFaults(emu);
+});
+
+const secrets = () => ({ PAGERDUTY_CLIENT_ID: emu.oauth.clientId, PAGERDUTY_CLIENT_SECRET: emu.oauth.clientSecret });
+
+/** The next push: the shipped pulumi-up workflow on a fresh runner. */
+const upWorkflow = (stack: string) => repo.runWorkflow("pulumi-up.yml", { stack, secrets: secrets() });
+
+/** A fresh runner's environment for plain `pulumi` commands (empty PULUMI_HOME and cache). */
+function freshRunner(): NodeJS.ProcessEnv {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-plain-runner-"));
+  return { ...project().env, PULUMI_HOME: path.join(dir, "home"), XDG_CACHE_HOME: path.join(dir, "cache") };
+}
+
+function plain(env: NodeJS.ProcessEnv, args: string[]) {
+  const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: project().dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  project().log += r.stdout + r.stderr;
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+/** Starts `up` with slow create replies and cuts it off once `when` holds for the emulator's objects. */
+async function interruptedUp(stack: string, when: (c: { services: number; children: number }) => boolean, how: "cli" | "runner"): Promise<void> {
+  await slowCreates(emu, 1500);
+  const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", stack]);
+  await waitFor(async () => when(await countObjects(emu, stack)));
+  await (how === "cli" ? killGroup(run) : killSession(run));
+  await clearFaults(emu);
+  expect(stateOf(project(), stack).pending.length).toBeGreaterThan(0);
+}
+
+describe("the next run of the shipped pulumi-up workflow on a fresh runner converges by itself", () => {
+  test.each([
+    ["only the CLI is killed while services are made", "svc-cli", (c: { services: number }) => c.services >= 1, "cli"],
+    ["only the CLI is killed while children are made", "kid-cli", (c: { children: number }) => c.children >= 2, "cli"],
+    ["the whole runner is lost while children are made", "kid-all", (c: { children: number }) => c.children >= 2, "runner"],
+  ] as const)("%s", async (_title, stack, when, how) => {
+    newStack(project(), stack, N);
+    await interruptedUp(stack, when as (c: { services: number; children: number }) => boolean, how);
+    const r = upWorkflow(stack);
+    if (r.code !== 0) throw new Error(`the workflow failed (${r.code}):\n${r.stdout}`);
+    // The lock the cut-off run left is removed, and what it made is recorded before `up`.
+    expect(r.stdout).toMatch(/::warning title=Stale stack lock::/);
+    expect(r.summary).toMatch(/### Pulumi up of `[a-z-]+`: succeeded/);
+    expect(r.summary).toMatch(/An interrupted earlier run was repaired first \(pagerduty-recover\):[\s\S]*record +urn:pulumi:/);
+    await expectConverged(project(), emu, stack, N, { stack });
+  });
+});
+
+test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what the cut-off run made, saying so, and makes nothing twice", async () => {
+  const stack = "plain";
+  newStack(project(), stack, N);
+  await interruptedUp(stack, (c) => c.services >= 2 && c.children >= 1, "runner");
+  const env = freshRunner();
+  expect(plain(env, ["cancel", "--yes", "--stack", stack]).code).toBe(0);
+  const up = plain(env, ["up", "--yes", "--skip-preview", "--stack", stack]);
+  if (up.code !== 0) throw new Error(up.out);
+  const text = up.out.replace(/\s+/g, " ");
+  expect(text).toMatch(/adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/);
+  expect(text).not.toMatch(/answered/);
+  await expectConverged(project(), emu, stack, N, { stack, stalePending: true });
+});
+
+test("an interrupted destroy is finished on a fresh runner: every object gone, the state empty", async () => {
+  const stack = "destroy";
+  newStack(project(), stack, N);
+  project().must(["up", "--yes", "--skip-preview", "--stack", stack]);
+  await slowRoutes(emu, ["DELETE /services/:id", "DELETE /services/:id/integrations/:integration_id", "DELETE /services/:id/rules/:rule_id"], 1500);
+  const before = await countObjects(emu, stack);
+  const run = startDetached(project(), ["destroy", "--yes", "--skip-preview", "--stack", stack]);
+  await waitFor(async () => {
+    const c = await countObjects(emu, stack);
+    return c.children <= before.children - 2;
+  });
+  await killSession(run);
+  await clearFaults(emu);
+  const env = freshRunner();
+  expect(plain(env, ["cancel", "--yes", "--stack", stack]).code).toBe(0);
+  const destroy = plain(env, ["destroy", "--yes", "--skip-preview", "--stack", stack]);
+  if (destroy.code !== 0) throw new Error(destroy.out);
+  expect(await inventory(emu, stack)).toEqual({ services: [], integrations: [], rules: [] });
+  expect(stateOf(project(), stack).ids).toEqual({ service: [], integration: [], rule: [] });
+});
+
+test("an update cut off on one runner is finished by the workflow on another: every object has the new value, the preview is clean", async () => {
+  const stack = "update";
+  newStack(project(), stack, N);
+  project().must(["up", "--yes", "--skip-preview", "--stack", stack]);
+  project().must(["config", "set", "--stack", stack, "description", "second version"]);
+  await slowRoutes(emu, ["PUT /services/:id"], 1500);
+  const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", stack]);
+  const described = async () => (await emu.api<{ services: Array<{ name: string; description: string | null }> }>("GET", `/services?query=${stack}&limit=100`)).body.services.filter((s) => s.description === "second version").length;
+  await waitFor(async () => (await described()) >= 1);
+  await killSession(run);
+  await clearFaults(emu);
+  // PagerDuty carried the updates out; the state never recorded them.
+  expect(stateOf(project(), stack).pending.map((p) => p.type)).toContain("updating");
+  const r = upWorkflow(stack);
+  if (r.code !== 0) throw new Error(r.stdout);
+  expect(await described()).toBe(N);
+  await expectConverged(project(), emu, stack, N, { stack });
+});
+
+test("two services of one program with one name fail at preview, naming both; nothing is created", async () => {
+  const stack = "dupname";
+  newStack(project(), stack, 1);
+  const program = fs.readFileSync(path.join(project().dir, "index.ts"), "utf8");
+  project().setProgram(
+    `${program}\nnew pd.Service("dup-a", { name: "Dup Two", escalationPolicy: cfg.require("escalationPolicyId") });\n` +
+      `new pd.Service("dup-b", { name: "Dup Two", escalationPolicy: cfg.require("escalationPolicyId") });\n`,
+  );
+  try {
+    const preview = project().run(["preview", "--stack", stack]);
+    expect(preview.code).not.toBe(0);
+    expect(preview.stdout + preview.stderr).toMatch(/Service "dup-b" and Service "dup-a" both set name "Dup Two"/);
+    const up = project().run(["up", "--yes", "--stack", stack]);
+    expect(up.code).not.toBe(0);
+    expect(await inventory(emu, "Dup")).toEqual({ services: [], integrations: [], rules: [] });
+    expect(await countObjects(emu, stack)).toEqual({ services: 0, children: 0 });
+  } finally {
+    project().setProgram(program);
+  }
+});
