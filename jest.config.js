@@ -5,6 +5,8 @@ module.exports = {
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...common, displayName: "emulator", testMatch: ["<rootDir>/tests/emulator/**/*.test.ts"] },
     { ...common, displayName: "integration", testMatch: ["<rootDir>/tests/integration/**/*.test.ts"] },
+    // PagerDuty's official clients (pdjs, python pagerduty) against the emulator process.
+    { ...common, displayName: "clients", testMatch: ["<rootDir>/tests/clients/**/*.test.ts"] },
     { ...common, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"] },
   ],
 };

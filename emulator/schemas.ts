@@ -23,8 +23,11 @@ const SERVICE_FIELDS: Record<string, Schema> = {
   alert_creation: { type: "string", enum: ["create_incidents", "create_alerts_and_incidents"] },
 };
 
-/** POST /services: `type` and `escalation_policy` are required by the description; `name` in practice. */
-export const createServiceBody = envelope("service", object(SERVICE_FIELDS, ["type", "name", "escalation_policy"]));
+/**
+ * POST /services: the description requires `type` too, but production clients never send it
+ * (PagerDuty's Terraform provider, go-pagerduty: `omitempty` and unset; see REJECTIONS.md).
+ */
+export const createServiceBody = envelope("service", object(SERVICE_FIELDS, ["name", "escalation_policy"]));
 /** PUT /services/{id}: a partial update (absent fields stay). */
 export const updateServiceBody = envelope("service", object(SERVICE_FIELDS));
 /** PUT /services: update multiple, each item naming its service. */
@@ -35,8 +38,11 @@ const reference = object({ id: { type: "string", minLength: 1 } }, ["id"]);
 export const integrationBody = envelope("integration", object({ name: { type: "string", minLength: 1, maxLength: 255 }, vendor: nullable(reference), type: { type: "string" } }));
 
 export const createRuleBody = envelope("rule", { type: "object" });
-/** The description requires the body to name the rule again in `rule_id`. */
-export const updateRuleBody = envelope("rule", { type: "object" }, { rule_id: { type: "string" } }, ["rule_id", "rule"]);
+/**
+ * The description requires the body to name the rule again in `rule_id`; the Terraform provider,
+ * python `pagerduty` and `@pagerduty/pdjs` send `{"rule": {...}}` only, so it is optional here.
+ */
+export const updateRuleBody = envelope("rule", { type: "object" }, { rule_id: { type: "string" } });
 
 const FIELD_DEF: Record<string, Schema> = {
   name: { type: "string", pattern: "^[a-z0-9_]{1,50}$" },

@@ -2,6 +2,7 @@
 // whose rules depend on other fields, and seed documents, which do not come through a route. They
 // collect every problem before failing, so one 400 names all wrong fields, as the real API does.
 import { invalid } from "./errors";
+import { isTimeZone } from "./time-zones";
 
 export type Json = Record<string, unknown>;
 
@@ -46,6 +47,14 @@ export class Validator {
       if (opts.pattern && !opts.pattern.test(v)) return this.fail(`${this.path(key)} has an invalid format`);
       return v;
     });
+  }
+
+  /** A time zone name the service knows (time-zones.ts). */
+  timeZone(o: Json, key: string, opts: Opts = {}) {
+    const name = this.string(o, key, { ...opts, nonEmpty: true });
+    if (typeof name === "string" && name.trim() !== "" && !isTimeZone(name))
+      return this.fail(`${this.path(key)} ${JSON.stringify(name)} is not a time zone (an IANA name such as "America/Lima")`);
+    return name;
   }
 
   integer(o: Json, key: string, opts: Opts & { min?: number; max?: number; oneOf?: readonly number[] } = {}) {

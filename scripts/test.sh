@@ -26,7 +26,7 @@ export PPD_TARBALL=$PWD/.work/$(npm pack --silent --pack-destination .work | tai
 
 status=0
 # e2e runs in band: each file drives several Pulumi processes and the machine has 2 cores.
-npx jest --selectProjects unit emulator integration --json --outputFile=.work/jest-fast.json || status=$?
+npx jest --selectProjects unit emulator integration clients --json --outputFile=.work/jest-fast.json || status=$?
 npx jest --selectProjects e2e --runInBand --json --outputFile=.work/jest-e2e.json || status=$?
 
 # One plain closing line for CI: "N passed, N failed, N skipped".

@@ -39,12 +39,15 @@ const EMAIL_DEFAULTS = {
   email_parsing_fallback: "open_new_incident",
 };
 const FILTER_MODES = ["match", "no-match", "always"] as const;
+/** The Terraform provider's type for an integration it creates by vendor (go-pagerduty's object type). */
+const GENERIC_TYPE = "service_integration";
 
 function emailFilters(v: Validator, o: Json) {
   return v.objects(o, "email_filters", (n, f) => {
     const out: Json = {};
     for (const part of ["subject", "body", "from_email"]) {
-      out[`${part}_mode`] = n.oneOf(f, `${part}_mode`, FILTER_MODES, { required: true });
+      // The Terraform provider leaves unset modes out; the service reads them as "always".
+      out[`${part}_mode`] = n.oneOf(f, `${part}_mode`, FILTER_MODES) ?? "always";
       out[`${part}_regex`] = n.string(f, `${part}_regex`, { nullable: true }) ?? null;
     }
     return out;
@@ -102,9 +105,11 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     const s = findService(core, p, params(req).id);
     const o = (req.body as { integration: Json }).integration;
     const v = new Validator();
-    // Created by vendor: the type is the vendor's.
-    const byVendor = o.type === undefined && isObject(o.vendor) && typeof o.vendor.id === "string" ? vendorById(o.vendor.id) : undefined;
-    if (o.type === undefined && isObject(o.vendor) && !byVendor) throw invalid(`"vendor.id" ${String(o.vendor.id)} is not a vendor of the catalogue (GET /vendors)`);
+    // Created by vendor: the type is the vendor's. The Terraform provider sends its placeholder type
+    // "service_integration" with a vendor, which means the same.
+    const vendorDecides = (o.type === undefined || o.type === GENERIC_TYPE) && isObject(o.vendor);
+    const byVendor = vendorDecides && isObject(o.vendor) && typeof o.vendor.id === "string" ? vendorById(o.vendor.id) : undefined;
+    if (vendorDecides && isObject(o.vendor) && !byVendor) throw invalid(`"vendor.id" ${String(o.vendor.id)} is not a vendor of the catalogue (GET /vendors)`);
     const type = byVendor ? byVendor.integrationType : v.oneOf(o, "type", TYPES, { required: true });
     v.done();
     const { name, vendor, integration_email, ...settings } = parseSettings(v, o, type as string);
@@ -143,7 +148,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     const s = findService(core, p, params(req).id);
     const i = findIntegration(core, s, params(req).integration_id);
     const o = (req.body as { integration: Json }).integration;
-    if (o.type !== undefined && o.type !== i.type) throw invalid(`"type" cannot be changed (is ${i.type})`);
+    if (o.type !== undefined && o.type !== GENERIC_TYPE && o.type !== i.type) throw invalid(`"type" cannot be changed (is ${i.type})`);
     const v = new Validator();
     const { name, vendor, integration_email, ...settings } = parseSettings(v, o, i.type);
     v.done();

@@ -27,12 +27,12 @@ function conditions(v: Validator, o: Json) {
       const p = m.object(s, "parameters", { required: true });
       if (!p) return undefined;
       const q = m.nested("parameters.");
-      const needsValue = op !== "exists" && op !== "nexists";
       return {
         operator: op,
         parameters: {
           path: q.string(p, "path", { required: true, nonEmpty: true }),
-          value: q.string(p, "value", { required: needsValue }) ?? "",
+          // go-pagerduty omits an empty value (`omitempty`): absent means "".
+          value: q.string(p, "value") ?? "",
           ...(p.options !== undefined ? { options: q.object(p, "options") } : {}),
         },
       };
@@ -47,7 +47,8 @@ function timeFrame(v: Validator, o: Json) {
   if (isObject(t.active_between)) {
     const a = t.active_between;
     const m = n.nested("active_between.");
-    const start = m.integer(a, "start_time", { required: true, min: 0 });
+    // go-pagerduty omits zero times (`omitempty`): an absent start is 0.
+    const start = m.integer(a, "start_time", { min: 0 }) ?? 0;
     const end = m.integer(a, "end_time", { required: true, min: 0 });
     if (typeof start === "number" && typeof end === "number" && end <= start) m.fail('"time_frame.active_between.end_time" must be after start_time');
     return { active_between: { start_time: start, end_time: end } };
@@ -58,9 +59,9 @@ function timeFrame(v: Validator, o: Json) {
     if (!WEEKDAYS_OK(w.weekdays)) m.fail('"time_frame.scheduled_weekly.weekdays" must be a non-empty array of integers 1..7');
     return {
       scheduled_weekly: {
-        start_time: m.integer(w, "start_time", { required: true, min: 0 }),
+        start_time: m.integer(w, "start_time", { min: 0 }) ?? 0,
         duration: m.integer(w, "duration", { required: true, min: 1 }),
-        timezone: m.string(w, "timezone", { required: true, nonEmpty: true }),
+        timezone: m.timeZone(w, "timezone", { required: true }),
         weekdays: w.weekdays,
       },
     };
@@ -220,9 +221,9 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const p = who(req);
     const s = writable(core, p, req);
     const r = findRule(core, s, params(req).rule_id);
-    // The body names the rule again in `rule_id` (required by the body schema).
-    const bodyRuleId = (req.body as { rule_id: string }).rule_id;
-    if (bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
+    // A body-level `rule_id` (the description's form) must name the rule of the path; clients mostly leave it out.
+    const bodyRuleId = (req.body as { rule_id?: string }).rule_id;
+    if (bodyRuleId !== undefined && bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
     const v = new Validator();
     const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
     v.done();

@@ -51,7 +51,7 @@ function supportHours(v: Validator, o: Json) {
     n.fail('"support_hours.days_of_week" must be a non-empty array of integers 1..7');
   return {
     type: n.oneOf(s, "type", ["fixed_time_per_day"], { required: true }),
-    time_zone: n.string(s, "time_zone", { required: true, nonEmpty: true }),
+    time_zone: n.timeZone(s, "time_zone", { required: true }),
     start_time: n.string(s, "start_time", { required: true, pattern: TIME }),
     end_time: n.string(s, "end_time", { required: true, pattern: TIME }),
     days_of_week: days,
@@ -59,6 +59,9 @@ function supportHours(v: Validator, o: Json) {
 }
 
 function scheduledActions(v: Validator, o: Json) {
+  // The Terraform provider sends `[null]` with a "use_support_hours" urgency rule and no actions
+  // (it sizes the list before filling it): null items are no action.
+  if (Array.isArray(o.scheduled_actions) && o.scheduled_actions.includes(null)) o = { ...o, scheduled_actions: o.scheduled_actions.filter((a) => a !== null) };
   return v.objects(o, "scheduled_actions", (n, a) => {
     const at = n.object(a, "at", { required: true });
     const m = n.nested("at.");

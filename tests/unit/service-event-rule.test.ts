@@ -6,7 +6,7 @@ import {
 
 // ---- an in-memory rules API behind getClient(), with the API's move semantics ----------------------
 type Rule = { id: string; [k: string]: unknown };
-const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], seq: 0 };
+const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], ruleIds: [] as unknown[], seq: 0 };
 const warnings: string[] = [];
 const notFound = (method: string, path: string) => new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
 
@@ -39,6 +39,7 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   if (!r) throw notFound(method, path);
   if (method === "GET") return { rule: render(r) };
   if (method === "DELETE") return void list.splice(list.indexOf(r), 1);
+  api.ruleIds.push(opts.body.rule_id);
   const { position, ...fields } = opts.body.rule;
   Object.assign(r, fields);
   if (position !== undefined) place(r, position);
@@ -217,6 +218,8 @@ describe("CRUD against the in-memory API", () => {
     api.calls = [];
     await provider.update!(b.id, b.outs, { service: "PSVC1", position: 1, disabled: true });
     expect(api.calls).toEqual([`PUT ${b.id}`]);
+    // The description's stricter reading: the body names the rule again (the real service may require it).
+    expect(api.ruleIds.at(-1)).toBe(b.id);
     api.calls = [];
     await provider.read!(a.id, a.outs);
     expect(api.calls).toEqual([`GET ${a.id}`]);
