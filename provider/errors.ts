@@ -72,6 +72,29 @@ export class TokenError extends PagerDutyError {
   }
 }
 
+/** Certificate problems a private CA causes: the fix is to trust that CA. */
+const UNTRUSTED_CERT = new Set([
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+]);
+
+/** What to do about a failure below HTTP, where the code alone does not say it. */
+function networkHint(reason: string, origin: string | undefined, setting: string | undefined): string {
+  const where = `${origin ?? "the server"}${setting ? ` (${setting})` : ""}`;
+  if (UNTRUSTED_CERT.has(reason))
+    return `: the certificate of ${where} is not signed by a CA this process trusts. For a private CA (the emulator's --tls: the \`caFile\` of its ready line) set NODE_EXTRA_CA_CERTS=<CA file> in the environment of \`pulumi\``;
+  if (reason === "ERR_SSL_WRONG_VERSION_NUMBER" || reason === "ERR_SSL_PACKET_LENGTH_TOO_LONG")
+    return `: ${where} does not answer in TLS; if it serves plain HTTP, give it an http:// URL (allowed for loopback hosts)`;
+  if (reason === "CERT_HAS_EXPIRED") return `: the certificate of ${where} has expired`;
+  if (reason === "ERR_TLS_CERT_ALTNAME_INVALID") return `: the certificate of ${where} is not for that host name`;
+  if (reason === "ECONNREFUSED" || reason === "ENOTFOUND") return `: nothing answers at ${where}; check the URL`;
+  return setting ? ` (${setting})` : "";
+}
+
 /** The request failed below HTTP. `sent` is false only when it provably never left this process. */
 export class NetworkError extends PagerDutyError {
   readonly method: string;
@@ -79,8 +102,12 @@ export class NetworkError extends PagerDutyError {
   /** The system or undici error code, e.g. "ECONNREFUSED", "UND_ERR_HEADERS_TIMEOUT". */
   readonly reason: string;
   readonly sent: boolean;
-  constructor(init: { method: string; path: string; reason: string; sent: boolean; cause: unknown }) {
-    super("ERR_NETWORK", `${init.method} ${init.path} failed: ${init.reason}`, { cause: init.cause });
+  /**
+   * `origin` (scheme, host, port) and `setting` (the config key naming the URL) go into the message;
+   * the path never carries a query string, so nothing secret does.
+   */
+  constructor(init: { method: string; path: string; reason: string; sent: boolean; cause: unknown; origin?: string; setting?: string }) {
+    super("ERR_NETWORK", `${init.method} ${init.origin ?? ""}${init.path} failed: ${init.reason}${networkHint(init.reason, init.origin, init.setting)}`, { cause: init.cause });
     this.name = "NetworkError";
     this.method = init.method;
     this.path = init.path;

@@ -18,7 +18,8 @@ case "$code" in
     mapfile -t found < <(node "$here/drift-report.js" "$out")
     [ "${#found[@]}" -gt 0 ] || found=("changes were reported; see the output")
     printf 'drift: %s\n' "${found[@]}"
-    SUMMARY_OPEN=" open" summarize "Drift check of \`${PULUMI_STACK:-}\`: drift" "$out" "Changed out of band (live value differs from the stack's state):" "" "${found[@]/#/- }"
+    SUMMARY_OPEN=" open" summarize "Drift check of \`${PULUMI_STACK:-}\`: drift" "$out" "Changed out of band (live value differs from the stack's state):" "" "${found[@]/#/- }" "" \
+      "A plain \`pulumi up\` leaves these as they are (it compares the program with the state, which has not seen the change). To put the declared values back: \`pulumi up --refresh --run-program\` (or \`pulumi refresh --run-program\`, then \`pulumi up\`). To keep a change, write it into the program."
     echo "::error title=Drift::$(IFS=';'; echo "${found[*]}")"
     ;;
   *)

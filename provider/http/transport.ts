@@ -19,6 +19,8 @@ export type Method = "GET" | "POST" | "PUT" | "DELETE";
 export interface HttpRequest {
   method: Method;
   url: URL;
+  /** The config key the URL came from, for error messages (e.g. "pagerduty:apiUrl"). */
+  setting?: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -93,7 +95,7 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, text };
     } catch (cause) {
       const reason = errorCode(cause);
-      throw new NetworkError({ method: req.method, path: req.url.pathname, reason, sent: !UNSENT_CODES.has(reason), cause });
+      throw new NetworkError({ method: req.method, origin: req.url.origin, path: req.url.pathname, setting: req.setting, reason, sent: !UNSENT_CODES.has(reason), cause });
     }
   }
 

@@ -54,8 +54,11 @@ function unknownAlong(root: unknown, path: ReadonlyArray<PropertyKey>): boolean 
  * A zod issue as a Pulumi check failure. The engine prints a failure's property together with the
  * value of that *top-level* input, so a nested path goes into the reason instead.
  */
+/**
+ * A check failure naming the program's field in its text. No `property` is named: the engine would
+ * print that property's whole value (objects in Go map syntax) before the reason.
+ */
 export function toFailure(path: ReadonlyArray<string | number>, reason: string): dynamic.CheckFailure {
-  if (path.length === 1) return { property: String(path[0]), reason };
   return { property: "", reason: path.length ? `${propertyPath(path)}: ${reason}` : reason };
 }
 

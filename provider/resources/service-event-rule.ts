@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import { warn } from "../diagnostics";
 import { getClient } from "../runtime";
+import { timeZone } from "./formats";
 import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
@@ -65,7 +66,7 @@ const timeFrame = z
       .object({
         startTime: millis.describe("Start, in milliseconds after midnight."),
         duration: z.number().int().positive().describe("Length, in milliseconds."),
-        timezone: z.string().min(1).describe('IANA time zone, e.g. "Europe/Berlin".'),
+        timezone: timeZone.describe('IANA time zone, e.g. "Europe/Berlin".'),
         weekdays: z.array(z.number().int().min(1).max(7)).min(1).describe("Days, 1 (Monday) to 7 (Sunday)."),
       })
       .strict()

@@ -69,6 +69,20 @@ const emailParser = z
   })
   .strict();
 
+/** The API's integration types (its description's enum); a vendor's integration takes the vendor's type. */
+export const INTEGRATION_TYPES = [
+  "events_api_v2_inbound_integration",
+  "generic_events_api_inbound_integration",
+  EMAIL_TYPE,
+  "event_transformer_api_inbound_integration",
+  "aws_cloudwatch_inbound_integration",
+  "cloudkick_inbound_integration",
+  "keynote_inbound_integration",
+  "nagios_inbound_integration",
+  "pingdom_inbound_integration",
+  "sql_monitor_inbound_integration",
+] as const;
+
 /** Settings the API accepts only on the email type. */
 const EMAIL_SETTINGS = ["integrationEmail", "emailIncidentCreation", "emailFilterMode", "emailFilters", "emailParsers", "emailParsingFallback"] as const;
 
@@ -77,7 +91,10 @@ export const integrationInputs = z
     service: z.string().min(1, "must be a service id").describe("Id of the service. Changing it replaces the integration."),
     type: z
       .string()
-      .min(1)
+      // A string in the SDK (a new API type needs no new SDK), checked against the known types here.
+      .refine((t) => (INTEGRATION_TYPES as readonly string[]).includes(t), (t) => ({
+        message: `${JSON.stringify(t)} is not an integration type; the types are: ${INTEGRATION_TYPES.join(", ")} (or set \`vendor\` instead)`,
+      }))
       .optional()
       .describe(
         [

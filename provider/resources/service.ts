@@ -1,11 +1,13 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { ApiError, PagerDutyError } from "../errors";
+import { ApiError, isNotFound, PagerDutyError } from "../errors";
+import type { ApiClient } from "../http/client";
 import { getClient } from "../runtime";
 import { defineResource, diffRules, named, type OutputsOf } from "./define";
 import { stackState } from "./deployment";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
+import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, toFailure, UNKNOWN, updateOrGone, userInputs } from "./fields";
+import { clockTime, timeZone } from "./formats";
 import { listOffset } from "./pages";
 import { finishCreate } from "./partial";
 import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
@@ -37,9 +39,9 @@ const incidentUrgencyRule = z
 const supportHours = z
   .object({
     type: z.literal("fixed_time_per_day").describe("The only kind of support hours: the same hours on the days listed."),
-    timeZone: z.string().min(1).describe('IANA time zone of the hours, e.g. "Europe/Berlin".'),
-    startTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS").describe('Start of the support hours, "HH:MM:SS".'),
-    endTime: z.string().regex(/^\d{2}:\d{2}:\d{2}$/, "must be HH:MM:SS").describe('End of the support hours, "HH:MM:SS".'),
+    timeZone: timeZone.describe('IANA time zone of the hours, e.g. "Europe/Berlin".'),
+    startTime: clockTime.describe('Start of the support hours, "HH:MM:SS".'),
+    endTime: clockTime.describe('End of the support hours, "HH:MM:SS".'),
     daysOfWeek: z.array(z.number().int().min(1).max(7)).min(1).describe("Days with support hours, 1 (Monday) to 7 (Sunday)."),
   })
   .strict();
@@ -220,6 +222,35 @@ async function put(id: string, inputs: Partial<ServiceInputs>): Promise<Record<s
   return toOutputs(res.service);
 }
 
+// ---- checks at preview ------------------------------------------------------------------------
+
+/** Per client, whether each escalation policy id exists (one request per id per process). */
+const policies = new WeakMap<ApiClient, Map<string, Promise<boolean | undefined>>>();
+
+/**
+ * Whether the account has the policy: undefined when it cannot be told here (the credentials lack
+ * `escalation_policies.read`, or the read failed otherwise); the create then finds out.
+ */
+async function policyExists(id: string): Promise<boolean | undefined> {
+  let client: ApiClient;
+  try {
+    client = getClient();
+  } catch {
+    return undefined; // no usable settings: configure reports that
+  }
+  let known = policies.get(client);
+  if (!known) policies.set(client, (known = new Map()));
+  let found = known.get(id);
+  if (!found) {
+    found = client
+      .request("GET", `/escalation_policies/${encodeURIComponent(id)}`, { scopes: ["escalation_policies.read"] })
+      .then(() => true as boolean | undefined)
+      .catch((e) => (isNotFound(e) ? false : undefined));
+    known.set(id, found);
+  }
+  return found;
+}
+
 // ---- interrupted creates ----------------------------------------------------------------------
 
 /** Ids of the services named exactly `name` (names are unique per account). */
@@ -264,7 +295,13 @@ async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError>
 
 export const provider: dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkInputs(definition.inputs, news);
+    const checked = checkInputs(definition.inputs, news);
+    const policy = userInputs(news).escalationPolicy;
+    if (checked.failures?.length || typeof policy !== "string" || policy === UNKNOWN) return checked;
+    // A policy that does not exist fails at preview, not after other objects were made.
+    return (await policyExists(policy)) === false
+      ? { inputs: news, failures: [toFailure(["escalationPolicy"], `the account has no escalation policy ${policy}`)] }
+      : checked;
   },
 
   async diff(_id, olds, news) {

@@ -126,6 +126,12 @@ test("main: the up workflow deploys; the drift workflow is clean, then reports d
   expect(all.code).toBe(7);
   expect(all.stdout).toMatch(/^drift: search \(pagerduty:Service\): acknowledgementTimeout$/m);
 
+  // Putting the drift back, as the summary says: `pulumi up --refresh --run-program`; the check is clean again.
+  expect(drift.summary).toMatch(/To put the declared values back: `pulumi up --refresh --run-program`/);
+  repo.project.must(["up", "--yes", "--refresh", "--run-program", "--stack", "dev"]);
+  expect((await serviceByName("Checkout API")).description).toBe("Takes orders and payments");
+  expect(runWorkflow("pulumi-drift.yml", creds()).code).toBe(0);
+
   const wrong = runWorkflow("pulumi-drift.yml", { ...creds(), clientSecret: "wrong-secret-for-gitops" });
   expect(wrong.code).not.toBe(0);
   expect(wrong.code).not.toBe(7);

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { clientCredentialsSource } from "../../provider/auth/client-credentials";
 import { RenewingTokenSource } from "../../provider/auth/token-source";
-import { ApiError, redactDeep, TokenError } from "../../provider/errors";
+import { ApiError, NetworkError, redactDeep, TokenError } from "../../provider/errors";
 import { ApiClient } from "../../provider/http/client";
 import { parseErrorBody } from "../../provider/http/error-body";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
@@ -96,5 +96,19 @@ describe("secrets never reach an error", () => {
     expect(err).toBeInstanceOf(TokenError);
     expect(err?.message).toBe("token request failed: 401 invalid_client: client_secret REDACTED does not match");
     for (const text of renderings(err)) expect(text).not.toContain(secret);
+  });
+});
+
+describe("failures below HTTP name the URL, the setting and the way out", () => {
+  const err = (reason: string) =>
+    new NetworkError({ method: "POST", origin: "https://127.0.0.1:8443", path: "/oauth/token", setting: "pagerduty:authUrl", reason, sent: false, cause: undefined }).message;
+  test("a self-signed chain points at NODE_EXTRA_CA_CERTS and the emulator's caFile", () => {
+    expect(err("SELF_SIGNED_CERT_IN_CHAIN")).toBe(
+      "POST https://127.0.0.1:8443/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of https://127.0.0.1:8443 (pagerduty:authUrl) is not signed by a CA this process trusts. " +
+        "For a private CA (the emulator's --tls: the `caFile` of its ready line) set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`",
+    );
+  });
+  test("an https URL at a plain-HTTP server says so", () => {
+    expect(err("ERR_SSL_WRONG_VERSION_NUMBER")).toMatch(/https:\/\/127\.0\.0\.1:8443 \(pagerduty:authUrl\) does not answer in TLS; if it serves plain HTTP, give it an http:\/\/ URL/);
   });
 });

@@ -122,19 +122,19 @@ describe("diff", () => {
 describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC1", ...news });
   test("failures name the property", async () => {
-    await expect(check({ position: -1 })).resolves.toMatchObject({ failures: [{ property: "position" }] });
+    await expect(check({ position: -1 })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^position: /) }] });
     await expect(check({ conditions: { operator: "xor", subconditions: [] } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^conditions\.operator: /) }] });
     await expect(check({ conditions: { operator: "and", subconditions: [{ operator: "equals", parameters: { path: "a" } }] } })).resolves.toMatchObject({
       failures: [{ property: "", reason: 'conditions.subconditions[0].parameters.value: is required with operator "equals"' }],
     });
-    await expect(check({ timeFrame: {} })).resolves.toMatchObject({ failures: [{ property: "timeFrame", reason: 'set exactly one of "activeBetween" and "scheduledWeekly"' }] });
+    await expect(check({ timeFrame: {} })).resolves.toMatchObject({ failures: [{ property: "", reason: 'timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"' }] });
     await expect(check({ timeFrame: { activeBetween: { startTime: 5, endTime: 5 } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.activeBetween\.endTime: /) }] });
     await expect(check({ timeFrame: { scheduledWeekly: { startTime: 0, duration: 1, timezone: "UTC", weekdays: [0] } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.scheduledWeekly\.weekdays\[0\]: /) }] });
     await expect(check({ variables: [{ type: "glob", name: "h", parameters: { value: "x", path: "p" } }] })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^variables\[0\]\.type: /) }] });
     await expect(check({ actions: { severity: { value: "fatal" } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^actions\.severity\.value: /) }] });
     await expect(check({ actions: { extractions: [{ target: "t", source: "s" }] } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^actions\.extractions\[0\]\.regex: /) }] });
     await expect(check({ actions: { bogus: {} } })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("bogus") }] });
-    await expect(provider.check!({}, {})).resolves.toMatchObject({ failures: [{ property: "service" }] });
+    await expect(provider.check!({}, {})).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^service: /) }] });
   });
   test("valid inputs pass", async () => {
     await expect(check({ position: 0, conditions: { operator: "and", subconditions: [{ operator: "exists", parameters: { path: "a" } }] }, timeFrame: null })).resolves.not.toHaveProperty("failures");

@@ -50,7 +50,7 @@ test("diff: the service replaces; nothing else is an input", async () => {
   const outs = toOutputs("PSVC1", reply);
   await expect(provider.diff!("PSVC1", outs, { service: "PSVC1", __provider: "p" })).resolves.toMatchObject({ changes: false });
   await expect(provider.diff!("PSVC1", outs, { service: "PSVC2" })).resolves.toMatchObject({ changes: true, replaces: ["service"] });
-  await expect(provider.check!({}, { service: "" })).resolves.toMatchObject({ failures: [{ property: "service", reason: "must be a service id" }] });
+  await expect(provider.check!({}, { service: "" })).resolves.toMatchObject({ failures: [{ property: "", reason: "service: must be a service id" }] });
   await expect(provider.check!({}, { service: "PSVC1", undo: true })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("undo") }] });
 });
 

@@ -81,25 +81,32 @@ describe("diff", () => {
 describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC1", ...news });
   test("exactly one of type and vendor", async () => {
-    await expect(check({})).resolves.toMatchObject({ failures: [{ property: "type", reason: 'set exactly one of "type" and "vendor"' }] });
-    await expect(check({ type: "events_api_v2_inbound_integration", vendor: "PVEN1" })).resolves.toMatchObject({ failures: [{ property: "vendor" }] });
+    await expect(check({})).resolves.toMatchObject({ failures: [{ property: "", reason: 'type: set exactly one of "type" and "vendor"' }] });
+    await expect(check({ type: "events_api_v2_inbound_integration", vendor: "PVEN1" })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^vendor: /) }] });
     await expect(check({ vendor: "PVEN1" })).resolves.not.toHaveProperty("failures");
   });
   test("email settings only on the email type, and each names its property", async () => {
     await expect(check({ type: "events_api_v2_inbound_integration", emailFilterMode: "all-email" })).resolves.toMatchObject({
-      failures: [{ property: "emailFilterMode", reason: 'applies only to type "generic_email_inbound_integration"' }],
+      failures: [{ property: "", reason: 'emailFilterMode: applies only to type "generic_email_inbound_integration"' }],
     });
     const t = { type: "generic_email_inbound_integration" };
-    await expect(check({ ...t, integrationEmail: "nope" })).resolves.toMatchObject({ failures: [{ property: "integrationEmail", reason: "must be an email address" }] });
+    await expect(check({ ...t, integrationEmail: "nope" })).resolves.toMatchObject({ failures: [{ property: "", reason: "integrationEmail: must be an email address" }] });
     await expect(check({ ...t, emailFilters: [{ subjectMode: "sometimes", bodyMode: "always", fromEmailMode: "always" }] })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^emailFilters\[0\]\.subjectMode: /) }] });
     await expect(check({ ...t, emailParsers: [{ action: "trigger", matchPredicate: { type: "all", children: [{ type: "maybe" }] } }] })).resolves.toMatchObject({
       failures: [{ property: "", reason: expect.stringMatching(/^emailParsers\[0\]\.matchPredicate\.children\[0\]\.type: /) }],
     });
-    await expect(check({ ...t, emailParsingFallback: "ignore" })).resolves.toMatchObject({ failures: [{ property: "emailParsingFallback" }] });
+    await expect(check({ ...t, emailParsingFallback: "ignore" })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^emailParsingFallback: /) }] });
   });
   test("service is required, unknown inputs are refused, name may not be blank", async () => {
-    await expect(provider.check!({}, { type: "x" })).resolves.toMatchObject({ failures: [{ property: "service" }] });
-    await expect(check({ type: "x", integrationKey: "k" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("integrationKey") }] });
-    await expect(check({ type: "x", name: " " })).resolves.toMatchObject({ failures: [{ property: "name", reason: "must not be empty" }] });
+    await expect(provider.check!({}, { type: "events_api_v2_inbound_integration" })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^service: /) }] });
+    await expect(check({ type: "events_api_v2_inbound_integration", integrationKey: "k" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("integrationKey") }] });
+    await expect(check({ type: "events_api_v2_inbound_integration", name: " " })).resolves.toMatchObject({ failures: [{ property: "", reason: "name: must not be empty" }] });
   });
+});
+
+test("an unknown type fails at check, listing every type whole", async () => {
+  const r = await provider.check!({}, { service: "PSVC", type: "carrier_pigeon_inbound_integration" });
+  expect(r.failures).toHaveLength(1);
+  expect(r.failures![0].property).toBe("");
+  expect(r.failures![0].reason).toMatch(/^type: "carrier_pigeon_inbound_integration" is not an integration type; the types are: events_api_v2_inbound_integration, .*, sql_monitor_inbound_integration \(or set `vendor` instead\)$/);
 });

@@ -45,16 +45,16 @@ test("each kind of managed field change is an in-place update", async () => {
 describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { escalationPolicy: "PEP1", name: "x", ...news });
   test("names the field and the problem", async () => {
-    await expect(check({ name: "  " })).resolves.toMatchObject({ failures: [{ property: "name", reason: "must not be empty" }] });
-    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({ failures: [{ property: "autoResolveTimeout" }] });
+    await expect(check({ name: "  " })).resolves.toMatchObject({ failures: [{ property: "", reason: "name: must not be empty" }] });
+    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^autoResolveTimeout: /) }] });
     await expect(check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } })).resolves.toMatchObject({
-      failures: [{ property: "", reason: "supportHours.startTime: must be HH:MM:SS" }, { property: "", reason: expect.stringMatching(/^supportHours\.daysOfWeek\[0\]: /) }],
+      failures: [{ property: "", reason: 'supportHours.startTime: must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59' }, { property: "", reason: expect.stringMatching(/^supportHours\.daysOfWeek\[0\]: /) }],
     });
-    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({ failures: [{ property: "escalationPolicy" }] });
+    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^escalationPolicy: /) }] });
     await expect(check({ colour: "red" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("colour") }] });
   });
   test("use_support_hours requires supportHours", async () => {
-    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({ failures: [{ property: "supportHours" }] });
+    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^supportHours: /) }] });
   });
   test("valid inputs have no failures", async () => {
     await expect(check({ autoResolveTimeout: null, acknowledgementTimeout: 600 })).resolves.not.toHaveProperty("failures");

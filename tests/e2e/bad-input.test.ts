@@ -1,0 +1,128 @@
+// Bad input caught by `pulumi preview` (the real CLI, the real emulator): each error names the
+// program's field and says what is wrong without dumping the value, and nothing is created, not
+// even by an `up` (its preview fails first). TLS failures name the URL, the setting and the way out.
+import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+
+jest.setTimeout(10 * 60_000);
+
+let emu: RunningEmulator;
+let project: PulumiProject;
+
+const SCOPES = "services.read services.write custom_fields.read audit_records.read escalation_policies.read";
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  project = PulumiProject.create("badinput", program(""), emu, { "pagerduty:scopes": SCOPES });
+});
+
+afterAll(async () => {
+  project?.remove();
+  await emu?.stop();
+});
+
+/** A service (with `serviceExtra` in its args) and whatever else `more` declares. */
+function program(serviceExtra: string, more = ""): string {
+  return `
+import * as pulumi from "@pulumi/pulumi";
+import * as pd from "pulumi-pagerduty-dynamic";
+const cfg = new pulumi.Config();
+const svc = new pd.Service("svc", { name: "Bad Input", escalationPolicy: cfg.require("escalationPolicyId"), ${serviceExtra} });
+${more}
+`;
+}
+
+const services = async () => (await emu.api<{ services: unknown[] }>("GET", "/services?query=Bad%20Input")).body.services.length;
+
+/** The preview fails with `pattern`, shows no Go map dump, and an `up` creates nothing. */
+async function failsAtPreview(source: string, pattern: RegExp): Promise<string> {
+  project.setProgram(source);
+  const preview = project.run(["preview"]);
+  const out = preview.stdout + preview.stderr;
+  expect(preview.code).not.toBe(0);
+  expect(out).toMatch(pattern);
+  expect(out).not.toMatch(/map\[/);
+  const up = project.run(["up", "--yes"]);
+  expect(up.code).not.toBe(0);
+  expect(await services()).toBe(0);
+  return out;
+}
+
+test("an unknown integration type fails at preview, listing every type whole", async () => {
+  const out = await failsAtPreview(
+    program("", `new pd.ServiceIntegration("int", { service: svc.id, type: "carrier_pigeon_inbound_integration" });`),
+    /type: "carrier_pigeon_inbound_integration" is not an integration type; the types are: events_api_v2_inbound_integration, [a-z_, ]+sql_monitor_inbound_integration \(or set `vendor` instead\)/,
+  );
+  expect(out).toMatch(/ServiceIntegration resource 'int'/);
+});
+
+test("support hours at 25:00:00 name the program's supportHours.startTime", async () => {
+  const hours = `supportHours: { type: "fixed_time_per_day", timeZone: "Europe/Berlin", startTime: "25:00:00", endTime: "17:00:00", daysOfWeek: [1] },`;
+  const out = await failsAtPreview(program(hours), /supportHours\.startTime: must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59/);
+  expect(out).not.toMatch(/support_hours\.start_time/);
+});
+
+test("a time zone that does not exist fails in support hours and in a rule's weekly schedule", async () => {
+  const hours = `supportHours: { type: "fixed_time_per_day", timeZone: "Mars/Olympus", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1] },`;
+  await failsAtPreview(program(hours), /supportHours\.timeZone: "Mars\/Olympus" is not a time zone: use an IANA name such as "Europe\/Berlin" or "UTC"/);
+  const rule = `new pd.ServiceEventRule("rule", { service: svc.id, actions: { annotate: { value: "x" } },
+    timeFrame: { scheduledWeekly: { startTime: 0, duration: 60000, timezone: "Mars/Olympus", weekdays: [1] } } });`;
+  await failsAtPreview(program("", rule), /timeFrame\.scheduledWeekly\.timezone: "Mars\/Olympus" is not a time zone/);
+});
+
+test("a time frame with both kinds names the field and the rule, without printing the value", async () => {
+  const rule = `new pd.ServiceEventRule("rule", { service: svc.id, actions: { annotate: { value: "x" } },
+    timeFrame: { activeBetween: { startTime: 1, endTime: 2 }, scheduledWeekly: { startTime: 0, duration: 60000, timezone: "UTC", weekdays: [1] } } });`;
+  await failsAtPreview(program("", rule), /ServiceEventRule resource 'rule' has a problem: timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"/);
+});
+
+test("an escalation policy the account does not have fails at preview (the credentials carry escalation_policies.read)", async () => {
+  const source = program("").replace(`cfg.require("escalationPolicyId")`, `"PNOSUCH"`);
+  await failsAtPreview(source, /escalationPolicy: the account has no escalation policy PNOSUCH/);
+});
+
+describe("TLS failures name the URL, the setting and the way out", () => {
+  let tls: RunningEmulator;
+  beforeAll(async () => {
+    tls = await startEmulatorProcess(["--tls"]);
+  });
+  afterAll(async () => {
+    await tls?.stop();
+  });
+
+  test("a self-signed chain: the authUrl, NODE_EXTRA_CA_CERTS and the emulator's caFile", () => {
+    project.setProgram(program(""));
+    project.must(["config", "set", "pagerduty:authUrl", tls.authUrl]);
+    project.must(["config", "set", "pagerduty:apiUrl", tls.apiUrl]);
+    try {
+      const r = project.run(["preview"]);
+      expect(r.code).not.toBe(0);
+      const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
+      expect(out).toContain(`POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl) is not signed by a CA this process trusts`);
+      expect(out).toMatch(/set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`/);
+      expect(out).toMatch(/`caFile` of its ready line/);
+    } finally {
+      project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
+      project.must(["config", "set", "pagerduty:apiUrl", emu.apiUrl]);
+    }
+  });
+
+  test("an https URL at a plain-HTTP server says it does not answer in TLS", () => {
+    const wrong = emu.authUrl.replace(/^http:/, "https:");
+    project.setProgram(program(""));
+    project.must(["config", "set", "pagerduty:authUrl", wrong]);
+    try {
+      const r = project.run(["preview"]);
+      expect(r.code).not.toBe(0);
+      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(`${wrong} (pagerduty:authUrl) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`);
+    } finally {
+      project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
+    }
+  });
+});
+
+test("valid input still previews and deploys cleanly (the checks above are not blanket refusals)", async () => {
+  project.setProgram(program(`supportHours: { type: "fixed_time_per_day", timeZone: "US/Eastern", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1, 2] },`));
+  project.must(["up", "--yes"]);
+  expect(await services()).toBe(1);
+  project.must(["destroy", "--yes"]);
+});
