@@ -10,10 +10,10 @@ export const MAX_PAGE = 100;
 const MAX_PAGES = 10_000;
 
 /** Every item of an offset-paginated index, following `more`. */
-export async function listOffset<T>(path: string, key: string, scopes: string[], query: Query = {}): Promise<T[]> {
+export async function listOffset<T>(path: string, key: string, scopes: string[], query: Query = {}, client: ApiClient = getClient()): Promise<T[]> {
   const items: T[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await getClient().request<Record<string, unknown>>("GET", path, { query: { ...query, limit: MAX_PAGE, offset: items.length }, scopes });
+    const res = await client.request<Record<string, unknown>>("GET", path, { query: { ...query, limit: MAX_PAGE, offset: items.length }, scopes });
     const batch = (res?.[key] ?? []) as T[];
     items.push(...batch);
     if (res?.more !== true || batch.length === 0) return items;
@@ -26,12 +26,26 @@ export async function listOffset<T>(path: string, key: string, scopes: string[],
  * page asks for the total, and the pages after it are then fetched at once rather than one after
  * another; a server that gives no total is followed by `more`, as in listOffset.
  */
-export async function listOffsetAtOnce<T>(client: ApiClient, path: string, key: string, scopes: string[], max: number, query: Query = {}): Promise<T[] | undefined> {
-  type Page = Record<string, unknown> & { more?: boolean; total?: number | null };
-  const page = (offset: number, total = false) =>
-    client.request<Page>("GET", path, { query: { ...query, limit: MAX_PAGE, offset, ...(total ? { total: true } : {}) }, scopes });
+export type Page = Record<string, unknown> & { more?: boolean; total?: number | null };
+
+/** The first page of an offset-paginated index with its total (what listOffsetAtOnce starts from). */
+export function firstPage(client: ApiClient, path: string, scopes: string[], query: Query = {}): Promise<Page> {
+  return client.request<Page>("GET", path, { query: { ...query, limit: MAX_PAGE, offset: 0, total: true }, scopes });
+}
+
+export async function listOffsetAtOnce<T>(
+  client: ApiClient,
+  path: string,
+  key: string,
+  scopes: string[],
+  max: number,
+  query: Query = {},
+  /** A first page already asked for (firstPage with the same query). */
+  started?: Promise<Page>,
+): Promise<T[] | undefined> {
+  const page = (offset: number) => client.request<Page>("GET", path, { query: { ...query, limit: MAX_PAGE, offset }, scopes });
   const batch = (p: Page) => (p?.[key] ?? []) as T[];
-  const first = await page(0, true);
+  const first = await (started ?? firstPage(client, path, scopes, query));
   const items = [...batch(first)];
   if (typeof first.total === "number") {
     if (first.total > max) return undefined;

@@ -16,6 +16,7 @@ import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, updateOrGone, userInputs } from "./fields";
 import { listOffset } from "./pages";
 import { PartialCreateError } from "./partial";
+import { readRuleViaListing } from "./service-listing";
 import { childrenLike, createOnce, orGone } from "./recovery";
 
 const READ = ["services.read"];
@@ -455,9 +456,14 @@ async function getRule(service: string, id: string): Promise<ApiRule> {
   return (await getClient().request<{ rule: ApiRule }>("GET", rulesPath(service, id), { scopes: READ })).rule;
 }
 
+/** A rule read by refresh: the rules of one service read in one burst share one listing (service-listing.ts). */
+function refreshRule(service: string, id: string): Promise<ApiRule> {
+  return readRuleViaListing(getClient(), service, id, () => getRule(service, id));
+}
+
 /** Live outputs of a rule (refresh); `requested` is the position the program asked for. */
 async function outputsOf(service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
-  const rule = await getRule(service, id);
+  const rule = await refreshRule(service, id);
   const out = toOutputs(rule, service);
   if (typeof requested === "number" && typeof rule.position === "number" && requested > rule.position) {
     out.position = effectivePosition(requested, rule.position, (await listRules(service)).length);

@@ -3,7 +3,8 @@
 // each fall back to one GET per object. Requests are counted on undici's MockAgent.
 import * as integration from "../../provider/resources/service-integration";
 import * as service from "../../provider/resources/service";
-import { MAX_LISTED, TTL_MS } from "../../provider/resources/service-listing";
+import * as rule from "../../provider/resources/service-event-rule";
+import { TTL_MS } from "../../provider/resources/service-listing";
 import { API, notFound, useApi } from "./resource-api";
 
 const api = useApi();
@@ -93,11 +94,12 @@ test("reads in a burst: one GET, then one listing page answers the rest, service
 /** The listing of 250 services: the first page asks for the total. */
 const THREE_PAGES = [0, 100, 200].map((o) => `GET /services?include%5B%5D=integrations&limit=100&offset=${o}${o ? "" : "&total=true"}`);
 
-test("pages after the first are fetched together once the total is known", async () => {
+test("pages after the first are fetched together once the total is known, when the reads have reached the pages", async () => {
   serve(account(250));
   await Promise.all(ids(250).map((id) => readService(id)));
   expect(lists()).toEqual(THREE_PAGES);
-  expect(shows()).toHaveLength(1);
+  // The first read alone, the second while the listing (3 pages) would still cost more than 2 reads.
+  expect(shows()).toHaveLength(2);
 });
 
 test("a server that gives no total is paged by `more`, one page after another", async () => {
@@ -151,15 +153,40 @@ test("a listing is not reused after its time", async () => {
   expect(seen).toEqual(["GET /services/P001"]);
 });
 
-test(`an account with more than ${MAX_LISTED} services is listed once (one page) and then read object by object`, async () => {
-  serve(account(5), { totalOverride: MAX_LISTED + 1 });
-  await Promise.all(ids(5).map((id) => readService(id)));
+test("a big account the stack reads little of is not listed: one first page tells its size, the reads go one by one", async () => {
+  serve(account(5000));
+  await Promise.all(ids(40).map((id) => readService(id)));
+  // 50 pages would cost more than the 40 reads.
   expect(lists()).toEqual(["GET /services?include%5B%5D=integrations&limit=100&offset=0&total=true"]);
-  expect(shows()).toHaveLength(5);
-  seen.length = 0;
-  await Promise.all(ids(5).map((id) => readService(id)));
-  expect(seen.every((s) => !s.startsWith("GET /services?"))).toBe(true);
-  expect(seen).toHaveLength(5);
+  expect(shows()).toHaveLength(40);
+});
+
+test("a big account the stack reads much of is listed once the reads reach its pages: under 0.1 requests per read", async () => {
+  serve(account(5000));
+  const reads = await Promise.all([...ids(1000).map((id) => readService(id)), ...ids(1000).map((id) => readIntegration(`I${id}`, id))]);
+  expect(reads.map((r) => r.id)).toEqual([...ids(1000), ...ids(1000).map((id) => `I${id}`)]);
+  expect(lists()).toHaveLength(50);
+  expect(seen.length / reads.length).toBeLessThan(0.1);
+});
+
+test("event rules of one service read in one burst share one listing of its rules", async () => {
+  const rules = Array.from({ length: 12 }, (_, i) => ({
+    id: `R${i}`, position: i, disabled: false, conditions: { operator: "and", subconditions: [] }, time_frame: null, variables: [], actions: { annotate: { value: `r${i}` } },
+  }));
+  api
+    .pool()
+    .intercept({ method: "GET", path: (p) => p.startsWith("/services/PRULES/rules") })
+    .reply((req) => {
+      const url = new URL(req.path, API);
+      seen.push(`${req.method} ${url.pathname}`);
+      const one = /\/rules\/([^/]+)$/.exec(url.pathname);
+      if (one) return json({ rule: rules.find((r) => r.id === one[1]) });
+      return json({ rules, limit: 100, offset: 0, more: false });
+    })
+    .persist();
+  const out = await Promise.all(rules.map((r) => rule.provider.read!(r.id, { service: "PRULES" })));
+  expect(out.map((r) => r.props?.actions)).toEqual(rules.map((r) => r.actions));
+  expect(seen).toEqual(["GET /services/PRULES/rules/R0", "GET /services/PRULES/rules"]);
 });
 
 test("a listing that fails leaves the reads to their own GETs", async () => {
