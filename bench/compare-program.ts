@@ -12,6 +12,8 @@ export interface ProgramOptions {
   /** Service names are `${prefix} ${i}` (unique per account: concurrent stacks use distinct prefixes). */
   prefix: string;
   floor: boolean;
+  /** 2: every service's description and every rule's action changed (the update phase). */
+  version?: 1 | 2;
 }
 
 const FLOOR = `
@@ -20,7 +22,10 @@ function floorProvider(kind: string, computed: Outs): pulumi.dynamic.ResourcePro
   return {
     create: async (inputs: Outs) => ({ id: kind + "-" + Math.random().toString(36).slice(2, 12), outs: { ...computed, ...inputs } }),
     read: async (id: string, props: Outs) => ({ id, props }),
-    diff: async () => ({ changes: false }),
+    // Changed user inputs are an update, as this package's diff reports them.
+    diff: async (_id: string, olds: Outs, news: Outs) => ({
+      changes: Object.keys(news).some((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])),
+    }),
     update: async (_id: string, _olds: Outs, news: Outs) => ({ outs: { ...computed, ...news } }),
     delete: async () => {},
   };
@@ -55,13 +60,13 @@ import * as pulumi from "@pulumi/pulumi";
 ${o.floor ? FLOOR : `import * as pagerduty from "pulumi-pagerduty-dynamic";`}
 const escalationPolicy = new pulumi.Config().require("escalationPolicyId");
 for (let i = 0; i < ${o.services}; i++) {
-  const svc = new pagerduty.Service("svc-" + i, { name: ${JSON.stringify(o.prefix)} + " " + i, description: "benchmark", escalationPolicy });
+  const svc = new pagerduty.Service("svc-" + i, { name: ${JSON.stringify(o.prefix)} + " " + i, description: ${JSON.stringify(o.version === 2 ? "benchmark, second version" : "benchmark")}, escalationPolicy });
   new pagerduty.ServiceIntegration("int-" + i, { service: svc.id, type: "events_api_v2_inbound_integration", name: "Events API v2" });
   new pagerduty.ServiceEventRule("rule-" + i, {
     service: svc.id,
     position: 0,
     conditions: { operator: "and", subconditions: [{ operator: "exists", parameters: { path: "payload.source" } }] },
-    actions: { severity: { value: "critical" } },
+    actions: { severity: { value: ${JSON.stringify(o.version === 2 ? "warning" : "critical")} } },
   });
 }
 `;

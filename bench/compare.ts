@@ -1,6 +1,7 @@
 // Side-by-side benchmark (issue 8): this provider against the engine floor (the same program graph
 // with a provider that does nothing), at 0 ms and added latency, for up, `preview --refresh
-// --expect-no-changes` and destroy, with requests per resource operation; a scale case under the
+// --expect-no-changes`, an update of every service and rule, and destroy, with the provider
+// process's CPU and requests per resource operation; a scale case (create, refresh check, destroy) under the
 // emulator's rate limit; and several stacks running `up` at once against one account. The real
 // Pulumi CLI drives everything; the emulator runs as its own process. Figures, not assertions: the
 // targets of the issue are printed beside them with PASS/MISS.
@@ -135,15 +136,19 @@ async function checkRateLimit(emu: RunningEmulator): Promise<void> {
     throw new Error(`the emulator's rate limit is not ${PER_MINUTE}/min (status ${res.statusCode}, ratelimit-limit ${res.headers["ratelimit-limit"]})`);
 }
 
+/** `version`: the program version the phase runs (2: every service and rule changed). `changes`: resources it writes per service. */
 const PHASES = [
-  { name: "up", args: ["up", "--yes", "--skip-preview"] },
-  { name: "preview --refresh", args: ["preview", "--refresh", "--expect-no-changes"] },
-  { name: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  { name: "up", args: ["up", "--yes", "--skip-preview"], version: 1, changes: RESOURCES_PER_SERVICE },
+  { name: "preview --refresh", args: ["preview", "--refresh", "--expect-no-changes"], version: 1, changes: RESOURCES_PER_SERVICE },
+  { name: "update", args: ["up", "--yes", "--skip-preview"], version: 2, changes: 2 },
+  { name: "destroy", args: ["destroy", "--yes", "--skip-preview"], version: 2, changes: RESOURCES_PER_SERVICE },
 ] as const;
 type PhaseName = (typeof PHASES)[number]["name"];
 
 interface PhaseRun {
   seconds: number;
+  /** CPU seconds of the dynamic-provider processes during the phase (bench/cpu-probe.js). */
+  providerCpu: number;
   counts: Counts;
   /** Requests by route, for the JSON file. */
   routes: Record<string, number>;
@@ -152,11 +157,33 @@ interface PhaseRun {
 async function phase(emu: RunningEmulator, project: PulumiProject, args: readonly string[]): Promise<PhaseRun> {
   await freshWindows(emu);
   const before = await stats(emu);
+  const probe = cpuProbe(project);
   const start = process.hrtime.bigint();
   project.must([...args]);
   const s = seconds(start);
   const after = await stats(emu);
-  return { seconds: s, counts: delta(counts(before), counts(after)), routes: routeDelta(before, after) };
+  return { seconds: s, providerCpu: probe.seconds(), counts: delta(counts(before), counts(after)), routes: routeDelta(before, after) };
+}
+
+/**
+ * The CPU time of the dynamic-provider processes of one `pulumi` run: NODE_OPTIONS preloads
+ * bench/cpu-probe.js into every Node process the run starts; in a dynamic-provider process it
+ * keeps writing its own process.cpuUsage() to a file of the directory named here.
+ */
+function cpuProbe(project: PulumiProject): { seconds(): number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-cpu-"));
+  const saved = { NODE_OPTIONS: project.env.NODE_OPTIONS, PPD_CPU_DIR: project.env.PPD_CPU_DIR };
+  project.env.NODE_OPTIONS = `${saved.NODE_OPTIONS ?? ""} --require ${path.join(ROOT, "bench/cpu-probe.js")}`.trim();
+  project.env.PPD_CPU_DIR = dir;
+  return {
+    seconds() {
+      Object.assign(project.env, saved);
+      let total = 0;
+      for (const f of fs.readdirSync(dir)) total += Number(fs.readFileSync(path.join(dir, f), "utf8")) || 0;
+      fs.rmSync(dir, { recursive: true, force: true });
+      return total / 1e6;
+    },
+  };
 }
 
 /** Bytes of the serialized provider (`__provider`) per resource type, from the state after up. */
@@ -166,10 +193,12 @@ async function lifecycle(
   emu: RunningEmulator,
   project: PulumiProject,
   label: string,
+  version: (v: 1 | 2) => void,
   bytes?: ProviderBytes,
 ): Promise<Record<PhaseName, PhaseRun>> {
   const out = {} as Record<PhaseName, PhaseRun>;
   for (const p of PHASES) {
+    version(p.version);
     out[p.name] = await phase(emu, project, p.args);
     progress(`${label} ${p.name}: ${out[p.name].seconds.toFixed(1)} s, ${out[p.name].counts.rest} requests`);
     if (p.name === "up" && bytes) {
@@ -212,6 +241,9 @@ interface ComparisonRow {
   ratio: number;
   ratioMark: string;
   operations: number;
+  /** CPU milliseconds of the dynamic-provider process per operation: ours, and the floor's. */
+  providerCpuMsPerOp: number;
+  floorCpuMsPerOp: number;
   requests: number;
   requestsPerOp: number;
   requestsMark: string;
@@ -237,23 +269,24 @@ async function comparison(
   for (let r = 1; r <= o.rounds; r++) {
     // The floor makes no request, so added latency cannot change it: measured once per round.
     await setLatency(emu, 0);
-    project.setProgram(program({ services: o.services, prefix: "Compare", floor: true }));
-    floor.push(await lifecycle(emu, project, `parallel ${p} round ${r} floor`, r === 1 ? bytes : undefined));
-    project.setProgram(program({ services: o.services, prefix: "Compare", floor: false }));
+    const versioned = (floorRun: boolean) => (version: 1 | 2) => project.setProgram(program({ services: o.services, prefix: "Compare", floor: floorRun, version }));
+    floor.push(await lifecycle(emu, project, `parallel ${p} round ${r} floor`, versioned(true), r === 1 ? bytes : undefined));
     for (const l of latencies) {
       await setLatency(emu, l);
-      provider.get(l)!.push(await lifecycle(emu, project, `parallel ${p} round ${r} provider ${l} ms`, r === 1 && l === 0 ? bytes : undefined));
+      provider.get(l)!.push(await lifecycle(emu, project, `parallel ${p} round ${r} provider ${l} ms`, versioned(false), r === 1 && l === 0 ? bytes : undefined));
     }
   }
   await setLatency(emu, 0);
   setParallel(project, undefined);
-  const ops = o.services * RESOURCES_PER_SERVICE;
   const rows: ComparisonRow[] = [];
   for (const ph of PHASES) {
+    const ops = o.services * ph.changes;
     for (const l of latencies) {
       const runs = provider.get(l)!.map((x) => x[ph.name]);
       const providerSeconds = median(runs.map((x) => x.seconds));
       const floorSeconds = median(floor.map((x) => x[ph.name].seconds));
+      const providerCpuMsPerOp = (median(runs.map((x) => x.providerCpu)) * 1000) / ops;
+      const floorCpuMsPerOp = (median(floor.map((x) => x[ph.name].providerCpu)) * 1000) / ops;
       const requests = median(runs.map((x) => x.counts.rest));
       const ratio = providerSeconds / floorSeconds;
       // The issue states the floor target for up and destroy at the added latency, for preview --refresh at both.
@@ -267,6 +300,8 @@ async function comparison(
         ratio,
         ratioMark: ratioTargeted ? atMost(ratio, TARGET.floorRatio) : "",
         operations: ops,
+        providerCpuMsPerOp,
+        floorCpuMsPerOp,
         requests,
         requestsPerOp: requests / ops,
         requestsMark: atMost(requests / ops, TARGET.requestsPerOp),
@@ -280,8 +315,12 @@ async function comparison(
   return rows;
 }
 
+/** The scale case: create, the refresh check and destroy of a big stack under the real limit. */
+const SCALE_PHASES = ["up", "preview --refresh", "destroy"] as const;
+type ScalePhase = (typeof SCALE_PHASES)[number];
+
 interface ScaleRow {
-  phase: "up" | "destroy";
+  phase: ScalePhase;
   seconds: number;
   floorSeconds: number;
   requests: number;
@@ -297,16 +336,16 @@ interface ScaleRow {
 
 async function scale(emu: RunningEmulator, project: PulumiProject, o: Options): Promise<ScaleRow[]> {
   await setLatency(emu, 0);
-  const runs: Record<"provider" | "floor", Partial<Record<"up" | "destroy", PhaseRun>>> = { provider: {}, floor: {} };
+  const runs: Record<"provider" | "floor", Partial<Record<ScalePhase, PhaseRun>>> = { provider: {}, floor: {} };
   for (const kind of ["floor", "provider"] as const) {
     project.setProgram(program({ services: o.scale, prefix: "Scale", floor: kind === "floor" }));
-    for (const p of [PHASES[0], PHASES[2]]) {
-      const name = p.name as "up" | "destroy";
+    for (const p of PHASES.filter((x) => (SCALE_PHASES as readonly string[]).includes(x.name))) {
+      const name = p.name as ScalePhase;
       runs[kind][name] = await phase(emu, project, p.args);
       progress(`scale ${kind} ${name}: ${runs[kind][name]!.seconds.toFixed(1)} s, ${runs[kind][name]!.counts.rest} requests`);
     }
   }
-  return (["up", "destroy"] as const).map((name) => {
+  return SCALE_PHASES.map((name) => {
     const run = runs.provider[name]!;
     const floorSeconds = runs.floor[name]!.seconds;
     const ideal = idealSeconds(floorSeconds, run.counts.rest, FRESH);
@@ -454,12 +493,12 @@ function comparisonSection(o: Options, rows: ComparisonRow[], bytes: ProviderByt
       `Both run at the engine's default parallelism (${ENGINE_DEFAULT_PARALLEL} here: 4 × CPUs)` +
       (o.wideParallel ? ` and again at \`--parallel ${o.wideParallel}\`` : "") + ".",
     "",
-    "| engine --parallel | phase | added latency | this provider | floor | ratio (target ≤ 1.3×) | requests / op (target ≤ 1.05) | 429s | tokens |",
-    "|-|-|-|-|-|-|-|-|-|",
+    "| engine --parallel | phase | added latency | this provider | floor | ratio (target ≤ 1.3×) | provider CPU ms / op (floor) | requests / op (target ≤ 1.05) | 429s | tokens |",
+    "|-|-|-|-|-|-|-|-|-|-|",
     ...rows.map(
       (r) =>
         `| ${r.parallel} | ${r.phase} | ${r.latencyMs} ms | ${sec(r.providerSeconds)} | ${sec(r.floorSeconds)} | ${r.ratioMark ? `${x(r.ratio)} ${r.ratioMark}` : `${x(r.ratio)}`} | ` +
-        `${r.requestsPerOp.toFixed(2)} ${r.requestsMark} (${r.requests}) | ${r.rateLimited} | ${r.tokens} |`,
+        `${r.providerCpuMsPerOp.toFixed(1)} (${r.floorCpuMsPerOp.toFixed(1)}) | ${r.requestsPerOp.toFixed(2)} ${r.requestsMark} (${r.requests}) | ${r.rateLimited} | ${r.tokens} |`,
     ),
     "",
     "The floor target applies to up and destroy at the added latency and to preview --refresh at both (as the issue states it). " +

@@ -2,7 +2,7 @@
 // kind and require this module at run time, so the code that runs is always the installed one.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { PagerDutyError } from "./errors";
-import { installHostErrorFilter, reported, reportedProvider } from "./host-errors";
+import { installHostErrorFilter, reported, reportedProvider } from "./host/error-report";
 import { UNKNOWN, withUnmanagedDrift } from "./resources/fields";
 import { setStack } from "./resources/deployment";
 import { journal } from "./resources/journal";

@@ -9,7 +9,7 @@ import { RefreshTokenCache } from "./auth/token-cache";
 import type { TokenEndpoint } from "./auth/token-endpoint";
 import { apiKeySource, type RenewOptions, type TokenSource } from "./auth/token-source";
 import { CONFIG_KEYS, resolveDriftAllFields, resolveSettings, type ProviderSettings } from "./config";
-import { warn as engineWarn } from "./diagnostics";
+import { warn as engineWarn } from "./host/engine-log";
 import { ApiError, ConfigError, TokenError } from "./errors";
 import { ApiClient } from "./http/client";
 import { Transport } from "./http/transport";

@@ -6,11 +6,12 @@
 // PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...).
 // Only GET requests are made. Secrets (credentials, integration keys) are never printed.
 import { writeFileSync } from "node:fs";
-import { parseArgs as parseArgv } from "node:util";
+import { commandLine, UsageError } from "./usage";
 import { resolveSettings } from "../config";
 import { PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
 import { listOffset } from "../resources/pages";
+import { servicesWithName } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
 import { getClient, resetRuntime } from "../runtime";
@@ -44,32 +45,21 @@ export interface AdoptOptions {
   out?: string;
 }
 
-export class UsageError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 /** argv to options; `--help` and `--version` throw a UsageError with exit code 0 carrying the text to print. */
 export function parseArgs(argv: readonly string[]): AdoptOptions {
-  let values: { service?: string[]; name?: string[]; out?: string; help?: boolean; version?: boolean };
-  try {
-    ({ values } = parseArgv({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        service: { type: "string", multiple: true },
-        name: { type: "string", multiple: true },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n(see pagerduty-adopt --help)`);
-  }
+  const values = commandLine(
+    argv,
+    {
+      service: { type: "string", multiple: true },
+      name: { type: "string", multiple: true },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean" },
+    },
+    "(see pagerduty-adopt --help)",
+  );
   if (values.help) throw new UsageError(USAGE, 0);
   if (values.version) throw new UsageError(packageVersion(), 0);
   for (const [flag, list] of [["--service", values.service], ["--name", values.name], ["--out", values.out === undefined ? undefined : [values.out]]] as const) {
@@ -83,7 +73,7 @@ export function environmentTerms(message: string): string {
   return message.replace(/"pagerduty:\w+" \(env (PAGERDUTY_\w+)\)/g, "$1");
 }
 
-type Raw = Record<string, any>;
+type Raw = Record<string, any> & { id: string };
 const path = (id: string) => `/services/${encodeURIComponent(id)}`;
 
 /** The selected services: by id, by exact name, or all of them when neither is given. */
@@ -102,7 +92,7 @@ async function selectServices(opts: AdoptOptions): Promise<Raw[]> {
     }
   }
   for (const name of opts.names) {
-    const s = (await listOffset<Raw>("/services", "services", READ, { query: name })).find((x) => x.name === name);
+    const [s] = await servicesWithName<Raw>(name);
     if (!s) throw new PagerDutyError("ERR_NOT_FOUND", `--name ${JSON.stringify(name)}: no service has exactly this name`);
     found.set(s.id, s);
   }

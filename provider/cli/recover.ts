@@ -23,6 +23,7 @@ import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
 import { RECORDED_TYPES, type Checkpoint, type CreatedKind, type Operation, type StateResource } from "../resources/stack-state";
 import { configure, resetRuntime } from "../runtime";
+import { commandLine, UsageError } from "./usage";
 
 const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
 
@@ -35,31 +36,17 @@ export interface RecoverOptions {
   dryRun: boolean;
 }
 
-export class UsageError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 export function parseArgs(argv: readonly string[]): RecoverOptions {
-  const opts: RecoverOptions = { cwd: process.cwd(), dryRun: false };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case "--stack": case "-s": opts.stack = value(); break;
-      case "--cwd": case "-C": opts.cwd = value(); break;
-      case "--dry-run": opts.dryRun = true; break;
-      case "--help": case "-h": throw new UsageError(USAGE, 0);
-      default: throw new UsageError(`unknown argument ${argv[i]}\n${USAGE}`);
-    }
-  }
-  return opts;
+  const values = commandLine(
+    argv,
+    { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    USAGE,
+  );
+  if (values.help) throw new UsageError(USAGE, 0);
+  for (const flag of ["stack", "cwd"] as const) if (values[flag] === "") throw new UsageError(`--${flag} needs a value\n${USAGE}`);
+  return { cwd: values.cwd ?? process.cwd(), dryRun: values["dry-run"] ?? false, ...(values.stack ? { stack: values.stack } : {}) };
 }
 
 // ---- the state ---------------------------------------------------------------------------------

@@ -1,18 +1,12 @@
 // One HTTP exchange over an undici Dispatcher: send, read the whole body, and turn failures below
 // HTTP into NetworkError with a `sent` verdict that the retry policy relies on.
-import type { Agent as UndiciAgent, Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent, dispatcherRequest } from "../host/undici";
 import { NetworkError } from "../errors";
 import { withDefaults } from "./options";
 
-/**
- * undici's connection pool and its `request`, alone: undici's index also loads fetch, WebSocket,
- * cookies and caches, two thirds of the package's load time, which every dynamic-provider process
- * would pay before its first operation. They are the very objects the index exports (`Agent`, and
- * the `request` it mixes into every dispatcher); a unit test holds them to that.
- */
-export const Agent: typeof UndiciAgent = require("undici/lib/dispatcher/agent");
-export const dispatcherRequest: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> =
-  require("undici/lib/api/api-request");
+// The pool and `request` come from undici's internal files (host/undici.ts says why).
+export { Agent, dispatcherRequest };
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 

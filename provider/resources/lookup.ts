@@ -17,7 +17,7 @@ import { listCursor, listOffset, MAX_PAGE } from "./pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
 import { documentedOutputs } from "./define";
-import { definition as serviceDefinition, toOutputs as serviceOutputs } from "./service";
+import { definition as serviceDefinition, servicesWithName, toOutputs as serviceOutputs } from "./service";
 import { definition as customFieldValuesDefinition } from "./service-custom-field-values";
 import { definition as ruleDefinition } from "./service-event-rule";
 import { definition as integrationDefinition, toOutputs as integrationOutputs } from "./service-integration";
@@ -234,9 +234,7 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
   switch (inputs.query) {
     case "service": {
       const { name } = inputs.args;
-      // `query` narrows by substring; the match must be exact (names are unique per account).
-      const candidates = await listOffset<Parameters<typeof serviceOutputs>[0]>("/services", "services", READ, { query: name });
-      const found = candidates.find((s) => s.name === name);
+      const [found] = await servicesWithName<Parameters<typeof serviceOutputs>[0]>(name);
       if (!found) {
         throw new LookupMiss(
           "args.name",

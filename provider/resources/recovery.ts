@@ -11,7 +11,7 @@
 // Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
 // makes no request for this: the journal is local and the state is read once per process.
 import { ApiError, isNotFound, NetworkError, PagerDutyError } from "../errors";
-import { warn } from "../diagnostics";
+import { warn } from "../host/engine-log";
 import { getClient } from "../runtime";
 import { journal, type Intent } from "./journal";
 import { listCursor } from "./pages";

@@ -9,7 +9,7 @@
 // value it had is what delete restores.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { warn } from "../diagnostics";
+import { warn } from "../host/engine-log";
 import { PagerDutyError } from "../errors";
 import { getClient } from "../runtime";
 import { defineResource, diffRules, type OutputsOf } from "./define";

@@ -9,7 +9,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
-import { warn } from "../diagnostics";
+import { warn } from "../host/engine-log";
 import { getClient } from "../runtime";
 import { timeZone } from "./formats";
 import { defineResource, diffRules, type OutputsOf } from "./define";

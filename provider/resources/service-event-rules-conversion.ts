@@ -4,7 +4,7 @@
 // service stays converted, so read checks that the service still exists and keeps the recorded state.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { warn } from "../diagnostics";
+import { warn } from "../host/engine-log";
 import { getClient } from "../runtime";
 import { defineResource, diffRules, type OutputsOf } from "./define";
 import { checkInputs, diffManaged, readOrGone, userInputs } from "./fields";

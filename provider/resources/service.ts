@@ -253,9 +253,17 @@ async function policyExists(id: string): Promise<boolean | undefined> {
 
 // ---- interrupted creates ----------------------------------------------------------------------
 
-/** Ids of the services named exactly `name` (names are unique per account). */
+/**
+ * The services named exactly `name` (names are unique per account, so at most one in practice):
+ * the API's `query` narrows by substring, the match must be exact.
+ */
+export async function servicesWithName<T extends { id: string; name?: unknown } = ApiService>(name: string): Promise<T[]> {
+  return (await listOffset<T>("/services", "services", READ, { query: name })).filter((s) => s.name === name);
+}
+
+/** Ids of the services named exactly `name`. */
 export async function servicesNamedExactly(name: string): Promise<string[]> {
-  return (await listOffset<ApiService>("/services", "services", READ, { query: name })).filter((s) => s.name === name).map((s) => s.id);
+  return (await servicesWithName(name)).map((s) => s.id);
 }
 
 /** Services named exactly `name` created since `since`. */

@@ -5,8 +5,8 @@
 // it with `pulumi stack export` (no lock is taken, nothing secret is decrypted), once per process
 // and only when a create needs it, so an `up` without creates costs nothing.
 import { execFile } from "node:child_process";
-import * as fs from "node:fs";
 import { PagerDutyError } from "../errors";
+import { pulumiCommand } from "../host/pulumi-cli";
 
 /** Resource types whose creates make remote objects, by the type the state records. */
 export const RECORDED_TYPES = {
@@ -63,18 +63,6 @@ export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
     pending.set(origin, (pending.get(origin) ?? 0) + 1);
   }
   return { startedAt, held, pending };
-}
-
-/** How the `pulumi` CLI is found: the one on PATH, else the process that started this one (Linux). */
-function pulumiCommand(): string {
-  const parent = `/proc/${process.ppid}/exe`;
-  try {
-    const exe = fs.readlinkSync(parent);
-    if (/(^|\/)pulumi$/.test(exe)) return exe;
-  } catch {
-    // not Linux, or not allowed: PATH decides
-  }
-  return "pulumi";
 }
 
 /** `pulumi stack export` of `stack`, run in `cwd` (the project directory). */

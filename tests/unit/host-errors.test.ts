@@ -1,7 +1,7 @@
 // The dynamic-provider host logs `${e}: ${e.stack}` for errors of check/diff/read/delete and the
 // engine prints e.message again; our errors must reach the user once, bugs keep their stack.
 import { ConfigError } from "../../provider/errors";
-import { hostLine, reportedProvider } from "../../provider/host-errors";
+import { hostLine, reportedProvider } from "../../provider/host/error-report";
 
 const original = console.error;
 const sink = jest.fn();

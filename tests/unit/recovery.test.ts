@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as diagnostics from "../../provider/diagnostics";
+import * as diagnostics from "../../provider/host/engine-log";
 import { resource } from "../../provider";
 import { resetDeployment, setStack } from "../../provider/resources/deployment";
 import { Journal, setJournal, type Intent } from "../../provider/resources/journal";

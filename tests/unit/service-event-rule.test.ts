@@ -47,7 +47,7 @@ async function request(method: string, path: string, opts: { body?: any; query?:
 }
 
 jest.mock("../../provider/runtime", () => ({ getClient: () => ({ request }) }));
-jest.mock("../../provider/diagnostics", () => ({ warn: async (m: string) => void warnings.push(m) }));
+jest.mock("../../provider/host/engine-log", () => ({ warn: async (m: string) => void warnings.push(m) }));
 
 beforeEach(() => {
   api.rules.clear();

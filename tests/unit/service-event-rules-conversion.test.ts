@@ -16,7 +16,7 @@ jest.mock("../../provider/runtime", () => ({
     },
   }),
 }));
-jest.mock("../../provider/diagnostics", () => ({ warn: async (m: string) => void warnings.push(m) }));
+jest.mock("../../provider/host/engine-log", () => ({ warn: async (m: string) => void warnings.push(m) }));
 
 beforeEach(() => {
   calls.length = 0;

@@ -6,7 +6,7 @@
 // for them is dropped and the engine's `error: X` stays the only report. Anything else (a bug)
 // keeps the host's full line with its stack.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { PagerDutyError } from "./errors";
+import { PagerDutyError } from "../errors";
 
 /** The exact lines the host is about to log for our errors. */
 const expected = new Set<string>();
