@@ -55,7 +55,7 @@ async function postForm(endpoint: TokenEndpoint, auth: ClientAuth, fields: Recor
   const request = {
     method: "POST" as const,
     url: new URL(endpoint.url),
-    setting: "pagerduty:authUrl",
+    setting: "pagerduty:authUrl or PAGERDUTY_AUTH_URL",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       accept: "application/json",

@@ -13,7 +13,7 @@ export type Method = "GET" | "POST" | "PUT" | "DELETE";
 export interface HttpRequest {
   method: Method;
   url: URL;
-  /** The config key the URL came from, for error messages (e.g. "pagerduty:apiUrl"). */
+  /** The setting the URL came from, for error messages (e.g. "pagerduty:apiUrl or PAGERDUTY_API_URL"). */
   setting?: string;
   headers: Record<string, string>;
   body?: string;

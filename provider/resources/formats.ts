@@ -2,21 +2,40 @@
 // program's field (`supportHours.startTime`), not the API's, and nothing is created first.
 import { z } from "zod";
 
+/** Whether Node's ICU data knows `name` as an IANA name or link (case-insensitively). */
+function knownZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** ICU's canonical names by their lower case, built on first use. */
+let canonical: Map<string, string> | undefined;
+
+/**
+ * The right spelling of a canonical name written in another case ("europe/berlin"): ICU takes any
+ * case, the service's lookup (tzinfo) only the exact one. Links in another case pass unnoticed.
+ */
+function otherCaseOf(name: string): string | undefined {
+  canonical ??= new Map(Intl.supportedValuesOf("timeZone").map((n) => [n.toLowerCase(), n]));
+  const exact = canonical.get(name.toLowerCase());
+  return exact !== undefined && exact !== name ? exact : undefined;
+}
+
 /**
  * A time zone the service stores: an IANA name or one of its links ("Europe/Berlin", "UTC",
  * "US/Eastern"), as Node's ICU data knows them. (The service also takes ActiveSupport's display
  * names such as "Eastern Time (US & Canada)"; the IANA name is the portable spelling.)
  */
-export const timeZone = z.string().refine(
-  (name) => {
-    try {
-      return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone.length > 0;
-    } catch {
-      return false;
-    }
-  },
-  (name) => ({ message: `${JSON.stringify(name)} is not a time zone: use an IANA name such as "Europe/Berlin" or "UTC"` }),
-);
+export const timeZone = z.string().superRefine((name, ctx) => {
+  const exact = knownZone(name) ? otherCaseOf(name) : null;
+  if (exact === undefined) return;
+  const fix = exact === null ? 'use an IANA name such as "Europe/Berlin" or "UTC"' : `names are case-sensitive: "${exact}"`;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${JSON.stringify(name)} is not a time zone: ${fix}` });
+});
 
 /** A time of day "HH:MM:SS", 00:00:00 to 23:59:59. */
 export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59');

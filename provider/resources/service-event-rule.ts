@@ -527,6 +527,16 @@ export const provider: dynamic.ResourceProvider = {
     }
     const lane = laneOf(service);
     let created: ApiRule | undefined;
+    // Held from arrival, not only while the POST waits its turn: a sibling's write that ends while
+    // this create is still settling its intent must not reconcile (and report positions) without it.
+    lane.queued++;
+    let held = true;
+    const release = async () => {
+      if (!held) return;
+      held = false;
+      lane.queued--;
+      if (lane.queued === 0 && !inPlace(lane)) await write(service, async () => undefined);
+    };
     try {
       // An interrupted earlier create may have made this rule already: adopt it rather than add a second one.
       const outcome = await createOnce({
@@ -552,15 +562,20 @@ export const provider: dynamic.ResourceProvider = {
         declared: () => rulesLike(inputs),
       });
       if ("adopted" in outcome) {
+        await release();
         const found = await getRule(service, outcome.id);
         return { id: found.id, outs: await update(service, found.id, inputs, found.position) };
       }
+      // Reported while held: the position asked for, which the reconcile on release brings about.
+      const outs = writtenOutputs(service, lane, created!);
+      await release();
+      return { id: created!.id, outs };
     } catch (e) {
+      await release().catch(() => undefined);
       // The rule exists once the POST answered: a failed reorder after it must not lose it.
       if (created) throw new PartialCreateError(created.id, toOutputs(created, service), e);
       throw e;
     }
-    return { id: created!.id, outs: writtenOutputs(service, lane, created!) };
   },
 
   async read(id, props) {

@@ -1,7 +1,8 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { ApiError, isNotFound, PagerDutyError } from "../errors";
+import { ApiError, isNotFound, PagerDutyError, ScopeError } from "../errors";
+import { warn } from "../host/engine-log";
 import type { ApiClient } from "../http/client";
 import { getClient } from "../runtime";
 import { defineResource, diffRules, named, type OutputsOf } from "./define";
@@ -245,7 +246,12 @@ async function policyExists(id: string): Promise<boolean | undefined> {
     found = client
       .request("GET", `/escalation_policies/${encodeURIComponent(id)}`, { scopes: ["escalation_policies.read"] })
       .then(() => true as boolean | undefined)
-      .catch((e) => (isNotFound(e) ? false : undefined));
+      .catch((e) => {
+        if (isNotFound(e)) return false;
+        // Lacking the scope is a setting the README describes; any other failure is worth a word.
+        if (!(e instanceof ScopeError)) void warn(`escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
+        return undefined;
+      });
     known.set(id, found);
   }
   return found;

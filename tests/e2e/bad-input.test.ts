@@ -97,7 +97,7 @@ describe("TLS failures name the URL, the setting and the way out", () => {
       const r = project.run(["preview"]);
       expect(r.code).not.toBe(0);
       const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
-      expect(out).toContain(`POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl) is not signed by a CA this process trusts`);
+      expect(out).toContain(`POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) is not signed by a CA this process trusts`);
       expect(out).toMatch(/set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`/);
       expect(out).toMatch(/`caFile` of its ready line/);
     } finally {
@@ -113,7 +113,7 @@ describe("TLS failures name the URL, the setting and the way out", () => {
     try {
       const r = project.run(["preview"]);
       expect(r.code).not.toBe(0);
-      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(`${wrong} (pagerduty:authUrl) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`);
+      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(`${wrong} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`);
     } finally {
       project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
     }

@@ -134,7 +134,7 @@ describe("token requests (MockAgent)", () => {
     await expect(failure).rejects.toMatchObject({
       code: "ERR_NETWORK",
       reason: "ECONNRESET",
-      message: expect.stringMatching(/^POST https:\/\/[^ ]+\/oauth\/token failed: ECONNRESET \(pagerduty:authUrl\)$/),
+      message: expect.stringMatching(/^POST https:\/\/[^ ]+\/oauth\/token failed: ECONNRESET \(pagerduty:authUrl or PAGERDUTY_AUTH_URL\)$/),
     });
   });
 });

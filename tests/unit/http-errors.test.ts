@@ -100,15 +100,34 @@ describe("secrets never reach an error", () => {
 });
 
 describe("failures below HTTP name the URL, the setting and the way out", () => {
+  const setting = "pagerduty:authUrl or PAGERDUTY_AUTH_URL";
   const err = (reason: string) =>
-    new NetworkError({ method: "POST", origin: "https://127.0.0.1:8443", path: "/oauth/token", setting: "pagerduty:authUrl", reason, sent: false, cause: undefined }).message;
+    new NetworkError({ method: "POST", origin: "https://127.0.0.1:8443", path: "/oauth/token", setting, reason, sent: false, cause: undefined }).message;
+  const mock = useMockAgent();
+
   test("a self-signed chain points at NODE_EXTRA_CA_CERTS and the emulator's caFile", () => {
     expect(err("SELF_SIGNED_CERT_IN_CHAIN")).toBe(
-      "POST https://127.0.0.1:8443/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of https://127.0.0.1:8443 (pagerduty:authUrl) is not signed by a CA this process trusts. " +
+      `POST https://127.0.0.1:8443/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of https://127.0.0.1:8443 (${setting}) is not signed by a CA this process trusts. ` +
         "For a private CA (the emulator's --tls: the `caFile` of its ready line) set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`",
     );
   });
   test("an https URL at a plain-HTTP server says so", () => {
-    expect(err("ERR_SSL_WRONG_VERSION_NUMBER")).toMatch(/https:\/\/127\.0\.0\.1:8443 \(pagerduty:authUrl\) does not answer in TLS; if it serves plain HTTP, give it an http:\/\/ URL/);
+    expect(err("ERR_SSL_WRONG_VERSION_NUMBER")).toMatch(/https:\/\/127\.0\.0\.1:8443 \(pagerduty:authUrl or PAGERDUTY_AUTH_URL\) does not answer in TLS; if it serves plain HTTP, give it an http:\/\/ URL/);
+  });
+
+  test("a REST call names the API URL and its setting, never the query", async () => {
+    const api = "https://api.example.com:8443";
+    mock()
+      .get(api)
+      .intercept({ path: "/services?query=secret-ish", method: "GET" })
+      .replyWithError(Object.assign(new Error("self-signed certificate in certificate chain"), { code: "SELF_SIGNED_CERT_IN_CHAIN" })); // once: a certificate does not get better on retry
+    const tokens = new RenewingTokenSource(async () => ({ accessToken: "at", expiresAt: Date.now() + 3_600_000 }));
+    const client = new ApiClient({ apiUrl: api, tokens, transport: new Transport({}, mock()) }, { retry: { timeScale: 0.001 } });
+    const e = await client.request("GET", "/services", { query: { query: "secret-ish" } }).then(() => undefined, (x: NetworkError) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e?.message).toMatch(
+      /^GET https:\/\/api\.example\.com:8443\/services failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of https:\/\/api\.example\.com:8443 \(pagerduty:apiUrl or PAGERDUTY_API_URL\) is not signed by a CA this process trusts\. .*NODE_EXTRA_CA_CERTS/,
+    );
+    expect(e?.message).not.toContain("secret-ish");
   });
 });

@@ -1,4 +1,8 @@
+import { resolveSettings } from "../../provider/config";
+import * as engineLog from "../../provider/host/engine-log";
 import { provider, toBody, toOutputs } from "../../provider/resources/service";
+import * as runtime from "../../provider/runtime";
+import { useMockAgent } from "./http-mock";
 
 const live = {
   id: "PABC123", type: "service", name: "Checkout", description: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
@@ -58,5 +62,51 @@ describe("check", () => {
   });
   test("valid inputs have no failures", async () => {
     await expect(check({ autoResolveTimeout: null, acknowledgementTimeout: 600 })).resolves.not.toHaveProperty("failures");
+  });
+});
+
+describe("check: the escalation policy at preview", () => {
+  const agent = useMockAgent();
+  const API = "https://api.test";
+  const AUTH = "https://identity.test";
+  const check = (escalationPolicy: string) => provider.check!({}, { name: "x", escalationPolicy });
+  /** The runtime's client: an API key (no scopes to compare) or an app token granted `scope`. */
+  const useClient = (env: Record<string, string>) => {
+    const settings = resolveSettings(() => undefined, { PAGERDUTY_API_URL: API, PAGERDUTY_AUTH_URL: AUTH, ...env });
+    const client = runtime.createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
+    jest.spyOn(runtime, "getClient").mockReturnValue(client);
+  };
+  afterEach(() => jest.restoreAllMocks());
+
+  test("an id the account lacks fails naming escalationPolicy, with one request per id", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PNOSUCH" }).reply(404, { error: { message: "Not Found", code: 2100 } });
+    const failure = { failures: [{ property: "", reason: "escalationPolicy: the account has no escalation policy PNOSUCH" }] };
+    await expect(Promise.all([check("PNOSUCH"), check("PNOSUCH")])).resolves.toMatchObject([failure, failure]);
+  });
+
+  test("an id the account has passes", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PEP1" }).reply(200, { escalation_policy: { id: "PEP1" } });
+    await expect(check("PEP1")).resolves.not.toHaveProperty("failures");
+  });
+
+  test("another failure passes the preview and says the create checks it", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    const warned = jest.spyOn(engineLog, "warn").mockResolvedValue();
+    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PEP2" }).reply(403, { error: { message: "Access Denied", code: 2010 } });
+    await expect(check("PEP2")).resolves.not.toHaveProperty("failures");
+    expect(warned).toHaveBeenCalledWith(expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/));
+  });
+
+  test("credentials without escalation_policies.read make no request and no warning", async () => {
+    useClient({ PAGERDUTY_CLIENT_ID: "cid", PAGERDUTY_CLIENT_SECRET: "s", PAGERDUTY_SUBDOMAIN: "acme" });
+    const warned = jest.spyOn(engineLog, "warn").mockResolvedValue();
+    agent()
+      .get(AUTH)
+      .intercept({ method: "POST", path: "/oauth/token" })
+      .reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read services.write" });
+    await expect(check("PEP3")).resolves.not.toHaveProperty("failures");
+    expect(warned).not.toHaveBeenCalled(); // and no GET: the mock agent refuses unplanned requests
   });
 });
