@@ -4,7 +4,7 @@
 // schema's `.describe()` text as TSDoc; a field without one is an error, so no field goes
 // undocumented. Only the zod kinds the definitions use are printed; any other fails loudly.
 import { z } from "zod";
-import { describedAs, typeNameOf, unwrapped } from "../provider/resources/define";
+import { describedAs, typeNameOf, unwrapped } from "../provider/kernel/define";
 
 export { describedAs };
 

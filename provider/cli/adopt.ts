@@ -10,11 +10,12 @@ import { commandLine, UsageError } from "./usage";
 import { resolveSettings } from "../config";
 import { PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
-import { listOffset } from "../resources/pages";
+import { createClient } from "../account/client";
+import type { ApiClient } from "../http/client";
+import { listOffset } from "../kernel/pages";
 import { servicesWithName } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
-import { getClient, resetRuntime } from "../runtime";
 import { packageVersion } from "./package-version";
 import { renderProgram, type ServiceSnapshot } from "./program";
 
@@ -77,14 +78,14 @@ type Raw = Record<string, any> & { id: string };
 const path = (id: string) => `/services/${encodeURIComponent(id)}`;
 
 /** The selected services: by id, by exact name, or all of them when neither is given. */
-async function selectServices(opts: AdoptOptions): Promise<Raw[]> {
+async function selectServices(client: ApiClient, opts: AdoptOptions): Promise<Raw[]> {
   const found = new Map<string, Raw>();
   if (!opts.ids.length && !opts.names.length) {
-    for (const s of await listOffset<Raw>("/services", "services", READ)) found.set(s.id, s);
+    for (const s of await listOffset<Raw>(client, "/services", "services", READ)) found.set(s.id, s);
   }
   for (const id of opts.ids) {
     try {
-      const s = (await getClient().request<{ service: Raw }>("GET", path(id), { scopes: READ })).service;
+      const s = (await client.request<{ service: Raw }>("GET", path(id), { scopes: READ })).service;
       found.set(s.id, s);
     } catch (e) {
       if (isNotFound(e)) throw new PagerDutyError("ERR_NOT_FOUND", `--service ${id}: no service has this id`);
@@ -92,32 +93,38 @@ async function selectServices(opts: AdoptOptions): Promise<Raw[]> {
     }
   }
   for (const name of opts.names) {
-    const [s] = await servicesWithName<Raw>(name);
+    const [s] = await servicesWithName<Raw>(client, name);
     if (!s) throw new PagerDutyError("ERR_NOT_FOUND", `--name ${JSON.stringify(name)}: no service has exactly this name`);
     found.set(s.id, s);
   }
   return [...found.values()].sort((a, b) => String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
 }
 
-async function snapshot(s: Raw): Promise<ServiceSnapshot> {
+async function snapshot(client: ApiClient, s: Raw): Promise<ServiceSnapshot> {
   const refs: Raw[] = Array.isArray(s.integrations) ? s.integrations : [];
   const [integrations, rules, customFields, enablements] = await Promise.all([
-    Promise.all(refs.map(async (r) => (await getClient().request<{ integration: Raw }>("GET", `${path(s.id)}/integrations/${encodeURIComponent(r.id)}`, { scopes: READ })).integration)),
-    listOffset<Raw>(`${path(s.id)}/rules`, "rules", READ),
-    getFieldValues(s.id),
-    getClient().request<{ enablements?: ApiEnablement[] }>("GET", `${path(s.id)}/enablements`, { scopes: READ }).then((r) => r?.enablements ?? []),
+    Promise.all(refs.map(async (r) => (await client.request<{ integration: Raw }>("GET", `${path(s.id)}/integrations/${encodeURIComponent(r.id)}`, { scopes: READ })).integration)),
+    listOffset<Raw>(client, `${path(s.id)}/rules`, "rules", READ),
+    getFieldValues(client, s.id),
+    client.request<{ enablements?: ApiEnablement[] }>("GET", `${path(s.id)}/enablements`, { scopes: READ }).then((r) => r?.enablements ?? []),
   ]);
   return { service: s, integrations, rules, customFields, enablements };
 }
 
 /** The program, and how many services it adopts. */
 export async function adopt(opts: AdoptOptions): Promise<{ program: string; services: number }> {
-  const services = await selectServices(opts);
-  if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", "the account has no services to adopt");
-  const snapshots: ServiceSnapshot[] = [];
-  for (const s of services) snapshots.push(await snapshot(s));
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
-  return { program: renderProgram(snapshots, resolveSettings(() => undefined).apiUrl), services: snapshots.length };
+  const settings = resolveSettings(() => undefined);
+  const client = createClient(settings);
+  try {
+    const services = await selectServices(client, opts);
+    if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", "the account has no services to adopt");
+    const snapshots: ServiceSnapshot[] = [];
+    for (const s of services) snapshots.push(await snapshot(client, s));
+    return { program: renderProgram(snapshots, settings.apiUrl), services: snapshots.length };
+  } finally {
+    await client.close();
+  }
 }
 
 async function main(): Promise<number> {
@@ -136,8 +143,6 @@ async function main(): Promise<number> {
     }
     process.stderr.write(`pagerduty-adopt: ${environmentTerms(e instanceof Error ? e.message : String(e))}\n`);
     return e instanceof UsageError ? e.exitCode : 1;
-  } finally {
-    await resetRuntime();
   }
 }
 

@@ -4,12 +4,13 @@
 // server field shape it does not model) is left out, which means "not managed", and named in a
 // comment. The values are the objects' current ones, so adopting changes nothing remote.
 import type { z } from "zod";
-import { fromApi } from "../resources/fields";
-import { serviceInputs } from "../resources/service";
+import { fromApi } from "../kernel/case";
+import { inputShape, type ResourceDefinition } from "../kernel/define";
+import { definition as serviceDefinition, serviceInputs } from "../resources/service";
 import { customFieldValuesInputs, type ApiFieldValue } from "../resources/service-custom-field-values";
 import { enablementInputs, FEATURES, type ApiEnablement } from "../resources/service-enablement";
-import { ruleInputs, toOutputs as ruleOutputs } from "../resources/service-event-rule";
-import { integrationInputs, toOutputs as integrationOutputs } from "../resources/service-integration";
+import { definition as ruleDefinition, ruleInputs, toOutputs as ruleOutputs } from "../resources/service-event-rule";
+import { definition as integrationDefinition, integrationInputs, toOutputs as integrationOutputs } from "../resources/service-integration";
 
 type Raw = Record<string, any>;
 
@@ -22,12 +23,11 @@ export interface ServiceSnapshot {
   enablements: ApiEnablement[];
 }
 
-const SERVICE_KEYS = [
-  "name", "description", "escalationPolicy", "autoResolveTimeout", "acknowledgementTimeout", "status", "alertCreation",
-  "incidentUrgencyRule", "supportHours", "scheduledActions", "alertGroupingParameters", "autoPauseNotificationsParameters",
-];
-const INTEGRATION_KEYS = ["type", "vendor", "name", "integrationEmail", "emailIncidentCreation", "emailFilterMode", "emailFilters", "emailParsers", "emailParsingFallback"];
-const RULE_KEYS = ["position", "disabled", "conditions", "timeFrame", "variables", "actions"];
+/** The inputs a program declares for an adopted object: every input but the adoption id and the parent (a reference). */
+const declaredKeys = (d: ResourceDefinition) => Object.keys(inputShape(d)).filter((k) => !(d.diffIgnore ?? []).includes(k) && k !== "service");
+const SERVICE_KEYS = declaredKeys(serviceDefinition);
+const INTEGRATION_KEYS = declaredKeys(integrationDefinition);
+const RULE_KEYS = declaredKeys(ruleDefinition);
 
 /** Source code placed verbatim (a reference to another resource). */
 class Code {

@@ -17,18 +17,21 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PagerDutyError } from "../errors";
-import { userInputs } from "../resources/fields";
+import { createClient } from "../account/client";
+import type { Checkpoint, Operation, StateResource } from "../account/stack-state";
+import { resolveSettings } from "../config";
+import type { ApiClient } from "../http/client";
+import { userInputs } from "../kernel/check";
+import { CREATED_KINDS, recordedType, type CreatedKind } from "../kernel/registry";
 import { servicesNamedExactly } from "../resources/service";
 import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
-import { RECORDED_TYPES, type Checkpoint, type CreatedKind, type Operation, type StateResource } from "../resources/stack-state";
-import { configure, resetRuntime } from "../runtime";
 import { commandLine, UsageError } from "./usage";
 
 const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
 
 /** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_TYPES;
+export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
 
 export interface RecoverOptions {
   stack?: string;
@@ -140,11 +143,13 @@ function dependencyOrder(added: StateResource[]): StateResource[] {
 // ---- finding objects ---------------------------------------------------------------------------
 
 /** Objects matching recorded inputs, through the API (GET only), as the provider finds them. */
-export const findInAccount: Finder = async (kind, inputs) => {
-  if (kind === "Service") return servicesNamedExactly(String(inputs.name ?? ""));
-  if (kind === "ServiceIntegration") return integrationsLike(inputs as unknown as IntegrationInputs);
-  return rulesLike(inputs as unknown as RuleInputs);
-};
+export const finderIn =
+  (client: ApiClient): Finder =>
+  async (kind, inputs) => {
+    if (kind === "Service") return servicesNamedExactly(client, String(inputs.name ?? ""));
+    if (kind === "ServiceIntegration") return integrationsLike(client, inputs as unknown as IntegrationInputs);
+    return rulesLike(client, inputs as unknown as RuleInputs);
+  };
 
 // ---- the pulumi CLI ----------------------------------------------------------------------------
 
@@ -189,8 +194,13 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void 
     return 0;
   }
   const config = stackConfig(opts);
-  configure((key) => config.get(key));
-  const decisions = await plan(checkpoint, findInAccount);
+  const client = createClient(resolveSettings((key) => config.get(key), process.env));
+  let decisions: Decision[];
+  try {
+    decisions = await plan(checkpoint, finderIn(client));
+  } finally {
+    await client.close();
+  }
   out(`pagerduty-recover: ${interrupted.length} interrupted create(s):\n${report(decisions)}`);
   const ambiguous = decisions.filter((d) => d.kind === "ambiguous");
   if (ambiguous.length) {
@@ -229,8 +239,6 @@ async function main(): Promise<number> {
     }
     process.stderr.write(`pagerduty-recover: ${e instanceof Error ? e.message : String(e)}\n`);
     return e instanceof UsageError ? e.exitCode : 1;
-  } finally {
-    await resetRuntime();
   }
 }
 

@@ -10,17 +10,15 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import type { AccountContext } from "../account/context";
 import { isNotFound } from "../http/client";
-import { getClient } from "../runtime";
-import { checkInputs, fromApi, toFailure, UNKNOWN, userInputs } from "./fields";
-import { listCursor, listOffset, MAX_PAGE } from "./pages";
+import { fromApi } from "../kernel/case";
+import { checkInputs, toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
-import { documentedOutputs } from "./define";
-import { definition as serviceDefinition, servicesWithName, toOutputs as serviceOutputs } from "./service";
-import { definition as customFieldValuesDefinition } from "./service-custom-field-values";
-import { definition as ruleDefinition } from "./service-event-rule";
-import { definition as integrationDefinition, toOutputs as integrationOutputs } from "./service-integration";
+import { servicesWithName, toOutputs as serviceOutputs } from "./service";
+import { toOutputs as integrationOutputs } from "./service-integration";
 
 const READ = ["services.read"];
 const AUDIT = ["audit_records.read"];
@@ -66,114 +64,6 @@ export const lookupInputs = z.discriminatedUnion("query", [
 
 export type LookupInputs = z.infer<typeof lookupInputs>;
 
-// ---- what each lookup returns (printed as the SDK's result types by scripts/generate-sdk.ts) ---
-
-const id = (what: string) => z.string().describe(`Id of the ${what}.`);
-const ruleOutputs = documentedOutputs(ruleDefinition);
-
-/** The result of each SDK lookup, by the name of its type in sdk/lookup-results.ts. */
-export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny }> = [
-  { name: "ServiceLookupResult", schema: documentedOutputs(serviceDefinition).extend({ id: id("service") }) },
-  {
-    name: "EscalationPolicyLookupResult",
-    schema: z.object({
-      id: id("escalation policy"),
-      name: z.string().describe("The policy's name."),
-      description: z.string().nullable().describe("The policy's description, if it has one."),
-      numLoops: z.number().nullable().describe("How often the policy repeats when no one acknowledges."),
-      htmlUrl: z.string().describe("The policy's page in the PagerDuty web app."),
-      summary: z.string().describe("A short text the API gives the policy."),
-    }),
-  },
-  {
-    name: "VendorLookupResult",
-    schema: z.object({
-      id: id("vendor"),
-      name: z.string().describe("The vendor's name."),
-      summary: z.string().describe("A short text the API gives the vendor."),
-      description: z.string().nullable().describe("What the vendor's integration does, if the catalogue says."),
-      websiteUrl: z.string().nullable().describe("The vendor's website, if the catalogue has it."),
-    }),
-  },
-  {
-    name: "PriorityLookupResult",
-    schema: z.object({
-      id: id("priority"),
-      name: z.string().describe('The priority\'s name, e.g. "P1".'),
-      description: z.string().nullable().describe("The priority's description, if it has one."),
-      summary: z.string().describe("A short text the API gives the priority."),
-    }),
-  },
-  {
-    name: "ServiceIntegrationLookupResult",
-    // Never the routing key: a secret, and the lookup's result is stored in plain text.
-    schema: documentedOutputs(integrationDefinition).omit({ integrationKey: true }).extend({ id: id("integration") }),
-  },
-  {
-    name: "EventRuleLookup",
-    schema: ruleOutputs
-      .pick({ position: true, disabled: true, conditions: true, timeFrame: true, variables: true, actions: true })
-      .partial({ conditions: true, timeFrame: true, variables: true, actions: true })
-      .extend({ id: id("rule") })
-      .passthrough(),
-  },
-  {
-    name: "EnablementLookup",
-    schema: z.object({
-      feature: z.string().describe('The feature, e.g. "aiops".'),
-      enabled: z.boolean().describe("Whether the feature is on for the service."),
-      updatedAt: z.string().nullable().describe("When the switch was last written (ISO 8601); null when it never was."),
-      warnings: z.array(z.string()).describe("Warnings the API attaches (e.g. the account is not entitled to the feature)."),
-    }),
-  },
-  {
-    name: "CustomFieldLookup",
-    schema: z.object({
-      id: id("custom field"),
-      name: z.string().describe("The field's name, the key of `values`."),
-      displayName: z.string().optional().describe("The field's name as the web app shows it."),
-      dataType: z.string().optional().describe("boolean, integer, float, string, datetime or url."),
-      fieldType: z.string().optional().describe("single_value, single_value_fixed, multi_value or multi_value_fixed."),
-      value: customFieldValuesDefinition.outputs.shape.values.valueSchema.describe("The field's value on the service (null: empty)."),
-    }),
-  },
-  {
-    name: "AuditRecordLookup",
-    schema: z
-      .object({
-        id: id("record"),
-        executionTime: z.string().describe("When the change was made (ISO 8601)."),
-        action: z.string().describe('What was done, e.g. "create" or "update".'),
-        actors: z.array(z.record(z.unknown())).optional().describe("Who made the change."),
-        method: z
-          .object({
-            type: z.string().describe('How the change was made, e.g. "api_token" or "oauth".'),
-            truncatedToken: z.string().optional().describe("The last characters of the credential used."),
-          })
-          .optional()
-          .describe("How the change was made."),
-        rootResource: z.record(z.unknown()).optional().describe("The object the record belongs to (the service)."),
-        details: z
-          .object({
-            resource: z.record(z.unknown()).optional().describe("The object that changed."),
-            fields: z
-              .array(
-                z.object({
-                  name: z.string().describe("The field's name."),
-                  value: z.string().optional().describe("Its value after the change."),
-                  beforeValue: z.string().optional().describe("Its value before the change."),
-                }),
-              )
-              .optional()
-              .describe("The fields that changed."),
-            references: z.array(z.unknown()).optional().describe("Objects the change referenced."),
-          })
-          .optional()
-          .describe("What changed."),
-      })
-      .passthrough(),
-  },
-];
 type Result = Record<string, unknown>;
 
 /** The looked-up object does not exist: reported as a check failure on the argument. */
@@ -230,11 +120,12 @@ function integrationResult(i: Named, service: string): Result {
 }
 
 /** Runs one lookup against the API. */
-export async function runLookup(inputs: LookupInputs): Promise<Result> {
+export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Promise<Result> {
+  const { client } = ctx;
   switch (inputs.query) {
     case "service": {
       const { name } = inputs.args;
-      const [found] = await servicesWithName<Parameters<typeof serviceOutputs>[0]>(name);
+      const [found] = await servicesWithName<Parameters<typeof serviceOutputs>[0]>(client, name);
       if (!found) {
         throw new LookupMiss(
           "args.name",
@@ -245,37 +136,37 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
     }
     case "escalationPolicy": {
       const { name } = inputs.args;
-      const policies = await listOffset<Named>("/escalation_policies", "escalation_policies", POLICIES, { query: name });
+      const policies = await listOffset<Named>(client, "/escalation_policies", "escalation_policies", POLICIES, { query: name });
       const p = byName(policies, name, "escalation policy");
       return { id: p.id, name: nameOf(p), description: p.description ?? null, numLoops: p.num_loops ?? null, htmlUrl: p.html_url ?? "", summary: p.summary ?? nameOf(p) };
     }
     case "vendor": {
       const { name } = inputs.args;
-      const vendors = await listOffset<Named>("/vendors", "vendors", VENDORS, { query: name });
+      const vendors = await listOffset<Named>(client, "/vendors", "vendors", VENDORS, { query: name });
       const v = byName(vendors, name, "vendor", { caseInsensitive: true });
       return { id: v.id, name: nameOf(v), summary: v.summary ?? nameOf(v), description: v.description ?? null, websiteUrl: v.website_url ?? null };
     }
     case "priority": {
       const { name } = inputs.args;
-      const p = byName(await listOffset<Named>("/priorities", "priorities", PRIORITIES), name, "priority");
+      const p = byName(await listOffset<Named>(client, "/priorities", "priorities", PRIORITIES), name, "priority");
       return { id: p.id, name: nameOf(p), description: p.description ?? null, summary: p.summary ?? nameOf(p) };
     }
     case "serviceIntegration": {
       const { service, name } = inputs.args;
       const reply = await forService(service, () =>
-        getClient().request<{ service: { integrations?: Named[] } }>("GET", servicePath(service), { query: { include: ["integrations"] }, scopes: READ }),
+        client.request<{ service: { integrations?: Named[] } }>("GET", servicePath(service), { query: { include: ["integrations"] }, scopes: READ }),
       );
       const i = byName(reply.service.integrations ?? [], name, "integration of the service", { hint: " (if this program creates it, pass it in dependsOn)" });
       return integrationResult(i, service);
     }
     case "serviceEventRules": {
       const { service } = inputs.args;
-      const rules = await forService(service, () => listOffset<Record<string, unknown>>(`${servicePath(service)}/rules`, "rules", READ));
+      const rules = await forService(service, () => listOffset<Record<string, unknown>>(client, `${servicePath(service)}/rules`, "rules", READ));
       return { rules: rules.map((r) => fromApi(r)) };
     }
     case "serviceEnablements": {
       const { service } = inputs.args;
-      const reply = await forService(service, () => getClient().request<{ enablements?: ApiEnablement[] }>("GET", `${servicePath(service)}/enablements`, { scopes: READ }));
+      const reply = await forService(service, () => client.request<{ enablements?: ApiEnablement[] }>("GET", `${servicePath(service)}/enablements`, { scopes: READ }));
       const list = (reply?.enablements ?? []).filter((e) => typeof e?.feature === "string");
       return {
         enablements: list.map((e) => {
@@ -286,7 +177,7 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
     }
     case "serviceCustomFieldValues": {
       const { service } = inputs.args;
-      const fields = await forService(service, () => getFieldValues(service));
+      const fields = await forService(service, () => getFieldValues(client, service));
       return {
         values: Object.fromEntries(fields.map((f) => [f.name, f.value ?? null])),
         fields: fields.map((f) => fromApi({ ...f, value: f.value ?? null })),
@@ -295,7 +186,7 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
     case "serviceAuditRecords": {
       const { service, since, until, limit } = inputs.args;
       const records = await forService(service, () =>
-        listCursor<Record<string, unknown>>(`${servicePath(service)}/audit/records`, "records", AUDIT, { since, until }, limit),
+        listCursor<Record<string, unknown>>(client, `${servicePath(service)}/audit/records`, "records", AUDIT, { since, until }, limit),
       );
       return { records: records.map((r) => fromApi(r)) };
     }
@@ -305,13 +196,15 @@ export async function runLookup(inputs: LookupInputs): Promise<Result> {
 const hasUnknown = (v: unknown): boolean =>
   v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
-export const provider: dynamic.ResourceProvider = {
+/** The engine's provider for lookups; `contextOf` gives the account each query runs against. */
+export function lookupProvider(contextOf: () => AccountContext): dynamic.ResourceProvider {
+  return {
   async check(_olds, news) {
     if (hasUnknown(userInputs(news).args)) return { inputs: news }; // queried once the arguments are known
     const checked = checkInputs(lookupInputs, { ...news, result: undefined });
     if (checked.failures?.length) return checked;
     try {
-      return { inputs: { ...checked.inputs, result: await runLookup(checked.inputs as LookupInputs) } };
+      return { inputs: { ...checked.inputs, result: await runLookup(contextOf(), checked.inputs as LookupInputs) } };
     } catch (e) {
       if (e instanceof LookupMiss) return { inputs: news, failures: [toFailure(e.property.split("."), e.message)] };
       throw e;
@@ -326,7 +219,7 @@ export const provider: dynamic.ResourceProvider = {
   async create(news) {
     const inputs = userInputs(news) as LookupInputs;
     const digest = createHash("sha256").update(JSON.stringify([inputs.query, inputs.args])).digest("hex").slice(0, 16);
-    return { id: `${inputs.query}:${digest}`, outs: await record(inputs) };
+    return { id: `${inputs.query}:${digest}`, outs: await record(contextOf(), inputs) };
   },
 
   async read(id, props) {
@@ -334,15 +227,16 @@ export const provider: dynamic.ResourceProvider = {
   },
 
   async update(_id, _olds, news) {
-    return { outs: await record(userInputs(news) as LookupInputs) };
+    return { outs: await record(contextOf(), userInputs(news) as LookupInputs) };
   },
 
   async delete() {
     // Nothing remote belongs to a lookup.
   },
-};
+  };
+}
 
 /** Outputs: what check found (queried here only if check could not, e.g. for an older state). */
-async function record(inputs: LookupInputs) {
-  return { query: inputs.query, args: inputs.args, result: inputs.result ?? (await runLookup(inputs)) };
+async function record(ctx: AccountContext, inputs: LookupInputs) {
+  return { query: inputs.query, args: inputs.args, result: inputs.result ?? (await runLookup(ctx, inputs)) };
 }

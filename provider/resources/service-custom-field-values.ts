@@ -9,10 +9,13 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import type { AccountContext } from "../account/context";
 import { PagerDutyError, ScopeError } from "../errors";
-import { getClient } from "../runtime";
-import { defineResource, named, type OutputsOf } from "./define";
-import { checkInputs, deleteOrGone, type Json, readOrGone, toFailure, UNKNOWN, updateOrGone, userInputs } from "./fields";
+import type { ApiClient } from "../http/client";
+import type { Json } from "../kernel/case";
+import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { defineResource, named, type OutputsOf } from "../kernel/define";
+import type { Resource } from "../kernel/factory";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -71,15 +74,15 @@ export interface ApiFieldValue {
 
 const valuesPath = (service: string) => `/services/${encodeURIComponent(service)}/custom_fields/values`;
 
-export async function getFieldValues(service: string): Promise<ApiFieldValue[]> {
-  const res = await getClient().request<{ custom_fields?: ApiFieldValue[] }>("GET", valuesPath(service), { scopes: READ });
+export async function getFieldValues(client: ApiClient, service: string): Promise<ApiFieldValue[]> {
+  const res = await client.request<{ custom_fields?: ApiFieldValue[] }>("GET", valuesPath(service), { scopes: READ });
   return res?.custom_fields ?? [];
 }
 
 /** One atomic PUT naming each field by id and name. Returns the service's values after it. */
-async function putFieldValues(service: string, items: Array<{ field: ApiFieldValue; value: Json }>): Promise<ApiFieldValue[]> {
+async function putFieldValues(client: ApiClient, service: string, items: Array<{ field: ApiFieldValue; value: Json }>): Promise<ApiFieldValue[]> {
   const body = { custom_fields: items.map(({ field, value }) => ({ id: field.id, name: field.name, value })) };
-  const res = await getClient().request<{ custom_fields?: ApiFieldValue[] }>("PUT", valuesPath(service), { body, scopes: WRITE });
+  const res = await client.request<{ custom_fields?: ApiFieldValue[] }>("PUT", valuesPath(service), { body, scopes: WRITE });
   return res?.custom_fields ?? [];
 }
 
@@ -134,24 +137,18 @@ export interface FieldDefinition {
   field_options?: Array<{ data?: { value?: unknown } }>;
 }
 
-/** Field definitions of the account, read once per process and client (they rarely change mid-run). */
-const accountFields = new WeakMap<object, Promise<FieldDefinition[] | undefined>>();
-function definedFields(): Promise<FieldDefinition[] | undefined> {
-  const client = getClient();
-  let defs = accountFields.get(client);
-  if (!defs) {
-    defs = client
+/** Field definitions of the account, read once per process (they rarely change mid-run). */
+function definedFields(ctx: AccountContext): Promise<FieldDefinition[] | undefined> {
+  return ctx.once("custom-field-definitions", () =>
+    ctx.client
       .request<{ fields?: FieldDefinition[] }>("GET", "/services/custom_fields", { scopes: ["custom_fields.read"] })
       .then((r) => r?.fields ?? [])
       .catch((e) => {
-        accountFields.delete(client);
         // Without custom_fields.read the values are checked by the write instead (it lists the known ones).
         if (e instanceof ScopeError) return undefined;
         throw e;
-      });
-    accountFields.set(client, defs);
-  }
-  return defs;
+      }),
+  );
 }
 
 /** What a scalar of the field's data type must be, or undefined when `v` is one (or the type is new to us). */
@@ -197,14 +194,19 @@ export function valueProblem(def: FieldDefinition, value: unknown): string | und
   return undefined;
 }
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    const checked = checkInputs(definition.inputs, news);
+const serviceOf = (id: string, props: Record<string, unknown>) => (props.service as string | undefined) ?? id;
+
+export const resource: Resource = {
+  definition,
+
+  subject: (id, props) => `service ${serviceOf(id, props)} (custom field values)`,
+
+  // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
+  async verify(ctx, news) {
     const values = userInputs(news).values;
-    if (checked.failures?.length || values === UNKNOWN || typeof values !== "object" || values === null) return checked;
-    // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
-    const defs = await definedFields();
-    if (!defs) return checked;
+    if (values === UNKNOWN || typeof values !== "object" || values === null) return [];
+    const defs = await definedFields(ctx);
+    if (!defs) return [];
     const byName = new Map(defs.map((d) => [d.name, d]));
     const failures: dynamic.CheckFailure[] = [];
     for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
@@ -214,10 +216,10 @@ export const provider: dynamic.ResourceProvider = {
         : `the account has no custom field named "${name}" (fields: ${defs.map((d) => d.name).join(", ") || "none"})`;
       if (problem) failures.push(toFailure(["values", name], problem));
     }
-    return failures.length ? { inputs: news, failures } : checked;
+    return failures;
   },
 
-  async diff(_id, olds, news) {
+  diff(olds, news) {
     const inputs = userInputs(news) as Partial<CustomFieldValuesInputs>;
     const changed: string[] = [];
     if (inputs.service !== olds.service) changed.push("service");
@@ -228,55 +230,49 @@ export const provider: dynamic.ResourceProvider = {
     return { changes: changed.length > 0, replaces: changed.filter((k) => definition.replaceOn.includes(k)), deleteBeforeReplace: false };
   },
 
-  async create(news) {
+  async create(ctx, news) {
     const { service, values } = managed(news);
-    const live = await getFieldValues(service);
+    const live = await getFieldValues(ctx.client, service);
     const names = Object.keys(values);
     const previousValues = pick(live, names);
-    const after = await putFieldValues(service, planWrite(live, values as Values, {}, []));
+    const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, {}, []));
     return { id: service, outs: outputs(service, after, names, previousValues) };
   },
 
-  async read(id, props) {
-    const service = (props.service as string | undefined) ?? id;
-    return readOrGone(async () => {
-      const live = await getFieldValues(service);
-      return { id, props: outputs(service, live, namesOf(props.values), (props.previousValues ?? {}) as Values) };
-    });
+  async read(ctx, id, props) {
+    const service = serviceOf(id, props);
+    const live = await getFieldValues(ctx.client, service);
+    return { id, props: outputs(service, live, namesOf(props.values), (props.previousValues ?? {}) as Values) };
   },
 
-  async update(_id, olds, news) {
+  async update(ctx, _id, olds, news) {
     const { service, values } = managed(news);
     const previous = (olds.previousValues ?? {}) as Values;
     const oldNames = namesOf(olds.values);
     const names = Object.keys(values);
     const released = oldNames.filter((n) => !names.includes(n));
-    return updateOrGone(`service ${service} (custom field values)`, async () => {
-      const live = await getFieldValues(service);
-      // Newly managed fields remember what they hold now; released ones forget theirs once restored.
-      const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
-      for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
-      const after = await putFieldValues(service, planWrite(live, values as Values, previous, released));
-      return { outs: outputs(service, after, names, previousValues) };
-    });
+    const live = await getFieldValues(ctx.client, service);
+    // Newly managed fields remember what they hold now; released ones forget theirs once restored.
+    const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
+    for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
+    const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, previous, released));
+    return { outs: outputs(service, after, names, previousValues) };
   },
 
-  async delete(id, props) {
-    const service = (props.service as string | undefined) ?? id;
+  // A 404 means the service is gone, and its values with it.
+  async delete(ctx, id, props) {
+    const service = serviceOf(id, props);
     const previous = (props.previousValues ?? {}) as Values;
-    // A 404 means the service is gone, and its values with it.
-    await deleteOrGone(async () => {
-      const items = planWrite(await getFieldValues(service), {}, previous, Object.keys(previous));
-      if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
-      const after = pick(await putFieldValues(service, items), items.map((i) => i.field.name));
-      const wrong = items.filter(({ field, value }) => !isDeepStrictEqual(after[field.name], value));
-      if (wrong.length) {
-        throw new PagerDutyError(
-          "ERR_API",
-          `restoring custom field values of service ${service} did not take effect: ` +
-            wrong.map(({ field, value }) => `"${field.name}" is ${JSON.stringify(after[field.name])}, expected ${JSON.stringify(value)}`).join("; "),
-        );
-      }
-    });
+    const items = planWrite(await getFieldValues(ctx.client, service), {}, previous, Object.keys(previous));
+    if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
+    const after = pick(await putFieldValues(ctx.client, service, items), items.map((i) => i.field.name));
+    const wrong = items.filter(({ field, value }) => !isDeepStrictEqual(after[field.name], value));
+    if (wrong.length) {
+      throw new PagerDutyError(
+        "ERR_API",
+        `restoring custom field values of service ${service} did not take effect: ` +
+          wrong.map(({ field, value }) => `"${field.name}" is ${JSON.stringify(after[field.name])}, expected ${JSON.stringify(value)}`).join("; "),
+      );
+    }
   },
 };

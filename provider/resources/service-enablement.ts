@@ -7,13 +7,12 @@
 // in replies (e.g. the account is not entitled to the feature) become Pulumi warnings, not errors.
 // Adoption needs no id: creating the resource over an existing setting starts managing it, and the
 // value it had is what delete restores.
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { warn } from "../host/engine-log";
+import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
-import { getClient } from "../runtime";
-import { defineResource, diffRules, type OutputsOf } from "./define";
-import { checkInputs, deleteOrGone, diffManaged, readOrGone, updateOrGone, userInputs } from "./fields";
+import { userInputs } from "../kernel/check";
+import { defineResource, type OutputsOf } from "../kernel/define";
+import type { Resource } from "../kernel/factory";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -83,18 +82,18 @@ export function warningsOf(e: Pick<ApiEnablement, "warnings">): string[] {
   return list.map((w) => (typeof w === "string" ? w : typeof (w as { message?: unknown })?.message === "string" ? (w as { message: string }).message : JSON.stringify(w)));
 }
 
-async function current(service: string, feature: string): Promise<ApiEnablement> {
-  const reply = await getClient().request("GET", path(service), { scopes: READ });
+async function current(ctx: AccountContext, service: string, feature: string): Promise<ApiEnablement> {
+  const reply = await ctx.client.request("GET", path(service), { scopes: READ });
   // The API lists only features it knows; one never written reads as enabled.
   return enablementOf(reply, feature) ?? { feature, enabled: true, updated_at: null };
 }
 
 /** Writes the switch, surfaces the reply's warnings, and returns the state the API reports. */
-async function write(service: string, feature: string, enabled: boolean): Promise<ApiEnablement> {
-  const reply = await getClient().request("PUT", path(service, feature), { body: { enablement: { enabled } }, scopes: WRITE });
+async function write(ctx: AccountContext, service: string, feature: string, enabled: boolean): Promise<ApiEnablement> {
+  const reply = await ctx.client.request("PUT", path(service, feature), { body: { enablement: { enabled } }, scopes: WRITE });
   const e = enablementOf(reply, feature);
   if (!e) throw new PagerDutyError("ERR_API", `PUT ${path(service, feature)} replied without an enablement for "${feature}"`);
-  for (const w of warningsOf(e)) await warn(`pagerduty:ServiceEnablement ${service}/${feature}: ${w}`);
+  for (const w of warningsOf(e)) await ctx.warn(`pagerduty:ServiceEnablement ${service}/${feature}: ${w}`);
   return e;
 }
 
@@ -106,44 +105,37 @@ type Feature = (typeof FEATURES)[number];
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as EnablementInputs;
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkInputs(definition.inputs, news);
-  },
+export const resource: Resource = {
+  definition,
 
-  async diff(_id, olds, news) {
-    return diffManaged(olds, news, diffRules(definition));
-  },
+  subject: (_id, props) => `service ${props.service} (enablement ${props.feature})`,
 
-  async create(news) {
+  async create(ctx, news) {
     const { service, feature, enabled } = managed(news);
-    const before = await current(service, feature);
-    const after = await write(service, feature, enabled);
+    const before = await current(ctx, service, feature);
+    const after = await write(ctx, service, feature, enabled);
     return { id: `${service}/${feature}`, outs: outputs(service, feature, after, before.enabled) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const { service, feature } = props as { service: string; feature: string };
-    return readOrGone(async () => ({ id, props: outputs(service, feature, await current(service, feature), props.previousEnabled as boolean) }));
+    return { id, props: outputs(service, feature, await current(ctx, service, feature), props.previousEnabled as boolean) };
   },
 
-  async update(_id, olds, news) {
+  async update(ctx, _id, olds, news) {
     const { service, feature, enabled } = managed(news);
-    const after = await updateOrGone(`service ${service} (enablement ${feature})`, () => write(service, feature, enabled));
-    return { outs: outputs(service, feature, after, olds.previousEnabled as boolean) };
+    return { outs: outputs(service, feature, await write(ctx, service, feature, enabled), olds.previousEnabled as boolean) };
   },
 
-  async delete(_id, props) {
+  // A 404 means the service is gone, and its settings with it.
+  async delete(ctx, _id, props) {
     const { service, feature, previousEnabled } = props as { service: string; feature: string; previousEnabled: boolean };
-    // A 404 means the service is gone, and its settings with it.
-    await deleteOrGone(async () => {
-      const after = await write(service, feature, previousEnabled);
-      if (after.enabled !== previousEnabled) {
-        throw new PagerDutyError(
-          "ERR_API",
-          `restoring ${feature} of service ${service} to enabled=${previousEnabled} did not take effect: the API reports enabled=${after.enabled}`,
-        );
-      }
-    });
+    const after = await write(ctx, service, feature, previousEnabled);
+    if (after.enabled !== previousEnabled) {
+      throw new PagerDutyError(
+        "ERR_API",
+        `restoring ${feature} of service ${service} to enabled=${previousEnabled} did not take effect: the API reports enabled=${after.enabled}`,
+      );
+    }
   },
 };

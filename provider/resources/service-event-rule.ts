@@ -1,23 +1,24 @@
 // pagerduty:ServiceEventRule — an event rule of a service (`/services/{service}/rules`).
 //
-// Rules are ordered: a rule's position is its index, and inserting or moving one shifts the others.
-// The engine writes sibling rules in parallel, so each write to a service's rules goes through one
-// per-service lane in this process (the dynamic-provider process serves the whole deployment). The
-// lane models where the rules it wrote sit, from the replies, so in the common case a write costs
-// exactly its one request; only when a burst left a rule out of place does the last write of the
-// burst list the rules and move the ones that need it.
-import type * as dynamic from "@pulumi/pulumi/dynamic";
+// Rules are ordered, and the engine writes sibling rules in parallel: every write goes through its
+// service's lane in the account context (account/rule-lanes.ts), which keeps them in order and at
+// the positions asked for (kernel/rule-order.ts).
 import { z } from "zod";
+import type { AccountContext } from "../account/context";
+import type { Lane, RuleMover } from "../account/rule-lanes";
 import { ApiError, PagerDutyError } from "../errors";
-import { warn } from "../host/engine-log";
-import { getClient } from "../runtime";
-import { timeZone } from "./formats";
-import { defineResource, diffRules, type OutputsOf } from "./define";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, satisfies, toApi, updateOrGone, userInputs } from "./fields";
-import { listOffset } from "./pages";
-import { PartialCreateError } from "./partial";
-import { readRuleViaListing } from "./service-listing";
-import { childrenLike, createOnce, orGone } from "./recovery";
+import type { ApiClient } from "../http/client";
+import { fromApi, toApi } from "../kernel/case";
+import { userInputs } from "../kernel/check";
+import { defineResource, diffRules, type OutputsOf } from "../kernel/define";
+import { diffManaged, satisfies } from "../kernel/diff";
+import type { Resource } from "../kernel/factory";
+import { timeZone } from "../kernel/formats";
+import { orGone, parentService } from "../kernel/gone";
+import { listOffset } from "../kernel/pages";
+import { PartialCreateError } from "../kernel/partial";
+import { childrenLike, createOnce } from "../kernel/recovery";
+import { effectivePosition } from "../kernel/rule-order";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -255,173 +256,11 @@ export function actionsMatch(desired: Record<string, unknown>, live: unknown): b
   return [...keys].every((k) => want[k] !== undefined && satisfies(want[k], have[k]));
 }
 
-// ---- ordering ----------------------------------------------------------------------------------
-
-/**
- * Where every rule should be: rules with a requested position take it (ties keep their current
- * order; a position past the end means last), the others fill the free slots in their current order.
- */
-export function targetOrder(current: readonly string[], desired: ReadonlyMap<string, number>): string[] {
-  const placed = current
-    .filter((id) => desired.has(id))
-    .sort((a, b) => desired.get(a)! - desired.get(b)! || current.indexOf(a) - current.indexOf(b));
-  const others = current.filter((id) => !desired.has(id));
-  const out: string[] = [];
-  let p = 0;
-  let o = 0;
-  for (let slot = 0; slot < current.length; slot++) {
-    out.push(p < placed.length && (desired.get(placed[p])! <= slot || o >= others.length) ? placed[p++] : others[o++]);
-  }
-  return out;
-}
-
-export interface Move {
-  id: string;
-  position: number;
-}
-
-/** Applies one API move: the rule is taken out and inserted at `position` (the others shift). */
-export function applyMove(list: readonly string[], { id, position }: Move): string[] {
-  const rest = list.filter((x) => x !== id);
-  rest.splice(Math.min(position, rest.length), 0, id);
-  return rest;
-}
-
-/**
- * The moves that bring `current` to `targetOrder`, touching only rules with a requested position
- * (rules the program does not position are never written). Rules are placed by ascending target
- * slot; each goes after as many already-settled rules as its slot says, ignoring rules still to move.
- */
-export function planMoves(current: readonly string[], desired: ReadonlyMap<string, number>): Move[] {
-  const target = targetOrder(current, desired);
-  const pending = new Set(target.filter((id) => desired.has(id)));
-  let list = [...current];
-  const moves: Move[] = [];
-  target.forEach((id, slot) => {
-    if (!pending.delete(id)) return;
-    const rest = list.filter((x) => x !== id);
-    let at = 0;
-    for (let settled = 0; settled < slot; at++) if (!pending.has(rest[at])) settled++;
-    // Any index between `at` and the next settled rule keeps the settled order: no write needed.
-    let last = at;
-    while (last < rest.length && pending.has(rest[last])) last++;
-    const now = list.indexOf(id);
-    if (now >= at && now <= last) return;
-    moves.push({ id, position: at });
-    list = applyMove(list, { id, position: at });
-  });
-  return moves;
-}
-
-/**
- * Reported position: the live one, except that a requested position past the end is satisfied by
- * being last (the API clamps it), so it is reported as requested and causes no perpetual diff.
- */
-export function effectivePosition(requested: number | undefined, live: number, count: number): number {
-  return requested !== undefined && requested > live && live === count - 1 ? requested : live;
-}
-
-// ---- per-service lanes -------------------------------------------------------------------------
-
-interface Lane {
-  tail: Promise<unknown>;
-  /** Writes waiting for their turn; only the last of a burst reconciles the order. */
-  queued: number;
-  /** Positions requested by rules written in this process. */
-  desired: Map<string, number>;
-  /**
-   * Live positions of the rules written in this process, kept from the replies and the API's shifting
-   * rule (an insert or move shifts the rules after it), so the order is checked without a request.
-   */
-  known: Map<string, number>;
-  /** A write moved rules the model does not know: the next reconcile lists instead of trusting it. */
-  stale: boolean;
-  /** Rules of the service, when a listing or a clamped insert told us. */
-  count?: number;
-}
-
-const lanes = new Map<string, Lane>();
-
-function laneOf(service: string): Lane {
-  let lane = lanes.get(service);
-  if (!lane) lanes.set(service, (lane = { tail: Promise.resolve(), queued: 0, desired: new Map(), known: new Map(), stale: false }));
-  return lane;
-}
-
-/** Forgets lanes (tests). */
-export function resetLanes(): void {
-  lanes.clear();
-}
-
-/** The model after `id` left position `from` (unknown: the rules it shifted are unknown too). */
-function removeFromModel(lane: Lane, id: string, from: number | undefined): void {
-  lane.known.delete(id);
-  if (from === undefined) {
-    if (lane.known.size) lane.stale = true;
-    return;
-  }
-  for (const [k, p] of lane.known) if (p > from) lane.known.set(k, p - 1);
-}
-
-/** The model after `id` was written and the reply put it at `at`; `from` is where it was, if it existed. */
-function placeInModel(lane: Lane, id: string, at: number, from: number | undefined, inserted: boolean): void {
-  if (!inserted) removeFromModel(lane, id, lane.known.get(id) ?? from);
-  for (const [k, p] of lane.known) if (p >= at) lane.known.set(k, p + 1);
-  lane.known.set(id, at);
-  if (lane.count !== undefined) lane.count += inserted ? 1 : 0;
-}
-
-/** Whether every rule written here sits where its program asked, as far as the model knows. */
-function inPlace(lane: Lane): boolean {
-  if (lane.stale) return lane.desired.size === 0;
-  for (const [id, want] of lane.desired) if (lane.known.get(id) !== want) return false;
-  return true;
-}
-
-/**
- * Runs one write of the service's rules alone in its lane. The last write of a burst then brings the
- * rules written here to their requested positions: only when the model says one is out of place,
- * with one listing and the moves that takes.
- */
-function write<T>(service: string, fn: (lane: Lane) => Promise<T>): Promise<T> {
-  const lane = laneOf(service);
-  lane.queued++;
-  const turn = async () => {
-    lane.queued--;
-    const result = await fn(lane);
-    if (lane.queued === 0 && !inPlace(lane)) await reconcile(service, lane);
-    return result;
-  };
-  const run = lane.tail.then(turn, turn);
-  lane.tail = run.catch(() => undefined);
-  return run;
-}
-
-async function reconcile(service: string, lane: Lane): Promise<void> {
-  let order = (await listRules(service)).map((r) => r.id);
-  for (const move of planMoves(order, lane.desired)) {
-    await putRule(service, move.id, { position: move.position });
-    order = applyMove(order, move);
-  }
-  lane.known = new Map([...lane.known.keys()].filter((id) => order.includes(id)).map((id) => [id, order.indexOf(id)]));
-  lane.count = order.length;
-  lane.stale = false;
-}
-
-/** The position to report for a rule written here: the requested one once it is satisfied. */
-function reportedPosition(lane: Lane, id: string, live: number | undefined): number | null {
-  const want = lane.desired.get(id);
-  const at = lane.known.get(id) ?? live;
-  if (want === undefined || at === undefined) return at ?? null;
-  if (lane.queued > 0 || at === want) return want; // a queued write reconciles after this one
-  return effectivePosition(want, at, lane.count ?? at + 1);
-}
-
 // ---- API ---------------------------------------------------------------------------------------
 
 const rulesPath = (service: string, id?: string) => `/services/${encodeURIComponent(service)}/rules` + (id === undefined ? "" : `/${encodeURIComponent(id)}`);
 
-const listRules = (service: string) => listOffset<ApiRule>(rulesPath(service), "rules", READ);
+const listRules = (client: ApiClient, service: string) => listOffset<ApiRule>(client, rulesPath(service), "rules", READ);
 
 /** 405/409 on a rule write: the service's rules were converted and are read-only. */
 function isConverted(e: unknown): e is ApiError {
@@ -439,51 +278,55 @@ function convertedError(service: string, e: ApiError): PagerDutyError {
 }
 
 /** Rule writes with the conversion turned into a clear error. */
-async function rulesWrite<T>(service: string, method: "POST" | "PUT" | "DELETE", id: string | undefined, body?: unknown): Promise<T> {
+async function rulesWrite<T>(client: ApiClient, service: string, method: "POST" | "PUT" | "DELETE", id: string | undefined, body?: unknown): Promise<T> {
   try {
-    return await getClient().request<T>(method, rulesPath(service, id), { ...(body ? { body } : {}), scopes: WRITE });
+    return await client.request<T>(method, rulesPath(service, id), { ...(body ? { body } : {}), scopes: WRITE });
   } catch (e) {
     throw isConverted(e) ? convertedError(service, e) : e;
   }
 }
 
-function putRule(service: string, id: string, inputs: Partial<RuleInputs>): Promise<{ rule: ApiRule }> {
+function putRule(client: ApiClient, service: string, id: string, inputs: Partial<RuleInputs>): Promise<{ rule: ApiRule }> {
   // The API description requires the body to name the rule again (`rule_id`).
-  return rulesWrite(service, "PUT", id, { rule_id: id, rule: toBody(inputs) });
+  return rulesWrite(client, service, "PUT", id, { rule_id: id, rule: toBody(inputs) });
 }
 
-async function getRule(service: string, id: string): Promise<ApiRule> {
-  return (await getClient().request<{ rule: ApiRule }>("GET", rulesPath(service, id), { scopes: READ })).rule;
+async function getRule(client: ApiClient, service: string, id: string): Promise<ApiRule> {
+  return (await client.request<{ rule: ApiRule }>("GET", rulesPath(service, id), { scopes: READ })).rule;
 }
 
-/** A rule read by refresh: the rules of one service read in one burst share one listing (service-listing.ts). */
-function refreshRule(service: string, id: string): Promise<ApiRule> {
-  return readRuleViaListing(getClient(), service, id, () => getRule(service, id));
+/** The service's lane in the account, which reconciles with these requests. */
+function laneOf(ctx: AccountContext, service: string): Lane {
+  const mover: RuleMover = {
+    list: async (s) => (await listRules(ctx.client, s)).map((r) => r.id),
+    move: (s, id, position) => putRule(ctx.client, s, id, { position }),
+  };
+  return ctx.lanes.of(service, mover);
 }
 
-/** Live outputs of a rule (refresh); `requested` is the position the program asked for. */
-async function outputsOf(service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
-  const rule = await refreshRule(service, id);
+/** Live outputs of a rule (refresh); `requested` is the position the program asked for. Rules of one service read in one burst share one listing. */
+async function outputsOf(ctx: AccountContext, service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
+  const rule = await ctx.listings.rule(service, id, () => getRule(ctx.client, service, id));
   const out = toOutputs(rule, service);
   if (typeof requested === "number" && typeof rule.position === "number" && requested > rule.position) {
-    out.position = effectivePosition(requested, rule.position, (await listRules(service)).length);
+    out.position = effectivePosition(requested, rule.position, (await listRules(ctx.client, service)).length);
   }
   return out;
 }
 
 /** Outputs of a rule written here, from the write's own reply: no read after the write. */
 function writtenOutputs(service: string, lane: Lane, rule: ApiRule): Record<string, unknown> {
-  return { ...toOutputs(rule, service), position: reportedPosition(lane, rule.id, rule.position) };
+  return { ...toOutputs(rule, service), position: lane.reported(rule.id, rule.position) };
 }
 
 /** Writes the managed fields of an existing rule (one PUT); `from` is where the state last saw it. */
-async function update(service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<Record<string, unknown>> {
-  const lane = laneOf(service);
-  const rule = await write(service, async () => {
+async function update(ctx: AccountContext, service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<Record<string, unknown>> {
+  const lane = laneOf(ctx, service);
+  const rule = await lane.write(async () => {
     if (inputs.position === undefined) lane.desired.delete(id);
     else lane.desired.set(id, inputs.position);
-    const res = await putRule(service, id, inputs);
-    if (typeof res.rule.position === "number") placeInModel(lane, id, res.rule.position, typeof from === "number" ? from : undefined, false);
+    const res = await putRule(ctx.client, service, id, inputs);
+    if (typeof res.rule.position === "number") lane.place(id, res.rule.position, typeof from === "number" ? from : undefined, false);
     return res.rule;
   });
   return writtenOutputs(service, lane, rule);
@@ -491,10 +334,9 @@ async function update(service: string, id: string, inputs: Partial<RuleInputs>, 
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
 
-/** Whether a live rule has the declared content (everything but its position, which siblings shift). */
-/** Ids of the declared service's rules whose content matches the declared one. */
-export async function rulesLike(inputs: RuleInputs): Promise<string[]> {
-  const rules = (await orGone(() => listOffset<ApiRule>(`/services/${encodeURIComponent(inputs.service)}/rules`, "rules", READ))) ?? [];
+/** Ids of the declared service's rules whose content matches the declared one (everything but the position, which siblings shift). */
+export async function rulesLike(client: ApiClient, inputs: RuleInputs): Promise<string[]> {
+  const rules = (await orGone(() => listRules(client, inputs.service))) ?? [];
   return rules.filter(sameRule(inputs)).map((r) => r.id);
 }
 
@@ -506,65 +348,57 @@ export const sameRule = (inputs: RuleInputs) => (r: ApiRule) => {
 
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `event rule ${id}`);
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkInputs(definition.inputs, news);
-  },
+export const resource: Resource = {
+  definition,
 
-  async diff(_id, olds, news) {
+  subject: (id, props) => `event rule ${id} of service ${serviceOf(props, id)} (or the service)`,
+
+  diff(olds, news) {
     const { actions, ...rest } = userInputs(news);
     const base = diffManaged(olds, rest, diffRules(definition));
     if (actions === undefined || actionsMatch(actions as Record<string, unknown>, olds.actions)) return base;
     return { ...base, changes: true, changed: [...base.changed, "actions"] };
   },
 
-  async create(news) {
+  async create(ctx, news) {
+    const { client } = ctx;
     const inputs = managed(news);
     const { service } = inputs;
     if (inputs.adoptId) {
-      const found = await getRule(service, inputs.adoptId);
-      return { id: found.id, outs: await update(service, found.id, inputs, found.position) };
+      const found = await getRule(client, service, inputs.adoptId);
+      return { id: found.id, outs: await update(ctx, service, found.id, inputs, found.position) };
     }
-    const lane = laneOf(service);
+    const lane = laneOf(ctx, service);
     let created: ApiRule | undefined;
-    // Held from arrival, not only while the POST waits its turn: a sibling's write that ends while
-    // this create is still settling its intent must not reconcile (and report positions) without it.
-    lane.queued++;
-    let held = true;
-    const release = async () => {
-      if (!held) return;
-      held = false;
-      lane.queued--;
-      if (lane.queued === 0 && !inPlace(lane)) await write(service, async () => undefined);
-    };
+    const release = lane.hold();
     try {
       // An interrupted earlier create may have made this rule already: adopt it rather than add a second one.
-      const outcome = await createOnce({
+      const outcome = await createOnce(ctx, {
         kind: "ServiceEventRule",
         origin: news.__origin,
         what: `event rule of service ${service}`,
         parent: service,
         post: async () => {
-          await write(service, async () => {
-            created = (await rulesWrite<{ rule: ApiRule }>(service, "POST", undefined, { rule: toBody(inputs) })).rule;
+          await lane.write(async () => {
+            created = (await rulesWrite<{ rule: ApiRule }>(client, service, "POST", undefined, { rule: toBody(inputs) })).rule;
             if (inputs.position !== undefined) lane.desired.set(created.id, inputs.position);
             if (typeof created.position !== "number") lane.stale = true;
             else {
               // A reply short of the requested position was clamped: the rule is last.
               if (inputs.position !== undefined && created.position < inputs.position) lane.count = created.position;
-              placeInModel(lane, created.id, created.position, undefined, true);
+              lane.place(created.id, created.position, undefined, true);
             }
           });
           return { id: created!.id, value: created! };
         },
-        exists: async (id) => (await orGone(() => getRule(service, id))) !== undefined,
-        find: (since) => childrenLike(service, /rule_reference$/, since, (id) => getRule(service, id), sameRule(inputs)),
-        declared: () => rulesLike(inputs),
+        exists: async (id) => (await orGone(() => getRule(client, service, id))) !== undefined,
+        find: (since) => childrenLike(client, service, /rule_reference$/, since, (id) => getRule(client, service, id), sameRule(inputs)),
+        declared: () => rulesLike(client, inputs),
       });
       if ("adopted" in outcome) {
         await release();
-        const found = await getRule(service, outcome.id);
-        return { id: found.id, outs: await update(service, found.id, inputs, found.position) };
+        const found = await getRule(client, service, outcome.id);
+        return { id: found.id, outs: await update(ctx, service, found.id, inputs, found.position) };
       }
       // Reported while held: the position asked for, which the reconcile on release brings about.
       const outs = writtenOutputs(service, lane, created!);
@@ -578,31 +412,28 @@ export const provider: dynamic.ResourceProvider = {
     }
   },
 
-  async read(id, props) {
-    const service = serviceOf(props, id);
-    return readOrGone(async () => ({ id, props: await outputsOf(service, id, props?.position) }));
+  async read(ctx, id, props) {
+    return { id, props: await outputsOf(ctx, serviceOf(props, id), id, props?.position) };
   },
 
-  async update(id, olds, news) {
-    const service = serviceOf(olds, id);
-    return { outs: await updateOrGone(`event rule ${id} of service ${service} (or the service)`, () => update(service, id, managed(news), olds.position)) };
+  async update(ctx, id, olds, news) {
+    return { outs: await update(ctx, serviceOf(olds, id), id, managed(news), olds.position) };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     const service = serviceOf(props, id);
+    const lane = laneOf(ctx, service);
     try {
-      await deleteOrGone(() =>
-        write(service, async (lane) => {
-          lane.desired.delete(id);
-          await rulesWrite(service, "DELETE", id);
-          removeFromModel(lane, id, lane.known.get(id) ?? (typeof props?.position === "number" ? props.position : undefined));
-          if (lane.count !== undefined) lane.count--;
-        }),
-      );
+      await lane.write(async () => {
+        lane.desired.delete(id);
+        await rulesWrite(ctx.client, service, "DELETE", id);
+        lane.remove(id, lane.at(id) ?? (typeof props?.position === "number" ? props.position : undefined));
+        if (lane.count !== undefined) lane.count--;
+      });
     } catch (e) {
       if (!(e instanceof PagerDutyError && e.code === "ERR_CONFLICT")) throw e;
       // A converted rule cannot be deleted, and failing would block every destroy of the stack.
-      await warn(
+      await ctx.warn(
         `event rule ${id} of service ${service} was NOT deleted: the service's event rules were converted to event ` +
           `orchestration rules and are read-only. It is removed from the Pulumi state only; it goes away with its service.`,
       );

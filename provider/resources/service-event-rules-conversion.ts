@@ -2,12 +2,10 @@
 // resource. Create converts; the conversion cannot be undone, so delete only forgets it (with a
 // Pulumi warning saying so). The API has no read of the conversion state: once converted, a
 // service stays converted, so read checks that the service still exists and keeps the recorded state.
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import { warn } from "../host/engine-log";
-import { getClient } from "../runtime";
-import { defineResource, diffRules, type OutputsOf } from "./define";
-import { checkInputs, diffManaged, readOrGone, userInputs } from "./fields";
+import { userInputs } from "../kernel/check";
+import { defineResource, type OutputsOf } from "../kernel/define";
+import type { Resource } from "../kernel/factory";
 
 export const conversionInputs = z
   .object({
@@ -74,35 +72,30 @@ export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof d
 
 const servicePath = (service: string) => `/services/${encodeURIComponent(service)}`;
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkInputs(definition.inputs, news);
-  },
+const serviceOf = (id: string, props: Record<string, unknown>) => (typeof props?.service === "string" ? props.service : id);
 
-  async diff(_id, olds, news) {
-    return diffManaged(olds, news, diffRules(definition));
-  },
+export const resource: Resource = {
+  definition,
 
-  async create(news) {
+  subject: (id, props) => `the conversion of service ${serviceOf(id, props)}`,
+
+  async create(ctx, news) {
     const { service } = userInputs(news) as z.infer<typeof conversionInputs>;
     // Idempotent on the API side: converting an already converted service reports its state.
-    const res = await getClient().request<ApiConversion>("POST", `${servicePath(service)}/rules/convert`, { scopes: ["services.write"] });
+    const res = await ctx.client.request<ApiConversion>("POST", `${servicePath(service)}/rules/convert`, { scopes: ["services.write"] });
     return { id: service, outs: toOutputs(service, res ?? {}) };
   },
 
-  async read(id, props) {
-    const service = typeof props?.service === "string" ? props.service : id;
-    // Gone with its service (and the converted rules with it).
-    return readOrGone(async () => {
-      await getClient().request("GET", servicePath(service), { scopes: ["services.read"] });
-      return { id, props: { ...toOutputs(service, {}), ...props } };
-    });
+  // Gone with its service (and the converted rules with it).
+  async read(ctx, id, props) {
+    const service = serviceOf(id, props);
+    await ctx.client.request("GET", servicePath(service), { scopes: ["services.read"] });
+    return { id, props: { ...toOutputs(service, {}), ...props } };
   },
 
-  async delete(id, props) {
-    const service = typeof props?.service === "string" ? props.service : id;
-    await warn(
-      `the conversion of service ${service}'s event rules to event orchestration rules cannot be undone: ` +
+  async delete(ctx, id, props) {
+    await ctx.warn(
+      `the conversion of service ${serviceOf(id, props)}'s event rules to event orchestration rules cannot be undone: ` +
         `removing ServiceEventRulesConversion only drops it from the Pulumi state; the rules stay converted and read-only`,
     );
   },

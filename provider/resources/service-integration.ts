@@ -2,14 +2,16 @@
 // The Pulumi id is the integration id alone; `service` stays in the outputs for read and delete, so
 // neither the id nor any URL ever carries the routing key. `integrationKey` is an output only, made
 // secret by the SDK class (additionalSecretOutputs): dynamic providers cannot return secrets.
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import { listedIntegration } from "../account/listings";
 import { PagerDutyError } from "../errors";
-import { getClient } from "../runtime";
-import { defineResource, diffRules, named, type OutputsOf } from "./define";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, parentService, readOrGone, toApi, updateOrGone, userInputs } from "./fields";
-import { childrenLike, createOnce, orGone } from "./recovery";
-import { listedIntegration, readViaListing } from "./service-listing";
+import type { ApiClient } from "../http/client";
+import { fromApi, toApi } from "../kernel/case";
+import { userInputs } from "../kernel/check";
+import { defineResource, named, type OutputsOf } from "../kernel/define";
+import type { Resource } from "../kernel/factory";
+import { orGone, parentService } from "../kernel/gone";
+import { childrenLike, createOnce } from "../kernel/recovery";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -246,12 +248,12 @@ const managed = (news: Record<string, unknown>) => userInputs(news) as Integrati
 const path = (service: string, id?: string) =>
   `/services/${encodeURIComponent(service)}/integrations` + (id === undefined ? "" : `/${encodeURIComponent(id)}`);
 
-async function get(service: string, id: string): Promise<ApiIntegration> {
-  return (await getClient().request<{ integration: ApiIntegration }>("GET", path(service, id), { scopes: READ })).integration;
+async function get(client: ApiClient, service: string, id: string): Promise<ApiIntegration> {
+  return (await client.request<{ integration: ApiIntegration }>("GET", path(service, id), { scopes: READ })).integration;
 }
 
-async function put(service: string, id: string, inputs: Partial<IntegrationInputs>): Promise<IntegrationOutputs> {
-  const res = await getClient().request<{ integration: ApiIntegration }>("PUT", path(service, id), {
+async function put(client: ApiClient, service: string, id: string, inputs: Partial<IntegrationInputs>): Promise<IntegrationOutputs> {
+  const res = await client.request<{ integration: ApiIntegration }>("PUT", path(service, id), {
     body: { integration: toBody(inputs, { includeType: false }) },
     scopes: WRITE,
   });
@@ -260,13 +262,13 @@ async function put(service: string, id: string, inputs: Partial<IntegrationInput
 
 /** The declared identity of an integration: its type or vendor, and its name when set. */
 /** Ids of the integrations of the declared service whose identifying inputs match (type, name, vendor). */
-export async function integrationsLike(inputs: IntegrationInputs): Promise<string[]> {
+export async function integrationsLike(client: ApiClient, inputs: IntegrationInputs): Promise<string[]> {
   const svc = await orGone(() =>
-    getClient().request<{ service: { integrations?: Array<{ id: string }> } }>("GET", `/services/${encodeURIComponent(inputs.service)}`, { scopes: READ }),
+    client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", `/services/${encodeURIComponent(inputs.service)}`, { scopes: READ }),
   );
   const out: string[] = [];
   for (const ref of svc?.service.integrations ?? []) {
-    const found = await orGone(() => get(inputs.service, ref.id));
+    const found = await orGone(() => get(client, inputs.service, ref.id));
     if (found && sameIdentity(inputs)(found)) out.push(found.id);
   }
   return out;
@@ -279,60 +281,54 @@ export const sameIdentity = (inputs: IntegrationInputs) => (i: ApiIntegration) =
 
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `integration ${id}`);
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkInputs(definition.inputs, news);
-  },
+export const resource: Resource = {
+  definition,
 
-  async diff(_id, olds, news) {
-    return diffManaged(olds, news, diffRules(definition));
-  },
+  subject: (id, props) => `integration ${id} of service ${serviceOf(props, id)} (or the service)`,
 
-  async create(news) {
+  async create(ctx, news) {
+    const { client } = ctx;
     const inputs = managed(news);
     if (inputs.adoptId) {
-      const found = await get(inputs.service, inputs.adoptId);
+      const found = await get(client, inputs.service, inputs.adoptId);
       // The API cannot change a type; adopting the wrong kind must fail before anything is written.
       if (inputs.type !== undefined && found.type !== inputs.type) {
         throw new PagerDutyError("ERR_INPUT", `cannot adopt integration ${found.id}: its "type" is "${found.type}", the program declares "${inputs.type}"`);
       }
-      return { id: found.id, outs: await put(inputs.service, found.id, inputs) };
+      return { id: found.id, outs: await put(client, inputs.service, found.id, inputs) };
     }
     // An interrupted earlier create may have made this integration already: adopt it rather than add a second one.
-    const outcome = await createOnce({
+    const outcome = await createOnce(ctx, {
       kind: "ServiceIntegration",
       origin: news.__origin,
       what: `integration${inputs.name ? ` "${inputs.name}"` : ""} of service ${inputs.service}`,
       parent: inputs.service,
       post: async () => {
-        const res = await getClient().request<{ integration: ApiIntegration }>("POST", path(inputs.service), {
+        const res = await client.request<{ integration: ApiIntegration }>("POST", path(inputs.service), {
           body: { integration: toBody(inputs, { includeType: true }) },
           scopes: WRITE,
         });
         return { id: res.integration.id, value: res.integration };
       },
-      exists: async (id) => (await orGone(() => get(inputs.service, id))) !== undefined,
-      find: (since) => childrenLike(inputs.service, /integration_reference$/, since, (id) => get(inputs.service, id), sameIdentity(inputs)),
-      declared: () => integrationsLike(inputs),
+      exists: async (id) => (await orGone(() => get(client, inputs.service, id))) !== undefined,
+      find: (since) => childrenLike(client, inputs.service, /integration_reference$/, since, (id) => get(client, inputs.service, id), sameIdentity(inputs)),
+      declared: () => integrationsLike(client, inputs),
     });
-    if ("adopted" in outcome) return { id: outcome.id, outs: await put(inputs.service, outcome.id, inputs) };
+    if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const service = serviceOf(props, id);
-    return readOrGone(async () => {
-      const found = await readViaListing(getClient(), service, (s) => listedIntegration<ApiIntegration>(s, id), () => get(service, id));
-      return { id: found.id, props: toOutputs(found, service) };
-    });
+    const found = await ctx.listings.service(service, (s) => listedIntegration<ApiIntegration>(s, id), () => get(ctx.client, service, id));
+    return { id: found.id, props: toOutputs(found, service) };
   },
 
-  async update(id, olds, news) {
-    const service = serviceOf(olds, id);
-    return { outs: await updateOrGone(`integration ${id} of service ${service} (or the service)`, () => put(service, id, managed(news))) };
+  async update(ctx, id, olds, news) {
+    return { outs: await put(ctx.client, serviceOf(olds, id), id, managed(news)) };
   },
 
-  async delete(id, props) {
-    await deleteOrGone(() => getClient().request("DELETE", path(serviceOf(props, id), id), { scopes: WRITE }));
+  async delete(ctx, id, props) {
+    await ctx.client.request("DELETE", path(serviceOf(props, id), id), { scopes: WRITE });
   },
 };

@@ -1,18 +1,17 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import type { AccountContext } from "../account/context";
 import { ApiError, isNotFound, PagerDutyError, ScopeError } from "../errors";
-import { warn } from "../host/engine-log";
 import type { ApiClient } from "../http/client";
-import { getClient } from "../runtime";
-import { defineResource, diffRules, named, type OutputsOf } from "./define";
-import { stackState } from "./deployment";
-import { checkInputs, deleteOrGone, diffManaged, fromApi, readOrGone, toApi, toFailure, UNKNOWN, updateOrGone, userInputs } from "./fields";
-import { clockTime, timeZone } from "./formats";
-import { listOffset } from "./pages";
-import { finishCreate } from "./partial";
-import { createdSince, createOnce, orGone, RECOVER_COMMAND, type Candidate } from "./recovery";
-import { readViaListing } from "./service-listing";
+import { fromApi, toApi } from "../kernel/case";
+import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { defineResource, named, type OutputsOf } from "../kernel/define";
+import type { Resource } from "../kernel/factory";
+import { clockTime, timeZone } from "../kernel/formats";
+import { orGone } from "../kernel/gone";
+import { listOffset } from "../kernel/pages";
+import { finishCreate } from "../kernel/partial";
+import { createdSince, createOnce, RECOVER_COMMAND, type Candidate } from "../kernel/recovery";
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
@@ -215,8 +214,8 @@ export function toBody(inputs: Partial<ServiceInputs>, opts: { includeStatus: bo
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as Partial<ServiceInputs>;
 
-async function put(id: string, inputs: Partial<ServiceInputs>): Promise<Record<string, unknown>> {
-  const res = await getClient().request<{ service: ApiService }>("PUT", `/services/${encodeURIComponent(id)}`, {
+async function put(client: ApiClient, id: string, inputs: Partial<ServiceInputs>): Promise<Record<string, unknown>> {
+  const res = await client.request<{ service: ApiService }>("PUT", `/services/${encodeURIComponent(id)}`, {
     body: { service: toBody(inputs, { includeStatus: true }) },
     scopes: WRITE,
   });
@@ -225,36 +224,23 @@ async function put(id: string, inputs: Partial<ServiceInputs>): Promise<Record<s
 
 // ---- checks at preview ------------------------------------------------------------------------
 
-/** Per client, whether each escalation policy id exists (one request per id per process). */
-const policies = new WeakMap<ApiClient, Map<string, Promise<boolean | undefined>>>();
-
 /**
  * Whether the account has the policy: undefined when it cannot be told here (the credentials lack
- * `escalation_policies.read`, or the read failed otherwise); the create then finds out.
+ * `escalation_policies.read`, or the read failed otherwise); the create then finds out. One request
+ * per id per process.
  */
-async function policyExists(id: string): Promise<boolean | undefined> {
-  let client: ApiClient;
-  try {
-    client = getClient();
-  } catch {
-    return undefined; // no usable settings: configure reports that
-  }
-  let known = policies.get(client);
-  if (!known) policies.set(client, (known = new Map()));
-  let found = known.get(id);
-  if (!found) {
-    found = client
+function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefined> {
+  return ctx.once(`escalation-policy/${id}`, () =>
+    ctx.client
       .request("GET", `/escalation_policies/${encodeURIComponent(id)}`, { scopes: ["escalation_policies.read"] })
       .then(() => true as boolean | undefined)
-      .catch((e) => {
+      .catch(async (e) => {
         if (isNotFound(e)) return false;
         // Lacking the scope is a setting the README describes; any other failure is worth a word.
-        if (!(e instanceof ScopeError)) void warn(`escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
+        if (!(e instanceof ScopeError)) await ctx.warn(`escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
         return undefined;
-      });
-    known.set(id, found);
-  }
-  return found;
+      }),
+  );
 }
 
 // ---- interrupted creates ----------------------------------------------------------------------
@@ -263,19 +249,19 @@ async function policyExists(id: string): Promise<boolean | undefined> {
  * The services named exactly `name` (names are unique per account, so at most one in practice):
  * the API's `query` narrows by substring, the match must be exact.
  */
-export async function servicesWithName<T extends { id: string; name?: unknown } = ApiService>(name: string): Promise<T[]> {
-  return (await listOffset<T>("/services", "services", READ, { query: name })).filter((s) => s.name === name);
+export async function servicesWithName<T extends { id: string; name?: unknown } = ApiService>(client: ApiClient, name: string): Promise<T[]> {
+  return (await listOffset<T>(client, "/services", "services", READ, { query: name })).filter((s) => s.name === name);
 }
 
 /** Ids of the services named exactly `name`. */
-export async function servicesNamedExactly(name: string): Promise<string[]> {
-  return (await servicesWithName(name)).map((s) => s.id);
+export async function servicesNamedExactly(client: ApiClient, name: string): Promise<string[]> {
+  return (await servicesWithName(client, name)).map((s) => s.id);
 }
 
 /** Services named exactly `name` created since `since`. */
-async function servicesNamed(name: string, since: number): Promise<Candidate[]> {
+async function servicesNamed(client: ApiClient, name: string, since: number): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const id of await servicesNamedExactly(name)) out.push(...(await createdSince(id, /^service_reference$/, since)).filter((c) => c.id === id));
+  for (const id of await servicesNamedExactly(client, name)) out.push(...(await createdSince(client, id, /^service_reference$/, since)).filter((c) => c.id === id));
   return out;
 }
 
@@ -287,13 +273,13 @@ const isNameTaken = (e: unknown): e is ApiError => e instanceof ApiError && e.st
  * come from an interrupted deployment, and only if the stack's state was not readable (otherwise it
  * would have been adopted), so only then is recovery suggested.
  */
-async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError> {
-  const holder = (await servicesNamedExactly(name).catch(() => []))[0];
+async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Promise<PagerDutyError> {
+  const holder = (await servicesNamedExactly(ctx.client, name).catch(() => []))[0];
   let resource: string | undefined;
   let known = false;
   try {
-    resource = holder ? await stackState()?.holder("Service", holder) : undefined;
-    known = stackState() !== undefined;
+    resource = holder ? await ctx.stack?.holder("Service", holder) : undefined;
+    known = ctx.stack !== undefined;
   } catch {
     // the state is unreadable: say what may have happened
   }
@@ -307,71 +293,68 @@ async function nameTaken(name: string, cause: ApiError): Promise<PagerDutyError>
   return new PagerDutyError("ERR_CONFLICT", message, { cause });
 }
 
-export const provider: dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    const checked = checkInputs(definition.inputs, news);
+const path = (id: string) => `/services/${encodeURIComponent(id)}`;
+
+export const resource: Resource = {
+  definition,
+
+  subject: (id) => `service ${id}`,
+
+  async verify(ctx, news) {
     const policy = userInputs(news).escalationPolicy;
-    if (checked.failures?.length || typeof policy !== "string" || policy === UNKNOWN) return checked;
+    if (typeof policy !== "string" || policy === UNKNOWN) return [];
     // A policy that does not exist fails at preview, not after other objects were made.
-    return (await policyExists(policy)) === false
-      ? { inputs: news, failures: [toFailure(["escalationPolicy"], `the account has no escalation policy ${policy}`)] }
-      : checked;
+    return (await policyExists(ctx, policy)) === false ? [toFailure(["escalationPolicy"], `the account has no escalation policy ${policy}`)] : [];
   },
 
-  async diff(_id, olds, news) {
-    return diffManaged(olds, news, diffRules(definition));
-  },
-
-  async create(news) {
+  async create(ctx, news) {
+    const { client } = ctx;
     const inputs = managed(news);
     if (inputs.adoptId) {
       // Adoption: the object exists already; bring its managed fields to the declared values.
-      const found = await getClient().request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(inputs.adoptId)}`, { scopes: READ });
-      return { id: found.service.id, outs: await put(found.service.id, inputs) };
+      const found = await client.request<{ service: ApiService }>("GET", path(inputs.adoptId), { scopes: READ });
+      return { id: found.service.id, outs: await put(client, found.service.id, inputs) };
     }
     // An interrupted earlier create may have made this service already: adopt it rather than fail on its name.
-    const outcome = await createOnce({
+    const outcome = await createOnce(ctx, {
       kind: "Service",
       origin: news.__origin,
       what: `service "${inputs.name}"`,
       post: async () => {
         try {
-          const res = await getClient().request<{ service: ApiService }>("POST", "/services", {
+          const res = await client.request<{ service: ApiService }>("POST", "/services", {
             body: { service: toBody(inputs, { includeStatus: false }) },
             scopes: WRITE,
           });
           return { id: res.service.id, value: res.service };
         } catch (e) {
-          throw isNameTaken(e) ? await nameTaken(inputs.name!, e) : e;
+          throw isNameTaken(e) ? await nameTaken(ctx, inputs.name!, e) : e;
         }
       },
-      exists: async (id) => (await orGone(() => getClient().request("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ }))) !== undefined,
-      find: (since) => servicesNamed(inputs.name!, since),
-      declared: () => servicesNamedExactly(inputs.name!),
+      exists: async (id) => (await orGone(() => client.request("GET", path(id), { scopes: READ }))) !== undefined,
+      find: (since) => servicesNamed(client, inputs.name!, since),
+      declared: () => servicesNamedExactly(client, inputs.name!),
     });
-    if ("adopted" in outcome) return { id: outcome.id, outs: await put(outcome.id, inputs) };
+    if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, outcome.id, inputs) };
     const id = outcome.id;
     const created = toOutputs(outcome.created);
     // The API creates services only as active; any other status is a second step.
     if (inputs.status === undefined || inputs.status === created.status) return { id, outs: created };
-    return { id, outs: await finishCreate(id, created, () => put(id, { status: inputs.status })) };
+    return { id, outs: await finishCreate(id, created, () => put(client, id, { status: inputs.status })) };
   },
 
-  async read(id) {
-    return readOrGone(async () => {
-      const client = getClient();
-      const service = await readViaListing(client, id, (s) => s as unknown as ApiService, async () =>
-        (await client.request<{ service: ApiService }>("GET", `/services/${encodeURIComponent(id)}`, { scopes: READ })).service,
-      );
-      return { id: service.id, props: toOutputs(service) };
-    });
+  async read(ctx, id) {
+    const service = await ctx.listings.service(id, (s) => s as unknown as ApiService, async () =>
+      (await ctx.client.request<{ service: ApiService }>("GET", path(id), { scopes: READ })).service,
+    );
+    return { id: service.id, props: toOutputs(service) };
   },
 
-  async update(id, _olds, news) {
-    return { outs: await updateOrGone(`service ${id}`, () => put(id, managed(news))) };
+  async update(ctx, id, _olds, news) {
+    return { outs: await put(ctx.client, id, managed(news)) };
   },
 
-  async delete(id) {
-    await deleteOrGone(() => getClient().request("DELETE", `/services/${encodeURIComponent(id)}`, { scopes: WRITE }));
+  async delete(ctx, id) {
+    await ctx.client.request("DELETE", path(id), { scopes: WRITE });
   },
 };

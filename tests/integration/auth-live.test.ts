@@ -12,7 +12,7 @@ import { ScopeError, TokenError } from "../../provider/errors";
 import { ApiClient, isNotFound } from "../../provider/http/client";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
-import { createClient } from "../../provider/runtime";
+import { createClient } from "../../provider/account/client";
 import { loginForRefreshToken } from "../support/oauth-login";
 
 let emu: RunningEmulator;

@@ -2,9 +2,10 @@
 // missing or refused ones fail naming the settings; a setting not known until apply is not judged.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { startEmulator } from "../../emulator";
-import { configure } from "../../provider";
-import { UNKNOWN } from "../../provider/resources/fields";
-import { getClient, resetRuntime } from "../../provider/runtime";
+import { configure, deployment } from "../../provider";
+import { UNKNOWN } from "../../provider/kernel/check";
+
+const getClient = () => deployment.context().client;
 
 let emu: Awaited<ReturnType<typeof startEmulator>>;
 const saved = { ...process.env };
@@ -13,7 +14,7 @@ beforeAll(async () => {
   for (const key of Object.keys(process.env)) if (key.startsWith("PAGERDUTY_")) delete process.env[key];
   emu = await startEmulator({ port: 0 });
 });
-afterEach(() => resetRuntime());
+afterEach(() => deployment.reset());
 afterAll(async () => {
   process.env = { ...saved };
   await emu?.close();

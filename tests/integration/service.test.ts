@@ -1,8 +1,12 @@
 // Provider functions against a live emulator over HTTP (port 0), configured the way Pulumi does it.
 import { startEmulator } from "../../emulator";
 import { PagerDutyError } from "../../provider/errors";
-import { provider } from "../../provider/resources/service";
-import { configure, resetRuntime } from "../../provider/runtime";
+import { Deployment } from "../../provider/account/deployment";
+import { makeProvider } from "../../provider/kernel/factory";
+import { resource } from "../../provider/resources/service";
+
+const deployment = new Deployment({ warn: () => undefined });
+const provider = makeProvider(resource, () => deployment.context());
 
 let emu: Awaited<ReturnType<typeof startEmulator>>;
 
@@ -16,11 +20,11 @@ beforeAll(async () => {
     "pagerduty:clientId": emu.seed.oauth.clientId,
     "pagerduty:clientSecret": emu.seed.oauth.clientSecret,
   };
-  configure((k) => config[k]);
+  deployment.configure((k) => config[k]);
 });
 
 afterAll(async () => {
-  await resetRuntime();
+  await deployment.reset();
   await emu?.close();
 });
 

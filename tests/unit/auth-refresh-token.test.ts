@@ -8,7 +8,7 @@ import { resolveSettings } from "../../provider/config";
 import { ConfigError, TokenError } from "../../provider/errors";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
-import { createClient } from "../../provider/runtime";
+import { createClient } from "../../provider/account/client";
 import { useMockAgent } from "./http-mock";
 
 const origin = "https://identity.example.com";

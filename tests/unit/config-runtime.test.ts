@@ -1,5 +1,9 @@
+import { Deployment } from "../../provider/account/deployment";
 import { ConfigError } from "../../provider/errors";
-import { configure, getClient, resetRuntime } from "../../provider/runtime";
+
+const deployment = new Deployment({ warn: () => undefined });
+const configure = (get: (key: string) => string | undefined) => deployment.configure(get);
+const getClient = () => deployment.context().client;
 
 const config = (m: Record<string, string>) => (key: string) => m[key];
 const acme = { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "cs", "pagerduty:subdomain": "acme" };
@@ -10,15 +14,17 @@ beforeEach(() => {
 });
 afterEach(async () => {
   process.env = { ...saved };
-  await resetRuntime();
+  await deployment.reset();
 });
 
-describe("runtime", () => {
-  it("shares one client per account and credential across providers", () => {
+describe("deployment", () => {
+  it("shares one account context (one client) per account and credential across providers", () => {
     configure(config(acme));
     const first = getClient();
+    const context = deployment.context();
     configure(config({ ...acme })); // every resource type's provider configures again
     expect(getClient()).toBe(first);
+    expect(deployment.context()).toBe(context);
     configure(config({ ...acme, "pagerduty:subdomain": "other" }));
     expect(getClient()).not.toBe(first);
   });

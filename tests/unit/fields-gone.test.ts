@@ -1,6 +1,6 @@
 // The 404-means-gone helpers and parentService that child resources share (fields.ts).
 import { ApiError, PagerDutyError } from "../../provider/errors";
-import { deleteOrGone, parentService, readOrGone, updateOrGone } from "../../provider/resources/fields";
+import { deleteOrGone, parentService, readOrGone, updateOrGone } from "../../provider/kernel/gone";
 
 const status = (s: number) => new ApiError({ method: "GET", path: "/x", status: s, errors: [], response: { status: s, headers: {}, body: null } });
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { checkInputs, diffManaged, fromApi, propertyPath, satisfies, toApi, UNKNOWN } from "../../provider/resources/fields";
+import { fromApi, toApi } from "../../provider/kernel/case";
+import { checkInputs, propertyPath, UNKNOWN } from "../../provider/kernel/check";
+import { diffManaged, satisfies } from "../../provider/kernel/diff";
 
 describe("key mapping", () => {
   test("camelCase <-> snake_case, deep, arrays included", () => {

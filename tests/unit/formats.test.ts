@@ -1,5 +1,5 @@
 // The value formats checked at preview: what the service would refuse fails here, with the reason.
-import { clockTime, timeZone } from "../../provider/resources/formats";
+import { clockTime, timeZone } from "../../provider/kernel/formats";
 
 const problem = (schema: typeof timeZone | typeof clockTime, value: string) => {
   const r = schema.safeParse(value);

@@ -2,10 +2,10 @@
 // from the resource definitions; these tests fail when a definition changed and `npm run generate`
 // was not run, and hold every definition to what the generator and the provider rely on.
 import { z } from "zod";
-import { inputShape, outputShape } from "../../provider/resources/define";
-import { DEFINITIONS } from "../../provider/resources/definitions";
-import { diffManaged } from "../../provider/resources/fields";
-import { diffRules } from "../../provider/resources/define";
+import { inputShape, outputShape } from "../../provider/kernel/define";
+import { DEFINITIONS } from "../../provider/kernel/registry";
+import { diffManaged } from "../../provider/kernel/diff";
+import { diffRules } from "../../provider/kernel/define";
 import { generate, stale } from "../../scripts/generate-sdk";
 import { describedAs } from "../../scripts/sdk-types";
 

@@ -1,9 +1,11 @@
 // Lookups by name beside getService: escalation policy, vendor, priority, and a service's integration.
-import { provider, runLookup } from "../../provider/resources/lookup";
+import { lookupProvider, runLookup as runWith, type LookupInputs } from "../../provider/resources/lookup";
 import { lookupName } from "../../sdk/lookups";
 import { notFound, reply, useApi } from "./resource-api";
 
 const api = useApi();
+const provider = lookupProvider(api.ctx);
+const runLookup = (inputs: LookupInputs) => runWith(api.ctx(), inputs);
 const check = (query: string, args: Record<string, unknown>) => provider.check!({}, { query, args, __provider: "p" });
 
 test.each([

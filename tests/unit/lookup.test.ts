@@ -1,8 +1,10 @@
-import { provider, runLookup } from "../../provider/resources/lookup";
+import { lookupProvider, runLookup as runWith, type LookupInputs } from "../../provider/resources/lookup";
 import { lookupName } from "../../sdk/lookups";
 import { notFound, reply, useApi } from "./resource-api";
 
 const api = useApi();
+const provider = lookupProvider(api.ctx);
+const runLookup = (inputs: LookupInputs) => runWith(api.ctx(), inputs);
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const svc = (id: string, name: string) => ({ id, type: "service", name, description: null, escalation_policy: { id: "PEP" }, status: "active", html_url: `https://x/${id}` });
 const check = (query: string, args: Record<string, unknown>) => provider.check!({}, { query, args, __provider: "p" });

@@ -3,16 +3,18 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as diagnostics from "../../provider/host/engine-log";
-import { resource } from "../../provider";
-import { resetDeployment, setStack } from "../../provider/resources/deployment";
-import { Journal, setJournal, type Intent } from "../../provider/resources/journal";
-import type { Checkpoint } from "../../provider/resources/stack-state";
-import { provider as integrations } from "../../provider/resources/service-integration";
-import { provider as services } from "../../provider/resources/service";
+import { Journal, type Intent } from "../../provider/account/journal";
+import { StackState, type Checkpoint, type Exporter } from "../../provider/account/stack-state";
+import { resource as integration } from "../../provider/resources/service-integration";
+import { resource as serviceResource } from "../../provider/resources/service";
 import { useApi } from "./resource-api";
 
 const api = useApi();
+const services = api.provider(serviceResource);
+const integrations = api.provider(integration);
+/** The account context with this test's journal and the stack's state read through `exporter`. */
+const setUp = (exporter: Exporter, j = journal) =>
+  api.reset({ journal: j, stack: new StackState("organization/recovery/dev", exporter), warn: (m) => void warnings.push(m) });
 let dir: string;
 let journal: Journal;
 let warnings: string[];
@@ -23,16 +25,12 @@ let exported: number;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
   journal = new Journal(path.join(dir, "journal"));
-  setJournal(journal);
   warnings = [];
-  jest.spyOn(diagnostics, "warn").mockImplementation(async (m: string) => void warnings.push(m));
   state = { version: 3, deployment: { resources: [], pending_operations: [] } };
   exported = 0;
-  setStack("organization/recovery/dev", async () => (exported++, structuredClone(state)));
+  setUp(async () => (exported++, structuredClone(state)));
 });
 afterEach(() => {
-  setJournal(undefined);
-  resetDeployment();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -85,7 +83,7 @@ describe("journal", () => {
 
   test("an id the engine diffs is settled: the journal forgets it", async () => {
     await journal.done(intent(), "PNEW");
-    await resource("Service").diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
+    await services.diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
     await journal.idle();
     expect(journal.load(ORIGIN)).toBeUndefined();
     expect(journal.claimant("Service", "PNEW")).toBeUndefined();
@@ -94,11 +92,11 @@ describe("journal", () => {
   test("an id the engine deletes is settled: the next create of the declared resource makes no check of the old id", async () => {
     await journal.done(intent(), "POLD");
     answer("DELETE", "/services/POLD", undefined, 204);
-    await resource("Service").delete!("POLD", { name: "Checkout" });
+    await services.delete!("POLD", { name: "Checkout" });
     await journal.idle();
     expect(journal.load(ORIGIN)).toBeUndefined();
     answer("POST", "/services", { service: service("PNEW") }, 201);
-    await expect(resource("Service").create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
     expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["DELETE /services/POLD", "POST /services"]);
   });
 
@@ -196,8 +194,7 @@ describe("createOnce through Service.create", () => {
   });
 
   test("a state that cannot be read: one warning naming the recovery command, and the creates go on", async () => {
-    resetDeployment();
-    setStack("organization/recovery/dev", async () => {
+    setUp(async () => {
       throw new Error("no pulumi here");
     });
     answer("POST", "/services", { service: service("PNEW") }, 201);
@@ -240,7 +237,7 @@ describe("createOnce through Service.create", () => {
   test("a journal that cannot be written is reported once; the create goes on", async () => {
     const blocker = path.join(dir, "a-file");
     fs.writeFileSync(blocker, "");
-    setJournal(new Journal(path.join(blocker, "journal")));
+    setUp(async () => (exported++, structuredClone(state)), new Journal(path.join(blocker, "journal")));
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
     expect(warnings).toEqual([expect.stringMatching(/cannot write the intent journal in .*run `npx pagerduty-recover` before the next `pulumi up`/)]);
@@ -307,7 +304,7 @@ describe("children", () => {
 describe("names the program gives twice", () => {
   test("the SDK's __conflict fails the check with its message and names no property (nothing is dumped)", async () => {
     const reason = 'Service "b" and Service "a" both set name "Checkout": ...';
-    await expect(resource("Service").check!({}, { ...inputs, __conflict: reason })).resolves.toEqual({ failures: [{ property: "", reason }] });
-    await expect(resource("Service").check!({}, inputs)).resolves.not.toHaveProperty("failures", expect.arrayContaining([expect.anything()]));
+    await expect(services.check!({}, { ...inputs, __conflict: reason })).resolves.toEqual({ failures: [{ property: "", reason }] });
+    await expect(services.check!({}, inputs)).resolves.not.toHaveProperty("failures", expect.arrayContaining([expect.anything()]));
   });
 });

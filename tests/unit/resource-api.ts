@@ -1,9 +1,17 @@
-// For resource-provider unit tests: the provider's real client (API key, retries in milliseconds)
-// over undici's MockAgent, installed as the runtime's client. Network disabled; every declared
-// interceptor must be used (see http-mock.ts).
+// For resource-provider unit tests: an account context around the provider's real client (API key,
+// retries in milliseconds) over undici's MockAgent, made fresh for each test; providers are built
+// with the real factory around it. Network disabled; every declared interceptor must be used
+// (see http-mock.ts). Warnings are collected instead of printed.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { MockPool } from "undici";
+import { createClient } from "../../provider/account/client";
+import { AccountContext, type ContextParts } from "../../provider/account/context";
+import { Journal } from "../../provider/account/journal";
 import { resolveSettings } from "../../provider/config";
-import * as runtime from "../../provider/runtime";
+import { makeProvider, type Resource } from "../../provider/kernel/factory";
 import { useMockAgent } from "./http-mock";
 
 export const API = "https://api.test";
@@ -14,22 +22,50 @@ export interface Recorded {
   body: any;
 }
 
-/** Registers the hooks; returns the mock pool for API and the log of requests it answered. */
-export function useApi(): { pool: () => MockPool; calls: Recorded[] } {
+export interface Api {
+  pool: () => MockPool;
+  calls: Recorded[];
+  warnings: string[];
+  /** This test's account context. */
+  ctx: () => AccountContext;
+  /** A resource's provider over this test's context (made by the real factory). */
+  provider: (r: Resource) => Required<Omit<dynamic.ResourceProvider, "configure">>;
+  /** Builds this test's context again with other parts (a journal, the stack's state, drift on). */
+  reset: (parts?: Omit<ContextParts, "client">) => AccountContext;
+}
+
+/** Registers the hooks; returns the mock pool for API, the log of requests it answered and the context. */
+export function useApi(): Api {
   const agent = useMockAgent();
   const calls: Recorded[] = [];
+  const warnings: string[] = [];
+  let ctx: AccountContext | undefined;
+  let dir: string | undefined;
+  const reset = (parts: Omit<ContextParts, "client"> = {}) => {
+    const settings = resolveSettings(() => undefined, { PAGERDUTY_TOKEN: "test-key", PAGERDUTY_API_URL: API });
+    const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
+    dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
+    ctx = new AccountContext({ journal: new Journal(dir), warn: (m) => void warnings.push(m), ...parts, client });
+    return ctx;
+  };
   beforeEach(() => {
     calls.length = 0;
-    const settings = resolveSettings(() => undefined, { PAGERDUTY_TOKEN: "test-key", PAGERDUTY_API_URL: API });
-    const client = runtime.createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
-    jest.spyOn(runtime, "getClient").mockReturnValue(client);
+    warnings.length = 0;
+    reset();
   });
-  afterEach(() => jest.restoreAllMocks());
-  return { pool: () => agent().get(API), calls };
+  afterEach(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  const current = () => {
+    if (!ctx) throw new Error("no context: use the provider inside a test");
+    return ctx;
+  };
+  return { pool: () => agent().get(API), calls, warnings, ctx: current, provider: (r) => makeProvider(r, current), reset };
 }
 
 /** Answers one request with `data` (status 200 unless given) and records it. */
-export function reply(api: ReturnType<typeof useApi>, method: string, path: string, data: unknown, statusCode = 200): void {
+export function reply(api: Pick<Api, "pool" | "calls">, method: string, path: string, data: unknown, statusCode = 200): void {
   api
     .pool()
     .intercept({ method, path })
@@ -40,3 +76,10 @@ export function reply(api: ReturnType<typeof useApi>, method: string, path: stri
 }
 
 export const notFound = { error: { message: "Not Found", code: 2100 } };
+
+/** A resource's provider for tests of check and diff that need no account (any request fails). */
+export function offline(r: Resource): ReturnType<Api["provider"]> {
+  return makeProvider(r, () => {
+    throw new Error("this test has no account");
+  });
+}

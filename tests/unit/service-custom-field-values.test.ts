@@ -1,9 +1,10 @@
 import { PagerDutyError } from "../../provider/errors";
-import { UNKNOWN } from "../../provider/resources/fields";
-import { pick, planWrite, provider } from "../../provider/resources/service-custom-field-values";
+import { UNKNOWN } from "../../provider/kernel/check";
+import { pick, planWrite, resource } from "../../provider/resources/service-custom-field-values";
 import { notFound, reply, useApi } from "./resource-api";
 
 const api = useApi();
+const provider = api.provider(resource);
 const PATH = "/services/PSVC/custom_fields/values";
 
 const field = (id: string, name: string, value: unknown) => ({ id, name, display_name: name, data_type: "string", field_type: "single_value", type: "field_value", value });

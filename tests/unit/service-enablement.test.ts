@@ -1,8 +1,9 @@
 import { PagerDutyError } from "../../provider/errors";
-import { enablementOf, provider, warningsOf } from "../../provider/resources/service-enablement";
+import { enablementOf, resource, warningsOf } from "../../provider/resources/service-enablement";
 import { notFound, reply, useApi } from "./resource-api";
 
 const api = useApi();
+const provider = api.provider(resource);
 const LIST = "/services/PSVC/enablements";
 const ONE = "/services/PSVC/enablements/aiops";
 const aiops = (enabled: boolean, extra: Record<string, unknown> = {}) => ({ feature: "aiops", enabled, updated_at: "2026-11-22T10:00:00Z", ...extra });
@@ -83,7 +84,7 @@ describe("create", () => {
     reply(api, "GET", LIST, { enablements: [aiops(false)] });
     reply(api, "PUT", ONE, { enablement: aiops(true, { warnings: ["The account is not entitled to \"aiops\""] }) });
     await expect(provider.create!({ service: "PSVC", feature: "aiops", enabled: true })).resolves.toMatchObject({ outs: { enabled: true, previousEnabled: false } });
-    expect(stderr).toHaveBeenCalledWith('warning: pagerduty:ServiceEnablement PSVC/aiops: The account is not entitled to "aiops"\n');
+    expect(api.warnings).toEqual(['pagerduty:ServiceEnablement PSVC/aiops: The account is not entitled to "aiops"']);
   });
 
   test("a reply without the enablement is an error naming the call", async () => {

@@ -1,10 +1,16 @@
 import fc from "fast-check";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { AccountContext } from "../../provider/account/context";
+import { Journal } from "../../provider/account/journal";
 import { ApiError } from "../../provider/errors";
-import {
-  actionsMatch, applyMove, effectivePosition, planMoves, provider, resetLanes, targetOrder, toBody, toOutputs,
-} from "../../provider/resources/service-event-rule";
+import type { ApiClient } from "../../provider/http/client";
+import { makeProvider } from "../../provider/kernel/factory";
+import { applyMove, effectivePosition, planMoves, targetOrder } from "../../provider/kernel/rule-order";
+import { actionsMatch, resource, toBody, toOutputs } from "../../provider/resources/service-event-rule";
 
-// ---- an in-memory rules API behind getClient(), with the API's move semantics ----------------------
+// ---- an in-memory rules API behind the account's client, with the API's move semantics -------------
 type Rule = { id: string; [k: string]: unknown };
 const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], ruleIds: [] as unknown[], seq: 0 };
 const warnings: string[] = [];
@@ -46,8 +52,13 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   return { rule: render(r) };
 }
 
-jest.mock("../../provider/runtime", () => ({ getClient: () => ({ request }) }));
-jest.mock("../../provider/host/engine-log", () => ({ warn: async (m: string) => void warnings.push(m) }));
+const client = { request, writeCount: 0, credentialTail: async () => "****-key" } as unknown as ApiClient;
+const journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-rules-"));
+afterAll(() => fs.rmSync(journalDir, { recursive: true, force: true }));
+let ctx: AccountContext;
+/** A new account context: what a new provider process (a new `pulumi up`) starts from. */
+const resetLanes = () => (ctx = new AccountContext({ client, journal: new Journal(journalDir), warn: (m) => void warnings.push(m) }));
+const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {
   api.rules.clear();

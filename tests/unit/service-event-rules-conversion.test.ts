@@ -1,22 +1,25 @@
+import { AccountContext } from "../../provider/account/context";
 import { ApiError } from "../../provider/errors";
-import { provider, toOutputs } from "../../provider/resources/service-event-rules-conversion";
+import type { ApiClient } from "../../provider/http/client";
+import { makeProvider } from "../../provider/kernel/factory";
+import { resource, toOutputs } from "../../provider/resources/service-event-rules-conversion";
 
 const calls: string[] = [];
 const warnings: string[] = [];
 let serviceExists = true;
 const reply = { convert_status: "converted", converted_at: "2026-11-22T00:00:00Z", converted_to: { id: "PSVC1", type: "event_orchestration_service_reference", self: "x" }, rules_converted: 2 };
 
-jest.mock("../../provider/runtime", () => ({
-  getClient: () => ({
-    request: async (method: string, path: string) => {
-      calls.push(`${method} ${path}`);
-      if (method === "POST") return reply;
-      if (!serviceExists) throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
-      return { service: { id: "PSVC1" } };
-    },
-  }),
-}));
-jest.mock("../../provider/host/engine-log", () => ({ warn: async (m: string) => void warnings.push(m) }));
+// A client that records its requests: the conversion makes no request this fake cannot answer.
+const client = {
+  request: async (method: string, path: string) => {
+    calls.push(`${method} ${path}`);
+    if (method === "POST") return reply;
+    if (!serviceExists) throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
+    return { service: { id: "PSVC1" } };
+  },
+} as unknown as ApiClient;
+const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m) });
+const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {
   calls.length = 0;

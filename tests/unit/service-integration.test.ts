@@ -1,4 +1,7 @@
-import { provider, toBody, toOutputs } from "../../provider/resources/service-integration";
+import { resource, toBody, toOutputs } from "../../provider/resources/service-integration";
+import { offline } from "./resource-api";
+
+const provider = offline(resource);
 
 const events = {
   id: "PINT1", type: "events_api_v2_inbound_integration", name: "Events API V2", summary: "Events API V2",

@@ -1,8 +1,12 @@
+import { createClient } from "../../provider/account/client";
+import { AccountContext } from "../../provider/account/context";
 import { resolveSettings } from "../../provider/config";
-import * as engineLog from "../../provider/host/engine-log";
-import { provider, toBody, toOutputs } from "../../provider/resources/service";
-import * as runtime from "../../provider/runtime";
+import { makeProvider } from "../../provider/kernel/factory";
+import { resource, toBody, toOutputs } from "../../provider/resources/service";
 import { useMockAgent } from "./http-mock";
+import { offline } from "./resource-api";
+
+const provider = offline(resource);
 
 const live = {
   id: "PABC123", type: "service", name: "Checkout", description: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
@@ -69,14 +73,17 @@ describe("check: the escalation policy at preview", () => {
   const agent = useMockAgent();
   const API = "https://api.test";
   const AUTH = "https://identity.test";
-  const check = (escalationPolicy: string) => provider.check!({}, { name: "x", escalationPolicy });
-  /** The runtime's client: an API key (no scopes to compare) or an app token granted `scope`. */
+  let ctx: AccountContext;
+  const warnings: string[] = [];
+  const account = makeProvider(resource, () => ctx);
+  const check = (escalationPolicy: string) => account.check({}, { name: "x", escalationPolicy });
+  /** The account's client: an API key (no scopes to compare) or an app token granted `scope`. */
   const useClient = (env: Record<string, string>) => {
     const settings = resolveSettings(() => undefined, { PAGERDUTY_API_URL: API, PAGERDUTY_AUTH_URL: AUTH, ...env });
-    const client = runtime.createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
-    jest.spyOn(runtime, "getClient").mockReturnValue(client);
+    const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
+    ctx = new AccountContext({ client, warn: (m) => void warnings.push(m) });
   };
-  afterEach(() => jest.restoreAllMocks());
+  beforeEach(() => (warnings.length = 0));
 
   test("an id the account lacks fails naming escalationPolicy, with one request per id", async () => {
     useClient({ PAGERDUTY_TOKEN: "k" });
@@ -93,20 +100,18 @@ describe("check: the escalation policy at preview", () => {
 
   test("another failure passes the preview and says the create checks it", async () => {
     useClient({ PAGERDUTY_TOKEN: "k" });
-    const warned = jest.spyOn(engineLog, "warn").mockResolvedValue();
     agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PEP2" }).reply(403, { error: { message: "Access Denied", code: 2010 } });
     await expect(check("PEP2")).resolves.not.toHaveProperty("failures");
-    expect(warned).toHaveBeenCalledWith(expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/));
+    expect(warnings).toEqual([expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/)]);
   });
 
   test("credentials without escalation_policies.read make no request and no warning", async () => {
     useClient({ PAGERDUTY_CLIENT_ID: "cid", PAGERDUTY_CLIENT_SECRET: "s", PAGERDUTY_SUBDOMAIN: "acme" });
-    const warned = jest.spyOn(engineLog, "warn").mockResolvedValue();
     agent()
       .get(AUTH)
       .intercept({ method: "POST", path: "/oauth/token" })
       .reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read services.write" });
     await expect(check("PEP3")).resolves.not.toHaveProperty("failures");
-    expect(warned).not.toHaveBeenCalled(); // and no GET: the mock agent refuses unplanned requests
+    expect(warnings).toEqual([]); // and no GET: the mock agent refuses unplanned requests
   });
 });

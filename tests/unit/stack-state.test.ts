@@ -1,6 +1,6 @@
 // Reading the stack's own state during a deployment: which pending creates an earlier run left,
 // told apart from this run's own (the engine writes one before each create it asks for).
-import { StackState, type Checkpoint } from "../../provider/resources/stack-state";
+import { StackState, type Checkpoint } from "../../provider/account/stack-state";
 
 const TYPE = "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration";
 const op = (origin: string) => ({ type: "creating", resource: { urn: `urn:x::${origin}`, type: TYPE, inputs: { __origin: origin } } });

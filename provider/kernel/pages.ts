@@ -2,7 +2,6 @@
 // index endpoints, and cursor (`limit`, `cursor`, `next_cursor`) for audit records.
 import type { ApiClient, Query } from "../http/client";
 import { PagerDutyError } from "../errors";
-import { getClient } from "../runtime";
 
 /** The API's maximum page size. */
 export const MAX_PAGE = 100;
@@ -10,7 +9,7 @@ export const MAX_PAGE = 100;
 const MAX_PAGES = 10_000;
 
 /** Every item of an offset-paginated index, following `more`. */
-export async function listOffset<T>(path: string, key: string, scopes: string[], query: Query = {}, client: ApiClient = getClient()): Promise<T[]> {
+export async function listOffset<T>(client: ApiClient, path: string, key: string, scopes: string[], query: Query = {}): Promise<T[]> {
   const items: T[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const res = await client.request<Record<string, unknown>>("GET", path, { query: { ...query, limit: MAX_PAGE, offset: items.length }, scopes });
@@ -63,12 +62,12 @@ export async function listOffsetAtOnce<T>(
 }
 
 /** Every item of a cursor-paginated listing, following `next_cursor` until it is null. */
-export async function listCursor<T>(path: string, key: string, scopes: string[], query: Query = {}, limit = MAX_PAGE): Promise<T[]> {
+export async function listCursor<T>(client: ApiClient, path: string, key: string, scopes: string[], query: Query = {}, limit = MAX_PAGE): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await getClient().request<Record<string, unknown>>("GET", path, { query: { ...query, limit, cursor }, scopes });
+    const res = await client.request<Record<string, unknown>>("GET", path, { query: { ...query, limit, cursor }, scopes });
     items.push(...((res?.[key] ?? []) as T[]));
     const next = res?.next_cursor;
     if (typeof next !== "string" || next === "") return items;

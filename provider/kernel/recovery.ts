@@ -10,12 +10,13 @@
 //   declared identifying inputs and be the only one no resource of the stack holds.
 // Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
 // makes no request for this: the journal is local and the state is read once per process.
-import { ApiError, isNotFound, NetworkError, PagerDutyError } from "../errors";
-import { warn } from "../host/engine-log";
-import { getClient } from "../runtime";
-import { journal, type Intent } from "./journal";
+import type { AccountContext } from "../account/context";
+import type { Intent } from "../account/journal";
+import { ApiError, NetworkError, PagerDutyError } from "../errors";
+import type { ApiClient } from "../http/client";
+import { orGone } from "./gone";
 import { listCursor } from "./pages";
-import { stackState } from "./deployment";
+import type { CreatedKind } from "./registry";
 
 /** The command that recovers what the provider cannot prove on its own. */
 export const RECOVER_COMMAND = "npx pagerduty-recover";
@@ -36,7 +37,7 @@ export interface Candidate {
 }
 
 export interface CreateSpec<T> {
-  kind: "Service" | "ServiceIntegration" | "ServiceEventRule";
+  kind: CreatedKind;
   /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
   origin: unknown;
   /** Words for messages, e.g. `service "Checkout"`. */
@@ -104,21 +105,21 @@ export function lostReplyReason(e: unknown): string {
  * Creates the object, or finds the one an interrupted or unanswered earlier create of the same
  * declared resource made. See the file comment for what counts as proof.
  */
-export async function createOnce<T>(spec: CreateSpec<T>): Promise<CreateOutcome<T>> {
+export async function createOnce<T>(ctx: AccountContext, spec: CreateSpec<T>): Promise<CreateOutcome<T>> {
   const arrivedAt = Date.now();
   const origin = typeof spec.origin === "string" && spec.origin ? spec.origin : undefined;
-  const prior = origin ? journal().load(origin) : undefined;
+  const prior = origin ? ctx.journal.load(origin) : undefined;
   const id =
     prior && prior.kind === spec.kind && prior.parent === spec.parent
-      ? await resume(spec, prior)
+      ? await resume(ctx, spec, prior)
       : origin
-        ? await resumeFromState(spec, origin, arrivedAt)
+        ? await resumeFromState(ctx, spec, origin, arrivedAt)
         : undefined;
   if (id) {
-    journal().claim(spec.kind, id);
+    ctx.journal.claim(spec.kind, id);
     return { id, adopted: true };
   }
-  return send(spec, origin);
+  return send(ctx, spec, origin);
 }
 
 /**
@@ -126,12 +127,12 @@ export async function createOnce<T>(spec: CreateSpec<T>): Promise<CreateOutcome<
  * process for another resource, not recorded in this machine's journal for another resource. Without
  * the stack's state nothing can be proven free, and the create fails naming the recovery command.
  */
-async function unheld(spec: CreateSpec<unknown>, ids: string[], origin: string, withState = true): Promise<string[]> {
-  const state = withState ? stackState() : undefined;
+async function unheld(ctx: AccountContext, spec: CreateSpec<unknown>, ids: string[], origin: string, withState = true): Promise<string[]> {
+  const state = withState ? ctx.stack : undefined;
   const free: string[] = [];
   for (const id of ids) {
-    const claimant = journal().claimant(spec.kind, id);
-    if (journal().claimed(spec.kind, id) || (claimant !== undefined && claimant !== origin)) continue;
+    const claimant = ctx.journal.claimant(spec.kind, id);
+    if (ctx.journal.claimed(spec.kind, id) || (claimant !== undefined && claimant !== origin)) continue;
     let holder: string | undefined;
     if (!withState) {
       free.push(id);
@@ -153,30 +154,26 @@ async function unheld(spec: CreateSpec<unknown>, ids: string[], origin: string, 
   return free;
 }
 
-let stateWarned = false;
-
 /**
  * On a machine without this resource's journal entry: whether the stack's state keeps a create of it
  * that an earlier run left pending, and if so the one object it made. See StackState.interrupted.
  */
-async function resumeFromState<T>(spec: CreateSpec<T>, origin: string, arrivedAt: number): Promise<string | undefined> {
-  const state = stackState();
+async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string, arrivedAt: number): Promise<string | undefined> {
+  const state = ctx.stack;
   if (!state) return undefined;
   let interrupted: boolean;
   try {
     interrupted = await state.interrupted(origin, arrivedAt);
   } catch (e) {
-    if (!stateWarned) {
-      stateWarned = true;
-      await warn(
-        `creates go on without checking the stack's state for creates an interrupted run left pending: ${e instanceof Error ? e.message : String(e)}. ` +
-          `After an interrupted deployment, run \`${RECOVER_COMMAND}\` before \`pulumi up\``,
-      );
-    }
+    await ctx.warnOnce(
+      "stack-state",
+      `creates go on without checking the stack's state for creates an interrupted run left pending: ${e instanceof Error ? e.message : String(e)}. ` +
+        `After an interrupted deployment, run \`${RECOVER_COMMAND}\` before \`pulumi up\``,
+    );
     return undefined;
   }
   if (!interrupted) return undefined;
-  const free = await unheld(spec, await spec.declared(), origin);
+  const free = await unheld(ctx, spec, await spec.declared(), origin);
   if (free.length > 1) {
     const ids = [...free].sort();
     throw new AmbiguousCreateError(
@@ -187,7 +184,7 @@ async function resumeFromState<T>(spec: CreateSpec<T>, origin: string, arrivedAt
     );
   }
   if (free.length === 0) return undefined;
-  await warn(
+  await ctx.warn(
     `${spec.what}: adopted ${free[0]} instead of creating a second one: an earlier deployment of this stack was interrupted while creating it ` +
       `(its create is still pending in the stack's state), and ${free[0]} is the one matching object no resource of the stack holds`,
   );
@@ -195,10 +192,11 @@ async function resumeFromState<T>(spec: CreateSpec<T>, origin: string, arrivedAt
 }
 
 /** The object an earlier, interrupted create of this resource made, if there is one and it is provable. */
-async function resume<T>(spec: CreateSpec<T>, prior: Intent): Promise<string | undefined> {
+async function resume<T>(ctx: AccountContext, spec: CreateSpec<T>, prior: Intent): Promise<string | undefined> {
   if (prior.id) {
-    if (!(await spec.exists(prior.id)) || !(await unheld(spec, [prior.id], prior.origin)).length) return undefined;
+    if (!(await spec.exists(prior.id)) || !(await unheld(ctx, spec, [prior.id], prior.origin)).length) return undefined;
     await adopted(
+      ctx,
       spec,
       prior,
       prior.id,
@@ -207,6 +205,7 @@ async function resume<T>(spec: CreateSpec<T>, prior: Intent): Promise<string | u
     return prior.id;
   }
   return search(
+    ctx,
     spec,
     prior,
     "an earlier deployment was interrupted after sending its create (this machine's journal recorded the request, no reply was recorded), and it is the one object made since then by the same credential that no resource of the stack holds",
@@ -217,11 +216,11 @@ async function resume<T>(spec: CreateSpec<T>, prior: Intent): Promise<string | u
  * Looks for the object an unanswered create made: one qualifying candidate is adopted, none means
  * the create was not carried out, several fail with the list.
  */
-async function search<T>(spec: CreateSpec<T>, intent: Intent, story: string, withState = true): Promise<string | undefined> {
+async function search<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Intent, story: string, withState = true): Promise<string | undefined> {
   const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
     (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
   );
-  const freeIds = new Set(found.length ? await unheld(spec, found.map((c) => c.id), intent.origin, withState) : []);
+  const freeIds = new Set(found.length ? await unheld(ctx, spec, found.map((c) => c.id), intent.origin, withState) : []);
   const free = found.filter((c) => freeIds.has(c.id));
   if (free.length > 1) {
     const ids = free.map((c) => c.id).sort();
@@ -233,54 +232,51 @@ async function search<T>(spec: CreateSpec<T>, intent: Intent, story: string, wit
     );
   }
   if (free.length === 0) return undefined;
-  await adopted(spec, intent, free[0].id, story);
+  await adopted(ctx, spec, intent, free[0].id, story);
   return free[0].id;
 }
 
-async function adopted<T>(spec: CreateSpec<T>, intent: Intent, id: string, story: string): Promise<void> {
-  if (!intent.origin.startsWith(UNJOURNALED)) await safely(() => journal().done(intent, id));
-  await warn(`${spec.what}: adopted ${id} instead of creating a second one: ${story}`);
+async function adopted<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Intent, id: string, story: string): Promise<void> {
+  if (!intent.origin.startsWith(UNJOURNALED)) await safely(ctx, () => ctx.journal.done(intent, id));
+  await ctx.warn(`${spec.what}: adopted ${id} instead of creating a second one: ${story}`);
 }
-
-let journalWarned = false;
 
 /**
  * Writes to the journal; a journal that cannot be written (read-only home, full disk) must not stop
  * the deployment, so it is reported once and the create goes on unprotected.
  */
-async function safely(write: () => Promise<void>): Promise<void> {
+async function safely(ctx: AccountContext, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (e) {
-    if (journalWarned) return;
-    journalWarned = true;
-    await warn(
-      `cannot write the intent journal in ${journal().dir} (${e instanceof Error ? e.message : String(e)}): creates go on, but if this ` +
+    await ctx.warnOnce(
+      "journal",
+      `cannot write the intent journal in ${ctx.journal.dir} (${e instanceof Error ? e.message : String(e)}): creates go on, but if this ` +
         `deployment is interrupted, run \`${RECOVER_COMMAND}\` before the next \`pulumi up\` (set PAGERDUTY_JOURNAL_DIR to a writable directory)`,
     );
   }
 }
 
-async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise<CreateOutcome<T>> {
+async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string | undefined): Promise<CreateOutcome<T>> {
   const intent: Intent = {
     origin: origin ?? "",
     kind: spec.kind,
     ...(spec.parent !== undefined ? { parent: spec.parent } : {}),
     sentAt: Date.now(),
     // Only needed to recognise the object later: journaled creates and lost replies.
-    credential: origin ? await getClient().credentialTail() : "",
+    credential: origin ? await ctx.client.credentialTail() : "",
   };
-  if (origin) await safely(() => journal().begin(intent));
+  if (origin) await safely(ctx, () => ctx.journal.begin(intent));
   let first: unknown;
   try {
     const r = await spec.post();
-    journal().claim(spec.kind, r.id);
-    if (origin) await safely(() => journal().done(intent, r.id));
+    ctx.journal.claim(spec.kind, r.id);
+    if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
     return { id: r.id, created: r.value };
   } catch (e) {
     if (!outcomeUnknown(e)) {
       // Refused: nothing was made, so no later create of this resource should look for it.
-      if (origin) await safely(() => journal().discard(intent));
+      if (origin) await safely(ctx, () => ctx.journal.discard(intent));
       throw e;
     }
     first = e;
@@ -289,9 +285,9 @@ async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise
   const reason = lostReplyReason(first);
   let id: string | undefined;
   try {
-    intent.credential ||= await getClient().credentialTail();
+    intent.credential ||= await ctx.client.credentialTail();
     // Objects of earlier runs were made before this request was sent, so the stack's state is not needed.
-    id = await search(spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`, false);
+    id = await search(ctx, spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`, false);
   } catch (e) {
     if (e instanceof AmbiguousCreateError) throw e;
     throw new LostReplyError(
@@ -302,14 +298,14 @@ async function send<T>(spec: CreateSpec<T>, origin: string | undefined): Promise
     );
   }
   if (id) {
-    journal().claim(spec.kind, id);
+    ctx.journal.claim(spec.kind, id);
     return { id, adopted: true };
   }
   // Provably not made: creating it now cannot duplicate it.
   try {
     const r = await spec.post();
-    journal().claim(spec.kind, r.id);
-    if (origin) await safely(() => journal().done(intent, r.id));
+    ctx.journal.claim(spec.kind, r.id);
+    if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
     return { id: r.id, created: r.value };
   } catch (e) {
     const again = outcomeUnknown(e);
@@ -336,8 +332,8 @@ interface AuditRecord {
  * credential that created them. `type` matches the reference type, e.g. /integration_reference$/
  * (the API names integration references after their type).
  */
-export async function createdSince(service: string, type: RegExp, since: number): Promise<Candidate[]> {
-  const records = await listCursor<AuditRecord>(`/services/${encodeURIComponent(service)}/audit/records`, "records", ["audit_records.read"], {
+export async function createdSince(client: ApiClient, service: string, type: RegExp, since: number): Promise<Candidate[]> {
+  const records = await listCursor<AuditRecord>(client, `/services/${encodeURIComponent(service)}/audit/records`, "records", ["audit_records.read"], {
     since: new Date(since).toISOString(),
   });
   const out: Candidate[] = [];
@@ -353,21 +349,12 @@ export async function createdSince(service: string, type: RegExp, since: number)
 /** Audit records show a truncated token; compared by its last 4 characters. */
 const tail = (truncated: string) => `****${truncated.slice(-4)}`;
 
-/** `get` with 404 meaning "gone": undefined. */
-export async function orGone<T>(get: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await get();
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-}
-
 /**
  * Children of a service (integrations, rules) created since `since` that still exist and match the
  * declared identifying inputs (`matches`).
  */
 export async function childrenLike<T>(
+  client: ApiClient,
   service: string,
   type: RegExp,
   since: number,
@@ -375,7 +362,7 @@ export async function childrenLike<T>(
   matches: (found: T) => boolean,
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const c of await createdSince(service, type, since)) {
+  for (const c of await createdSince(client, service, type, since)) {
     const found = await orGone(() => get(c.id));
     if (found !== undefined && matches(found)) out.push(c);
   }

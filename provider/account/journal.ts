@@ -190,15 +190,3 @@ export class Journal {
     }
   }
 }
-
-let shared: Journal | undefined;
-
-/** The process-wide journal (its directory is read from the environment on first use). */
-export function journal(): Journal {
-  return (shared ??= new Journal());
-}
-
-/** Points the process-wide journal elsewhere (tests). */
-export function setJournal(j: Journal | undefined): void {
-  shared = j;
-}

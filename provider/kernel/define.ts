@@ -4,7 +4,7 @@
 // scripts/generate-sdk.ts prints the SDK's argument and output types (with TSDoc), the resource
 // classes and the README's resource tables from it, so none of them is written by hand.
 import { z } from "zod";
-import type { DiffRules } from "./fields";
+import type { DiffRules } from "./diff";
 
 export interface ResourceDefinition {
   /** Resource kind, e.g. "Service": the SDK class and the type token `pagerduty:<kind>`. */

@@ -7,17 +7,7 @@
 import { execFile } from "node:child_process";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
-
-/** Resource types whose creates make remote objects, by the type the state records. */
-export const RECORDED_TYPES = {
-  "pulumi-nodejs:dynamic/pagerduty:Service": "Service",
-  "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration": "ServiceIntegration",
-  "pulumi-nodejs:dynamic/pagerduty:ServiceEventRule": "ServiceEventRule",
-} as const;
-
-export type CreatedKind = (typeof RECORDED_TYPES)[keyof typeof RECORDED_TYPES];
-
-export const createdKindOf = (type: string): CreatedKind | undefined => (RECORDED_TYPES as Record<string, CreatedKind>)[type];
+import { createdKindOf } from "../kernel/registry";
 
 export interface StateResource {
   urn: string;

@@ -13,7 +13,7 @@
 // resource from the state. A write of this process started or finished since the listing was taken
 // makes it unusable, and it is not reused after TTL_MS.
 import type { ApiClient } from "../http/client";
-import { firstPage, listOffset, listOffsetAtOnce, MAX_PAGE, type Page } from "./pages";
+import { firstPage, listOffset, listOffsetAtOnce, MAX_PAGE, type Page } from "../kernel/pages";
 
 /** How long a listing answers reads; a refresh burst is far shorter, a later one takes its own. */
 export const TTL_MS = 10_000;
@@ -120,38 +120,39 @@ class ServiceListing {
 
 const LISTED = { "include[]": ["integrations"] };
 
-const listings = new WeakMap<ApiClient, ServiceListing>();
-
 /**
- * A read of (something in) service `serviceId` through the listing of `client`'s account (one per
- * client, so per account and credential).
+ * The refresh listings of one account (its client): services with their integrations, and the
+ * rules of each service.
  */
-export function readViaListing<T>(client: ApiClient, serviceId: string, pick: (s: ListedService) => T | undefined, single: () => Promise<T>): Promise<T> {
-  let listing = listings.get(client);
-  if (!listing) listings.set(client, (listing = new ServiceListing(client)));
-  return listing.reads.read(serviceId, pick, single);
+export class Listings {
+  private services?: ServiceListing;
+  private readonly rules = new Map<string, SharedReads<{ id: string }>>();
+
+  constructor(private readonly client: ApiClient) {}
+
+  /** A read of (something in) service `serviceId`, through the services listing when it pays. */
+  service<T>(serviceId: string, pick: (s: ListedService) => T | undefined, single: () => Promise<T>): Promise<T> {
+    this.services ??= new ServiceListing(this.client);
+    return this.services.reads.read(serviceId, pick, single);
+  }
+
+  /**
+   * A read of rule `id` of `service`: rules of one service read in one burst share one listing of
+   * that service's rules. A service with no rules left, or gone, is left to the single read.
+   */
+  rule<T extends { id: string }>(service: string, id: string, single: () => Promise<T>): Promise<T> {
+    let reads = this.rules.get(service);
+    if (!reads) {
+      const path = `/services/${encodeURIComponent(service)}/rules`;
+      reads = new SharedReads(this.client, async () => new Map((await listOffset<{ id: string }>(this.client, path, "rules", READ)).map((r) => [r.id, r])));
+      this.rules.set(service, reads);
+    }
+    return reads.read(id, (r) => r as T, single);
+  }
 }
 
 /** An integration as the listing embeds it, when it embeds it whole (not as a reference). */
 export function listedIntegration<T>(service: ListedService, id: string): T | undefined {
   const found = service.integrations?.find((i) => i.id === id);
   return found && !String(found.type ?? "").endsWith("_reference") ? (found as T) : undefined;
-}
-
-const ruleReads = new WeakMap<ApiClient, Map<string, SharedReads<{ id: string }>>>();
-
-/**
- * A read of rule `id` of `service`: rules of one service read in one burst share one listing of
- * that service's rules. A service with no rules left, or gone, is left to the single read.
- */
-export function readRuleViaListing<T extends { id: string }>(client: ApiClient, service: string, id: string, single: () => Promise<T>): Promise<T> {
-  let byService = ruleReads.get(client);
-  if (!byService) ruleReads.set(client, (byService = new Map()));
-  let reads = byService.get(service);
-  if (!reads) {
-    const path = `/services/${encodeURIComponent(service)}/rules`;
-    reads = new SharedReads(client, async () => new Map((await listOffset<{ id: string }>(path, "rules", READ, {}, client)).map((r) => [r.id, r])));
-    byService.set(service, reads);
-  }
-  return reads.read(id, (r) => r as T, single);
 }

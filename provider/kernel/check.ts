@@ -1,0 +1,50 @@
+// Inputs as the engine hands them over, and zod issues as Pulumi check failures that name the
+// program's field.
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { z } from "zod";
+
+/** Pulumi passes engine-internal keys alongside user inputs; they are never user data. */
+export function userInputs(news: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(news ?? {})) if (!k.startsWith("__") && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Formats a zod path the way Pulumi users write property paths: `a.b[0].c`. */
+export function propertyPath(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((acc, p) => (typeof p === "number" ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+}
+
+/** The placeholder the engine passes (in preview) for a value computed from another resource. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether the value at `path`, or any value on the way there, is not known yet. */
+function unknownAlong(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let v = root;
+  for (const key of [undefined, ...path]) {
+    if (key !== undefined) v = v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+    if (v === UNKNOWN) return true;
+  }
+  return false;
+}
+
+/**
+ * A check failure naming the program's field in its text. No `property` is named: the engine would
+ * print that property's whole value (objects in Go map syntax) before the reason.
+ */
+export function toFailure(path: ReadonlyArray<string | number>, reason: string): dynamic.CheckFailure {
+  return { property: "", reason: path.length ? `${propertyPath(path)}: ${reason}` : reason };
+}
+
+/**
+ * Validates user inputs; failures name the property and say what is wrong. Values not known until
+ * apply are not judged: they are checked again once known.
+ */
+export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<string, unknown>): dynamic.CheckResult {
+  const inputs = userInputs(news);
+  const parsed = schema.safeParse(inputs);
+  if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
+  const issues = parsed.error.issues.filter((i) => !unknownAlong(inputs, i.path));
+  if (!issues.length) return { inputs: news };
+  return { inputs: news, failures: issues.map((i) => toFailure(i.path, i.message)) };
+}
