@@ -1,9 +1,8 @@
 // Provider settings from stack config (`pagerduty:*`) with environment fallbacks. Resolved when a
 // client is needed, never at module load: the dynamic-provider process is started before config
 // arrives, and the environment may only be complete at run time.
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
 import { DEFAULT_SCOPES } from "./auth/scopes";
+import { defaultTokenCacheDir } from "./auth/token-cache";
 import { ConfigError, InsecureUrlError } from "./errors";
 import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
@@ -101,7 +100,7 @@ export function resolveSettings(get: (key: string) => string | undefined, env: N
       bodyMs: DEFAULT_TRANSPORT.bodyTimeoutMs,
     },
     retry: { ...DEFAULT_RETRY },
-    tokenCacheDir: tokenCacheDir(env),
+    tokenCacheDir: defaultTokenCacheDir(env),
   };
 }
 
@@ -172,15 +171,6 @@ function positiveInt(s: Setting, raw: string | undefined, fallback: number): num
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${describe(s)} must be a positive integer; got ${JSON.stringify(raw)}`);
   return n;
-}
-
-/**
- * `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic-tokens`, else `~/.cache/pulumi-pagerduty-dynamic-tokens`:
- * a directory of its own, so making it private (0700) never changes a directory other tools use.
- */
-function tokenCacheDir(env: NodeJS.ProcessEnv): string {
-  const xdg = nonEmpty(env.XDG_CACHE_HOME);
-  return join(xdg && isAbsolute(xdg) ? xdg : join(nonEmpty(env.HOME) ?? homedir(), ".cache"), "pulumi-pagerduty-dynamic-tokens");
 }
 
 function describe(s: Setting): string {

@@ -2,11 +2,20 @@
 // the configured one is spent after the first run and the rotated one must survive on disk:
 // private files (0700 dir, 0600 file, owned by this user), atomic replacement, and a lock file so
 // two processes never spend the same token. File names are hashes, never tokens.
-import { createHash, randomBytes } from "node:crypto";
-import { promises as fs, constants } from "node:fs";
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "../errors";
+import { cacheRoot, writeFileDurably } from "../fs/durable-file";
+
+/**
+ * `<cache root>-tokens` (e.g. `~/.cache/pulumi-pagerduty-dynamic-tokens`): beside the package's cache
+ * root, not in it, so making it private (0700) never changes a directory other tools use.
+ */
+export function defaultTokenCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return `${cacheRoot(env)}-tokens`;
+}
 
 export interface TokenCacheOptions {
   dir: string;
@@ -92,25 +101,10 @@ export class RefreshTokenCache {
     return undefined;
   }
 
-  /** Replaces the entry atomically: a private temp file, flushed, then renamed over the old one. */
+  /** Replaces the entry atomically, so a crash never leaves a torn token behind. */
   async write(key: string, refreshToken: string): Promise<void> {
-    const file = this.path(key);
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     const content: CacheFile = { version: 1, refreshToken, updatedAt: new Date().toISOString() };
-    const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(content));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.rename(temp, file);
-    } catch (e) {
-      await fs.rm(temp, { force: true });
-      throw e;
-    }
-    await syncDir(this.dir);
+    await writeFileDurably(this.path(key), JSON.stringify(content), 0o600);
   }
 
   async remove(key: string): Promise<void> {
@@ -164,19 +158,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await fs.open(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Directory fsync is not supported everywhere; the rename is already atomic.
   }
 }
 

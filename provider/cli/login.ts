@@ -7,8 +7,6 @@
 // No token, code, verifier or client secret is ever written to stderr, argv or a URL.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import type { Dispatcher } from "undici";
 import { clientSecretPost } from "../auth/client-auth";
@@ -19,6 +17,7 @@ import { CONFIG_KEYS, resolveSettings } from "../config";
 import { ConfigError, PagerDutyError, TokenError, scrub } from "../errors";
 import type { RetryOptions } from "../http/retry";
 import { Transport } from "../http/transport";
+import { LoopbackServer, type Redirect } from "./loopback-server";
 import { packageVersion } from "./package-version";
 
 /** Exit codes, one per way the flow can end (also listed in --help). */
@@ -231,99 +230,48 @@ function resolveLogin(opts: LoginOptions, stack: Record<string, string> | undefi
   };
 }
 
-type Callback = { kind: "code"; code: string; reply: (status: number, title: string, text: string) => void };
-
-/** The loopback listener: resolves with the first /callback request that carries the right state. */
-class CallbackListener {
-  private server?: Server;
-  redirectUri = "";
-
-  async listen(port: number): Promise<void> {
-    const server = createServer();
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (e: NodeJS.ErrnoException) =>
-        reject(new LoginError(`cannot listen on 127.0.0.1:${port}: ${e.code ?? e.message}${e.code === "EADDRINUSE" ? " (the port is in use; pick another with --port)" : ""}`, EXIT.error)),
-      );
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-    this.redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+/**
+ * The authorization code the redirect carries, or a LoginError after telling the browser why not.
+ * The state is checked before anything else: a redirect this run did not start is refused whatever
+ * it carries.
+ */
+function authorizationCode(redirect: Redirect, state: string): string {
+  const q = redirect.params;
+  if (q.get("state") !== state) {
+    redirect.reply(400, "Login failed", "The state parameter does not match this login. Nothing was stored; run pagerduty-login again.");
+    throw new LoginError("the redirect's state parameter does not match the one this login sent (a stale tab or a forged request); nothing was stored. Run pagerduty-login again.", EXIT.state);
   }
-
-  wait(state: string, timeoutMs: number): Promise<Callback> {
-    const server = this.server!;
-    return new Promise<Callback>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        server.removeListener("request", onRequest);
-        reject(new LoginError(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for the browser to come back to ${this.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`, EXIT.timeout));
-      }, timeoutMs);
-      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-        const url = new URL(req.url ?? "/", "http://127.0.0.1");
-        if (req.method !== "GET" || url.pathname !== "/callback") {
-          res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-          return;
-        }
-        clearTimeout(timer);
-        server.removeListener("request", onRequest);
-        const reply = (status: number, title: string, text: string) => respond(res, status, title, text);
-        const q = url.searchParams;
-        // The state is checked before anything else: a redirect this run did not start is refused
-        // whatever it carries.
-        if (q.get("state") !== state) {
-          reply(400, "Login failed", "The state parameter does not match this login. Nothing was stored; run pagerduty-login again.");
-          return reject(new LoginError("the redirect's state parameter does not match the one this login sent (a stale tab or a forged request); nothing was stored. Run pagerduty-login again.", EXIT.state));
-        }
-        const error = q.get("error");
-        if (error) {
-          const description = q.get("error_description") ?? "";
-          if (error === "access_denied") {
-            reply(403, "Access denied", "You denied the request. Nothing was stored.");
-            return reject(new LoginError(`access was denied in the browser${description ? ` (${description})` : ""}; nothing was stored.`, EXIT.denied));
-          }
-          reply(400, "Login failed", `The identity service answered ${error}${description ? `: ${description}` : ""}.`);
-          return reject(new LoginError(`the identity service refused the authorization: ${error}${description ? `: ${description}` : ""}; nothing was stored.`, EXIT.error));
-        }
-        const code = q.get("code");
-        if (!code) {
-          reply(400, "Login failed", "The redirect carries no authorization code.");
-          return reject(new LoginError("the redirect carries neither a code nor an error; nothing was stored.", EXIT.error));
-        }
-        resolve({ kind: "code", code, reply });
-      };
-      server.on("request", onRequest);
-    });
+  const error = q.get("error");
+  if (error) {
+    const description = q.get("error_description") ?? "";
+    if (error === "access_denied") {
+      redirect.reply(403, "Access denied", "You denied the request. Nothing was stored.");
+      throw new LoginError(`access was denied in the browser${description ? ` (${description})` : ""}; nothing was stored.`, EXIT.denied);
+    }
+    redirect.reply(400, "Login failed", `The identity service answered ${error}${description ? `: ${description}` : ""}.`);
+    throw new LoginError(`the identity service refused the authorization: ${error}${description ? `: ${description}` : ""}; nothing was stored.`, EXIT.error);
   }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  const code = q.get("code");
+  if (!code) {
+    redirect.reply(400, "Login failed", "The redirect carries no authorization code.");
+    throw new LoginError("the redirect carries neither a code nor an error; nothing was stored.", EXIT.error);
   }
-}
-
-function respond(res: ServerResponse, status: number, title: string, text: string): void {
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  res
-    .writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", connection: "close" })
-    .end(
-      `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>` +
-        `<style>body{font:16px system-ui,sans-serif;background:#f4f5f7;color:#1f2933;display:grid;place-items:center;min-height:90vh}` +
-        `main{background:#fff;border-radius:10px;padding:2rem 2.5rem;box-shadow:0 2px 12px #0002;max-width:32rem}</style></head>` +
-        `<body><main><h1 id="title">${esc(title)}</h1><p id="message">${esc(text)}</p></main></body></html>`,
-    );
+  return code;
 }
 
 /** The whole flow. Returns the exit code; throws only on bugs. */
 export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
-  const listener = new CallbackListener();
+  const listener = new LoopbackServer();
   const transport = new Transport({}, io.dispatcher);
   const secrets: string[] = [];
   try {
     const stack = readStackConfig(opts, io);
     const settings = resolveLogin(opts, stack, io.env);
     secrets.push(settings.clientSecret);
-    await listener.listen(opts.port);
+    await listener.listen(opts.port).catch((e: NodeJS.ErrnoException) => {
+      const hint = e.code === "EADDRINUSE" ? " (the port is in use; pick another with --port)" : "";
+      throw new LoginError(`cannot listen on 127.0.0.1:${opts.port}: ${e.code ?? e.message}${hint}`, EXIT.error);
+    });
 
     const verifier = createCodeVerifier();
     const state = randomBytes(16).toString("base64url");
@@ -343,15 +291,19 @@ export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
     io.say(`Open this URL in a browser to log in to PagerDuty (waiting ${Math.round(opts.timeoutMs / 1000)} s):\n\n  ${authorize}\n`);
     if (opts.browser) io.openBrowser(authorize.toString());
 
-    const callback = await listener.wait(state, opts.timeoutMs);
-    secrets.push(callback.code);
+    const callback = await listener.nextRedirect(opts.timeoutMs);
+    if (!callback) {
+      throw new LoginError(`timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for the browser to come back to ${listener.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`, EXIT.timeout);
+    }
+    const code = authorizationCode(callback, state);
+    secrets.push(code);
     let tokens: TokenSet;
     try {
       tokens = processTokenResponse(
         await authorizationCodeGrant(
           { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent },
           clientSecretPost(settings.clientId, settings.clientSecret),
-          { code: callback.code, redirectUri: listener.redirectUri, codeVerifier: verifier },
+          { code, redirectUri: listener.redirectUri, codeVerifier: verifier },
         ),
         { secrets },
       );

@@ -1,0 +1,57 @@
+// Files the provider must find intact after a crash (rotated refresh tokens, the intent journal),
+// and where the package keeps them: one place for the write-then-rename dance and the cache rules.
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
+
+/** Distinguishes the temp files of concurrent writes in this process; the pid does across processes. */
+let writes = 0;
+
+/**
+ * Replaces `file` so that after a crash it holds either the old or the new text, never a torn one:
+ * a private temp file beside it (same file system, so the rename is atomic), flushed, renamed over
+ * it, then the directory flushed so the rename itself survives a power loss.
+ */
+export async function writeFileDurably(file: string, text: string, mode = 0o600): Promise<void> {
+  // The random part keeps a temp file left by a crashed process with a reused pid from blocking O_EXCL.
+  const temp = `${file}.${process.pid}.${++writes}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    // O_EXCL: never write through a file (or link) someone placed at the temp name.
+    const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, file);
+  } catch (e) {
+    await fs.rm(temp, { force: true });
+    throw e;
+  }
+  await syncDir(dirname(file));
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, "r");
+    await handle.sync();
+  } catch {
+    // Some file systems (and Windows) cannot fsync a directory; the rename is atomic regardless.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * The package's cache directory: `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic`, else
+ * `$HOME/.cache/pulumi-pagerduty-dynamic`. A relative XDG_CACHE_HOME is ignored, as the XDG spec
+ * says, so the directory never depends on where a command happens to run.
+ */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  const home = env.HOME?.trim() || homedir();
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".cache"), "pulumi-pagerduty-dynamic");
+}
