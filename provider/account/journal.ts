@@ -8,9 +8,9 @@
 // event loop never waits for a disk (synchronous fsyncs were most of the provider's own time in up).
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
-import * as os from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
+import { cacheRoot, writeFileDurably } from "../fs/durable-file";
 
 export interface Intent {
   /** The SDK's provenance key of the declared resource (hash of project, stack, type, name, parent). */
@@ -32,41 +32,10 @@ const MAX_AGE_MS = 30 * 86_400_000;
 
 /** Default location: the user's cache directory, beside the token cache. */
 export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PAGERDUTY_JOURNAL_DIR) return env.PAGERDUTY_JOURNAL_DIR;
-  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(cache, "pulumi-pagerduty-dynamic", "journal");
+  return env.PAGERDUTY_JOURNAL_DIR || path.join(cacheRoot(env), "journal");
 }
 
 const fileKey = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 40);
-
-/** Writes a file so that after a crash it holds either the old or the new content, never a torn one. */
-async function durableWrite(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${++writes}.tmp`;
-  const handle = await fsp.open(tmp, "w", 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fsp.rename(tmp, file);
-  await syncDir(path.dirname(file));
-}
-
-/** Temp files of concurrent writes to one entry must not collide. */
-let writes = 0;
-
-async function syncDir(dir: string): Promise<void> {
-  let handle: fsp.FileHandle | undefined;
-  try {
-    handle = await fsp.open(dir, "r");
-    await handle.sync();
-  } catch {
-    // some file systems cannot fsync a directory; the rename is still atomic
-  } finally {
-    await handle?.close();
-  }
-}
 
 function readJson<T>(file: string): T | undefined {
   try {
@@ -109,14 +78,14 @@ export class Journal {
   /** Records that a create is about to be sent (durable once this resolves: await it before the request leaves). */
   async begin(intent: Intent): Promise<void> {
     this.ensure();
-    await durableWrite(this.entry(intent.origin), JSON.stringify(intent));
+    await writeFileDurably(this.entry(intent.origin), JSON.stringify(intent));
   }
 
   /** Records the id a create's reply (or an adoption) gave the declared resource. */
   async done(intent: Intent, id: string): Promise<void> {
     this.ensure();
-    await durableWrite(this.byId(intent.kind, id), intent.origin);
-    await durableWrite(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
+    await writeFileDurably(this.byId(intent.kind, id), intent.origin);
+    await writeFileDurably(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
   }
 
   /** Marks an object this process created or adopted for a resource: no other create may adopt it. */

@@ -54,6 +54,7 @@ export function useApi(): Api {
     reset();
   });
   afterEach(() => {
+    jest.restoreAllMocks();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     dir = undefined;
   });
