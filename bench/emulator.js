@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Emulator benchmark: autocannon on loopback against the built CLI (dist/emulator/cli.js) in a
+// Emulator benchmark: autocannon on loopback against the built CLI (emulator/dist/cli.js) in a
 // child process, so load generator and server each get a core. Measures show (GET
 // /services/{id}) and create (POST /services), prints the figures and writes them into
 // emulator/README.md between the bench markers. Run `npm run build` first. ~20 s.
@@ -11,7 +11,7 @@ const path = require("node:path");
 const autocannon = require("autocannon");
 
 const ROOT = path.join(__dirname, "..");
-const CLI = path.join(ROOT, "dist", "emulator", "cli.js");
+const CLI = path.join(ROOT, "emulator", "dist", "cli.js");
 const README = path.join(ROOT, "emulator", "README.md");
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -53,7 +53,7 @@ function figures({ title, result }) {
 async function main() {
   const { child, ready } = await startEmulator();
   try {
-    const { fetchAppToken } = require(path.join(ROOT, "dist", "emulator"));
+    const { fetchAppToken } = require(path.join(ROOT, "emulator", "dist"));
     const headers = { authorization: `Bearer ${await fetchAppToken(ready)}`, accept: ACCEPT, "content-type": "application/json" };
     const created = await fetch(`${ready.apiUrl}/services`, {
       method: "POST",

@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { Agent, request, type Dispatcher } from "undici";
-import type { ReadyLine } from "../../emulator";
+import type { ReadyLine } from "../../emulator/src";
 import { ROOT } from "../../scripts/repo-root";
 
 export { ROOT };
@@ -43,7 +43,7 @@ export interface RunningEmulator extends EmulatorInfo {
 }
 
 export async function startEmulatorProcess(args: string[] = []): Promise<RunningEmulator> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "dist/emulator/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [path.join(ROOT, "emulator/dist/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr!.on("data", (d) => (stderr += d));
   const line = await new Promise<string>((resolve, reject) => {

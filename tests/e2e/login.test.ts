@@ -266,11 +266,16 @@ test("--help lists every flag and exits 0; --version prints the package version"
   expect(version).toBe(require(path.join(project.dir, "node_modules/pulumi-pagerduty-dynamic/package.json")).version);
 });
 
-test("the installed package carries the examples, the license and the changelog", () => {
+test("the installed package carries the examples, the license and the changelog, and no emulator", () => {
   const pkg = path.join(project.dir, "node_modules/pulumi-pagerduty-dynamic");
   for (const f of ["examples/quickstart/index.ts", "examples/quickstart/Pulumi.yaml", "examples/full/index.ts", "LICENSE", "CHANGELOG.md"]) {
     expect(fs.existsSync(path.join(pkg, f))).toBe(true);
   }
   expect(fs.readFileSync(path.join(pkg, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
   expect(fs.existsSync(path.join(pkg, "examples/quickstart/node_modules"))).toBe(false);
+  // The emulator is the separate package pagerduty-emulator: neither its files nor its dependencies.
+  expect(fs.existsSync(path.join(pkg, "dist/emulator"))).toBe(false);
+  const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
+  for (const dep of ["fastify", "@fastify/formbody", "jose", "@peculiar/x509"]) expect(manifest.dependencies[dep]).toBeUndefined();
+  expect(manifest.bin["pagerduty-emulator"]).toBeUndefined();
 });

@@ -8,6 +8,25 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { filesText, offlineEnv, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
 
+/**
+ * `dir/node_modules` with an entry per entry of the repository's: installed packages linked to
+ * the repository's copies, workspace links (entries linking back into the repository) relinked to
+ * the same place in `dir`, so `pulumi-pagerduty-dynamic` resolves to the clone, not the repository.
+ */
+function linkNodeModules(dir: string): void {
+  const root = fs.realpathSync(ROOT);
+  const from = path.join(root, "node_modules");
+  const to = path.join(dir, "node_modules");
+  fs.mkdirSync(to);
+  for (const name of fs.readdirSync(from)) {
+    const entry = path.join(from, name);
+    const real = fs.realpathSync(entry);
+    const workspace = fs.lstatSync(entry).isSymbolicLink() && !path.relative(root, real).startsWith("..") && !real.startsWith(from + path.sep);
+    const target = workspace ? path.join(dir, path.relative(root, real)) : entry;
+    fs.symlinkSync(target, path.join(to, name), "dir");
+  }
+}
+
 export class RootClone {
   readonly dir: string;
   /** The backend's directory and PULUMI_HOME, beside the clone (a clone's files stay a clone's). */
@@ -30,8 +49,9 @@ export class RootClone {
     execFileSync("tar", ["-xzf", tarball(), "-C", unpacked]);
     fs.renameSync(path.join(unpacked, "package", "dist"), path.join(this.dir, "dist"));
     fs.rmSync(unpacked, { recursive: true });
-    // `npm install`: the repository's own dependencies.
-    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(this.dir, "node_modules"), "dir");
+    // `npm install`: the repository's own dependencies, and its workspace links (this package, the
+    // emulator, the examples) pointing into the clone as `npm install` makes them there.
+    linkNodeModules(this.dir);
     const home = (this.home = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-home-`)));
     this.env = offlineEnv({ home: path.join(home, "pulumi-home"), state: path.join(home, "state"), cache: path.join(home, "cache") });
     fs.mkdirSync(path.join(home, "state"), { recursive: true });

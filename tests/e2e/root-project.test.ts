@@ -1,6 +1,7 @@
 // `pulumi up` at the repository root (its Pulumi.yaml) deploys examples/quickstart for a user who
-// cloned the repository and ran `npm install` and `npm run build`: the program and the serialized
-// providers find this package through its self-reference, with nothing installed into the example.
+// cloned the repository and ran `npm install` and `npm run build`: the program finds this package
+// through the workspace link `npm install` makes in the root's node_modules, the serialized
+// providers through its self-reference, with nothing installed into the example.
 import { startEmulatorProcess, type RunningEmulator } from "./harness";
 import { RootClone } from "./root-clone";
 

@@ -1,5 +1,5 @@
 // Admin controls (/_emulator): admin-token only, reset, statistics, clock, faults, rate limit.
-import { ADMIN_HEADER } from "../../emulator";
+import { ADMIN_HEADER } from "../../emulator/src";
 import { admin, appToken, bearer, client, createService, type Emu, send, serviceBody, start } from "./helpers";
 
 let e: Emu;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
-import { fetchAppToken, type ReadyLine } from "../../emulator";
+import { fetchAppToken, type ReadyLine } from "../../emulator/src";
 import { ACCEPT, send } from "./helpers";
 
 const ROOT = join(__dirname, "..", "..");
@@ -19,7 +19,7 @@ interface Running {
 }
 
 function run(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "cli.ts"), ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "src", "cli.ts"), ...args], { cwd: ROOT });
   let out = "";
   let err = "";
   child.stderr.on("data", (d) => (err += d));
@@ -128,7 +128,7 @@ test("--seed FILE fixes accounts, apps and credentials; --rate-limit sets the pe
 });
 
 function runToExit(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "cli.ts"), ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, ["-r", REGISTER, join(ROOT, "emulator", "src", "cli.ts"), ...args], { cwd: ROOT });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -159,7 +159,7 @@ test("--help lists every flag and exits 0; --version prints the package version"
     expect(r.code).toBe(0);
     for (const f of ["--port", "--host", "--data", "--seed", "--rate-limit", "--tls", "--cert", "--key", "--help", "--version"]) expect(r.out).toContain(f);
   }
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "emulator", "package.json"), "utf8")) as { version: string };
   for (const flag of ["--version", "-v"]) {
     const r = await runToExit([flag]);
     expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: `${pkg.version}\n` });
@@ -211,7 +211,7 @@ test("--tls with --data keeps the CA beside the data file across restarts; --cer
   expect(await stop(second)).toBe(0);
 
   // The user's own files: here a certificate made by the same code, to check it is what is served.
-  const { generateTls } = await import("../../emulator/tls");
+  const { generateTls } = await import("../../emulator/src/tls");
   const made = await generateTls(join(dir, "own"));
   writeFileSync(join(dir, "own", "server.pem"), made.cert);
   writeFileSync(join(dir, "own", "server-key.pem"), made.key);
@@ -224,7 +224,7 @@ test("--tls with --data keeps the CA beside the data file across restarts; --cer
 });
 
 test("parseArgs (in process): every flag, and the errors that name the flag", async () => {
-  const { parseArgs, UsageError } = await import("../../emulator/cli");
+  const { parseArgs, UsageError } = await import("../../emulator/src/cli");
   expect(parseArgs(["--port=8080", "--host", "::1", "--data", "s.json", "--seed", "seed.json", "--rate-limit", "5", "--tls"])).toEqual({
     kind: "run",
     options: { port: 8080, host: "::1", dataFile: "s.json", seed: "seed.json", rateLimit: 5, tls: true },

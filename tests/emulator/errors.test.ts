@@ -1,7 +1,7 @@
 // DESIGN item 9: one error registry, and its documentation in emulator/README.md matches it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { API_ERRORS, OAUTH_ERRORS } from "../../emulator";
+import { API_ERRORS, OAUTH_ERRORS } from "../../emulator/src";
 
 const README = readFileSync(join(__dirname, "..", "..", "emulator", "README.md"), "utf8");
 

@@ -1,6 +1,6 @@
 // Test helpers: drive a listening emulator over HTTP the way an outside client would.
 // (fastify's app.inject cannot load under jest: light-my-request needs an ESM-only package.)
-import { ADMIN_HEADER, type EmulatorOptions, fetchAppToken, type RunningEmulator, startEmulator } from "../../emulator";
+import { ADMIN_HEADER, type EmulatorOptions, fetchAppToken, type RunningEmulator, startEmulator } from "../../emulator/src";
 
 export const ACCEPT = "application/vnd.pagerduty+json;version=2";
 

@@ -3,8 +3,8 @@
 import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadState, saveState } from "../../emulator/persistence";
-import { emptyState } from "../../emulator/store";
+import { loadState, saveState } from "../../emulator/src/persistence";
+import { emptyState } from "../../emulator/src/store";
 import { admin, appToken, client, createService, start } from "./helpers";
 
 let dir: string;

@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator/src";
 import { clientSecretPost } from "../../provider/auth/client-auth";
 import { processTokenResponse, refreshTokenGrant, type TokenEndpoint } from "../../provider/auth/token-endpoint";
 import { resolveSettings, type ProviderSettings } from "../../provider/config";

@@ -1,7 +1,7 @@
 // The provider's configure proves the credentials against a live emulator before any operation:
 // missing or refused ones fail naming the settings; a setting not known until apply is not judged.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { startEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator/src";
 import { configure, deployment } from "../../provider";
 import { UNKNOWN } from "../../provider/kernel/check";
 

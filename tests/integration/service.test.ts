@@ -1,5 +1,5 @@
 // Provider functions against a live emulator over HTTP (port 0), configured the way Pulumi does it.
-import { startEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator/src";
 import { PagerDutyError } from "../../provider/errors";
 import { Deployment } from "../../provider/account/deployment";
 import { makeProvider } from "../../provider/kernel/factory";

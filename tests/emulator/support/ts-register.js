@@ -1,4 +1,4 @@
-// Lets `node -r ./ts-register.js emulator/cli.ts` run the TypeScript sources directly (transpile
+// Lets `node -r ./ts-register.js emulator/src/cli.ts` run the TypeScript sources directly (transpile
 // only, no type check), so the CLI tests need no build step.
 const fs = require("node:fs");
 const ts = require("typescript");

@@ -2,9 +2,9 @@
 // definitions) turned into state. Secrets and ids left out are generated, so the default seed
 // gets fresh credentials on every start; a seed file or a data file fixes them.
 import { readFileSync } from "node:fs";
+import { createFieldDef } from "./field-defs";
 import { IdAllocator, randomString, secret } from "./ids";
 import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
-import { createFieldDef } from "./routes/custom-fields";
 import type { App, AppKind, Region, Role, State } from "./store";
 import { accountBySubdomain } from "./store";
 
