@@ -268,11 +268,15 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   };
   if (origin) await safely(ctx, () => ctx.journal.begin(intent));
   let first: unknown;
-  try {
+  /** Sends the POST and records what its reply made. */
+  const post = async (): Promise<CreateOutcome<T>> => {
     const r = await spec.post();
     ctx.journal.claim(spec.kind, r.id);
     if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
     return { id: r.id, created: r.value };
+  };
+  try {
+    return await post();
   } catch (e) {
     if (!outcomeUnknown(e)) {
       // Refused: nothing was made, so no later create of this resource should look for it.
@@ -303,10 +307,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   }
   // Provably not made: creating it now cannot duplicate it.
   try {
-    const r = await spec.post();
-    ctx.journal.claim(spec.kind, r.id);
-    if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
-    return { id: r.id, created: r.value };
+    return await post();
   } catch (e) {
     const again = outcomeUnknown(e);
     throw new LostReplyError(

@@ -1,4 +1,4 @@
-// The 404-means-gone helpers and parentService that child resources share (fields.ts).
+// The 404-means-gone helpers and parentService that child resources share (kernel/gone.ts).
 import { ApiError, PagerDutyError } from "../../provider/errors";
 import { deleteOrGone, parentService, readOrGone, updateOrGone } from "../../provider/kernel/gone";
 
