@@ -19,6 +19,11 @@ export interface Resource {
   verify?(ctx: AccountContext, news: Props): Promise<dynamic.CheckFailure[]>;
   /** A diff of its own (default: the managed fields, with the definition's replace rules). */
   diff?(olds: Props, news: Props): dynamic.DiffResult;
+  /**
+   * Takes over the existing object `id` and brings its managed fields to the declared values: the
+   * create of a program that sets `adoptId`, and of an interrupted create's object (kernel/recovery.ts).
+   */
+  adopt?(ctx: AccountContext, id: string, news: Props): Promise<dynamic.CreateResult>;
   create(ctx: AccountContext, news: Props): Promise<dynamic.CreateResult>;
   /** 404 means gone: the factory drops it from the state. */
   read(ctx: AccountContext, id: string, props: Props): Promise<dynamic.ReadResult>;
@@ -82,7 +87,12 @@ export function makeProvider(resource: Resource, contextOf: () => AccountContext
       return unmanagedChanges(recorded, olds, news, maintained).length ? { ...result, changes: true } : result;
     },
 
-    create: (news) => resource.create(contextOf(), news),
+    create(news) {
+      // Adoption by id: the object exists already; nothing is created.
+      const adoptId = news?.adoptId;
+      if (resource.adopt && typeof adoptId === "string" && adoptId) return resource.adopt(contextOf(), adoptId, news);
+      return resource.create(contextOf(), news);
+    },
 
     async read(id, props) {
       settle(id);

@@ -360,14 +360,16 @@ export const resource: Resource = {
     return { ...base, changes: true, changed: [...base.changed, "actions"] };
   },
 
+  async adopt(ctx, id, news) {
+    const inputs = managed(news);
+    const found = await getRule(ctx.client, inputs.service, id);
+    return { id: found.id, outs: await update(ctx, inputs.service, found.id, inputs, found.position) };
+  },
+
   async create(ctx, news) {
     const { client } = ctx;
     const inputs = managed(news);
     const { service } = inputs;
-    if (inputs.adoptId) {
-      const found = await getRule(client, service, inputs.adoptId);
-      return { id: found.id, outs: await update(ctx, service, found.id, inputs, found.position) };
-    }
     const lane = laneOf(ctx, service);
     let created: ApiRule | undefined;
     const release = lane.hold();
@@ -397,8 +399,7 @@ export const resource: Resource = {
       });
       if ("adopted" in outcome) {
         await release();
-        const found = await getRule(client, service, outcome.id);
-        return { id: found.id, outs: await update(ctx, service, found.id, inputs, found.position) };
+        return await this.adopt!(ctx, outcome.id, news);
       }
       // Reported while held: the position asked for, which the reconcile on release brings about.
       const outs = writtenOutputs(service, lane, created!);

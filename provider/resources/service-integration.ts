@@ -286,17 +286,19 @@ export const resource: Resource = {
 
   subject: (id, props) => `integration ${id} of service ${serviceOf(props, id)} (or the service)`,
 
+  async adopt(ctx, id, news) {
+    const inputs = managed(news);
+    const found = await get(ctx.client, inputs.service, id);
+    // The API cannot change a type; adopting the wrong kind must fail before anything is written.
+    if (inputs.type !== undefined && found.type !== inputs.type) {
+      throw new PagerDutyError("ERR_INPUT", `cannot adopt integration ${found.id}: its "type" is "${found.type}", the program declares "${inputs.type}"`);
+    }
+    return { id: found.id, outs: await put(ctx.client, inputs.service, found.id, inputs) };
+  },
+
   async create(ctx, news) {
     const { client } = ctx;
     const inputs = managed(news);
-    if (inputs.adoptId) {
-      const found = await get(client, inputs.service, inputs.adoptId);
-      // The API cannot change a type; adopting the wrong kind must fail before anything is written.
-      if (inputs.type !== undefined && found.type !== inputs.type) {
-        throw new PagerDutyError("ERR_INPUT", `cannot adopt integration ${found.id}: its "type" is "${found.type}", the program declares "${inputs.type}"`);
-      }
-      return { id: found.id, outs: await put(client, inputs.service, found.id, inputs) };
-    }
     // An interrupted earlier create may have made this integration already: adopt it rather than add a second one.
     const outcome = await createOnce(ctx, {
       kind: "ServiceIntegration",

@@ -307,14 +307,13 @@ export const resource: Resource = {
     return (await policyExists(ctx, policy)) === false ? [toFailure(["escalationPolicy"], `the account has no escalation policy ${policy}`)] : [];
   },
 
+  async adopt(ctx, id, news) {
+    return { id, outs: await put(ctx.client, id, managed(news)) };
+  },
+
   async create(ctx, news) {
     const { client } = ctx;
     const inputs = managed(news);
-    if (inputs.adoptId) {
-      // Adoption: the object exists already; bring its managed fields to the declared values.
-      const found = await client.request<{ service: ApiService }>("GET", path(inputs.adoptId), { scopes: READ });
-      return { id: found.service.id, outs: await put(client, found.service.id, inputs) };
-    }
     // An interrupted earlier create may have made this service already: adopt it rather than fail on its name.
     const outcome = await createOnce(ctx, {
       kind: "Service",
@@ -335,7 +334,7 @@ export const resource: Resource = {
       find: (since) => servicesNamed(client, inputs.name!, since),
       declared: () => servicesNamedExactly(client, inputs.name!),
     });
-    if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, outcome.id, inputs) };
+    if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
     const created = toOutputs(outcome.created);
     // The API creates services only as active; any other status is a second step.

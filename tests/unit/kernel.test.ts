@@ -59,14 +59,16 @@ describe("factory", () => {
       kind: "Thing",
       description: "a test resource",
       notes: "",
-      inputs: z.object({ name: z.string().min(1, "must not be empty"), size: z.number().optional() }),
+      inputs: z.object({ name: z.string().min(1, "must not be empty"), size: z.number().optional(), adoptId: z.string().optional() }),
       outputs: z.object({ name: z.string(), size: z.number() }),
       replaceOn: ["name"],
+      diffIgnore: ["adoptId"],
       origin: false,
     }),
     subject: (id) => `thing ${id}`,
     verify: async (_ctx, news) => (news.size === 13 ? [{ property: "", reason: "size: unlucky" }] : []),
-    create: async () => ({ id: "T1", outs: {} }),
+    adopt: async (_ctx, id) => (calls.push(`adopt ${id}`), { id, outs: {} }),
+    create: async () => (calls.push("create"), { id: "T1", outs: {} }),
     read: async () => {
       calls.push("read");
       throw notFound();
@@ -92,6 +94,14 @@ describe("factory", () => {
   test("diff: managed fields only, replacing on the definition's fields", async () => {
     await expect(p.diff("T1", { name: "a", size: 3 }, { name: "a" })).resolves.toMatchObject({ changes: false });
     await expect(p.diff("T1", { name: "a", size: 3 }, { name: "b" })).resolves.toMatchObject({ changes: true, replaces: ["name"] });
+  });
+
+  test("create: an adoption id takes over the object instead of creating one", async () => {
+    calls.length = 0;
+    await expect(p.create({ name: "a", adoptId: "T9" })).resolves.toEqual({ id: "T9", outs: {} });
+    await expect(p.create({ name: "a" })).resolves.toEqual({ id: "T1", outs: {} });
+    expect(calls).toEqual(["adopt T9", "create"]);
+    calls.length = 0;
   });
 
   test("404: a read is gone, a delete is done, an update names the object and the way out", async () => {
