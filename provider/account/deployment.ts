@@ -30,6 +30,8 @@ export class Deployment {
   private stackState?: StackState;
   private journalInstance?: Journal;
   private readonly accounts = new Map<string, { context: AccountContext; tokens: TokenSource }>();
+  /** The configured account's context, until the config changes: every operation asks for it. */
+  private current?: AccountContext;
 
   constructor(private readonly options: DeploymentOptions) {}
 
@@ -44,6 +46,7 @@ export class Deployment {
       const value = get(key);
       if (value !== undefined) values.set(key, value);
     }
+    if (!sameValues(this.configured, values)) this.current = undefined;
     this.configured = values;
     if (stack && !this.stackState) this.stackState = new StackState(stack, this.options.exporter);
   }
@@ -60,7 +63,7 @@ export class Deployment {
 
   /** The context of the configured account, made on first use. */
   context(): AccountContext {
-    return this.account(this.settings()).context;
+    return (this.current ??= this.account(this.settings()).context);
   }
 
   /**
@@ -83,6 +86,7 @@ export class Deployment {
   async reset(): Promise<void> {
     const closing = [...this.accounts.values()].map((a) => a.context.client.close());
     this.accounts.clear();
+    this.current = undefined;
     this.configured = undefined;
     this.stackState = undefined;
     await Promise.all(closing);
@@ -109,6 +113,9 @@ export class Deployment {
     return found;
   }
 }
+
+const sameValues = (a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string>) =>
+  a !== undefined && a.size === b.size && [...b].every(([k, v]) => a.get(k) === v);
 
 /** A refusal of the credentials themselves as a configuration error naming the settings to fix. */
 function refused(settings: ProviderSettings, e: unknown): unknown {

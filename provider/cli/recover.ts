@@ -22,7 +22,7 @@ import type { Checkpoint, Operation, StateResource } from "../account/stack-stat
 import { resolveSettings } from "../config";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
-import { CREATED_KINDS, recordedType, type CreatedKind } from "../kernel/registry";
+import { RECORDED_KINDS, type CreatedKind } from "../kernel/registry";
 import { servicesNamedExactly } from "../resources/service";
 import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
@@ -31,7 +31,7 @@ import { commandLine, UsageError } from "./usage";
 const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
 
 /** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
+export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_KINDS;
 
 export interface RecoverOptions {
   stack?: string;

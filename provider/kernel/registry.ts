@@ -23,10 +23,12 @@ export const CREATED_KINDS = DEFINITIONS.filter((d) => d.origin).map((d) => d.ki
 /** The type the state records for a resource of `kind`. */
 export const recordedType = (kind: string) => `pulumi-nodejs:dynamic/pagerduty:${kind}`;
 
-const byRecordedType = new Map(CREATED_KINDS.map((k) => [recordedType(k), k]));
+/** The created kinds by the type the state records for them. */
+export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
 
 /** The created kind a state's resource type names, if it is one. */
-export const createdKindOf = (type: string): CreatedKind | undefined => byRecordedType.get(type);
+export const createdKindOf = (type: string): CreatedKind | undefined =>
+  Object.prototype.hasOwnProperty.call(RECORDED_KINDS, type) ? RECORDED_KINDS[type] : undefined;
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.prototype.hasOwnProperty.call(RESOURCES, kind);
 

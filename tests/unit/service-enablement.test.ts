@@ -8,11 +8,6 @@ const LIST = "/services/PSVC/enablements";
 const ONE = "/services/PSVC/enablements/aiops";
 const aiops = (enabled: boolean, extra: Record<string, unknown> = {}) => ({ feature: "aiops", enabled, updated_at: "2026-11-22T10:00:00Z", ...extra });
 
-let stderr: jest.SpyInstance;
-beforeEach(() => {
-  stderr = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
-});
-
 describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC", feature: "aiops", enabled: true, ...news });
   test("names the property and the problem", async () => {
