@@ -24,6 +24,8 @@ export interface Timeouts {
 }
 
 export interface ProviderSettings {
+  /** The account's name: "default" for the top-level settings, else its key in `pagerduty:accounts`. */
+  account: string;
   apiUrl: string;
   authUrl: string;
   serviceRegion: ServiceRegion;
@@ -62,15 +64,138 @@ export const CONFIG_KEYS = {
 
 type Setting = keyof typeof CONFIG_KEYS;
 
+/** The account of the top-level `pagerduty:*` settings, and of every resource that names none. */
+export const DEFAULT_ACCOUNT = "default";
+
+/** Stack config holding the named accounts: a map from a name to that account's settings. */
+export const ACCOUNTS_KEY = "pagerduty:accounts";
+
+/** The settings a named account may set (driftAllFields is the stack's, not an account's). */
+export const ACCOUNT_SETTINGS = [
+  "clientId", "clientSecret", "subdomain", "serviceRegion", "apiUrl", "authUrl", "token", "refreshToken", "scopes", "maxConcurrency", "requestsPerMinute",
+] as const satisfies readonly Setting[];
+
+const ACCOUNT_NAME = /^[a-z][a-z0-9_-]{0,39}$/i;
+
+/** Why `name` cannot name an account (undefined: it can). */
+export function accountNameProblem(name: unknown): string | undefined {
+  if (typeof name !== "string" || !ACCOUNT_NAME.test(name)) {
+    return `must be a letter followed by up to 39 letters, digits, "-" or "_"; got ${JSON.stringify(name)}`;
+  }
+  return undefined;
+}
+
+/** Where one account's settings are read from, and how messages name them. */
+interface SettingSource {
+  value(s: Setting): string | undefined;
+  /** The stack-config key, e.g. "pagerduty:accounts.eu.apiUrl". */
+  key(s: Setting): string;
+  /** The key and any environment fallback, for messages. */
+  describe(s: Setting): string;
+}
+
+/** The top-level `pagerduty:*` settings, each with its environment fallback. */
+function topLevel(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv): SettingSource {
+  return {
+    value: (s) => {
+      const [key, envName] = CONFIG_KEYS[s];
+      return nonEmpty(get(key)) ?? nonEmpty(env[envName]);
+    },
+    key: (s) => CONFIG_KEYS[s][0],
+    describe,
+  };
+}
+
+/**
+ * A named account's entry of `pagerduty:accounts`. It inherits nothing from the top-level settings
+ * or the environment: a US subdomain or credential silently reused for an EU account would talk to
+ * the wrong account.
+ */
+function namedAccount(name: string, entry: Record<string, unknown>): SettingSource {
+  return {
+    value: (s) => {
+      const v = entry[s];
+      if (Array.isArray(v)) return nonEmpty(v.join(" "));
+      return typeof v === "number" || typeof v === "boolean" ? String(v) : nonEmpty(v as string | undefined);
+    },
+    key: (s) => `${ACCOUNTS_KEY}.${name}.${s}`,
+    describe: (s) => `"${ACCOUNTS_KEY}.${name}.${s}"`,
+  };
+}
+
+/**
+ * The named accounts of `pagerduty:accounts` (a JSON object, as `pulumi config set --path` writes
+ * it), checked: names, known settings, value types. Empty when unset.
+ */
+export function parseAccounts(raw: string | undefined): Map<string, Record<string, unknown>> {
+  const accounts = new Map<string, Record<string, unknown>>();
+  if (raw === undefined || !raw.trim()) return accounts;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings (pulumi config set --path '${ACCOUNTS_KEY}.eu.subdomain' acme-eu); it is not JSON`);
+  }
+  if (!isRecord(parsed)) throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings; got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
+  const known = new Set<string>(ACCOUNT_SETTINGS);
+  for (const [name, entry] of Object.entries(parsed)) {
+    const where = `"${ACCOUNTS_KEY}.${name}"`;
+    const problem = accountNameProblem(name);
+    if (problem) throw new ConfigError(`${where}: an account name ${problem}`);
+    if (name === DEFAULT_ACCOUNT) throw new ConfigError(`${where}: "${DEFAULT_ACCOUNT}" names the top-level pagerduty:* settings; give the account another name`);
+    if (!isRecord(entry)) throw new ConfigError(`${where} must be a map of settings (clientId, clientSecret, subdomain, ...)`);
+    for (const [key, v] of Object.entries(entry)) {
+      if (!known.has(key)) throw new ConfigError(`${where}.${key} is not an account setting; known: ${ACCOUNT_SETTINGS.join(", ")}`);
+      const ok = typeof v === "string" || (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute")) || (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
+      if (!ok) throw new ConfigError(`${where}.${key} must be ${key === "scopes" ? "a string or a list of strings" : "a string"}; got ${JSON.stringify(v)}`);
+    }
+    accounts.set(name, entry);
+  }
+  return accounts;
+}
+
+/** The names of the accounts the stack config declares in `pagerduty:accounts`. */
+export function accountNames(get: (key: string) => string | undefined): string[] {
+  return [...parseAccounts(get(ACCOUNTS_KEY)).keys()];
+}
+
+/** Whether any top-level credential is set (config or environment): the default account is in use. */
+export function hasTopLevelCredentials(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  const source = topLevel(get, env);
+  return (["clientId", "clientSecret", "token", "refreshToken"] as const).some((s) => source.value(s) !== undefined);
+}
+
+/** How messages name setting `s` of `account`. */
+export function describeSetting(s: Setting, account: string = DEFAULT_ACCOUNT): string {
+  return account === DEFAULT_ACCOUNT ? describe(s) : `"${ACCOUNTS_KEY}.${account}.${s}"`;
+}
+
 const API_HOSTS: Record<ServiceRegion, string> = { us: "https://api.pagerduty.com", eu: "https://api.eu.pagerduty.com" };
 const IDENTITY_HOST = "https://identity.pagerduty.com";
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
-export function resolveSettings(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const value = (s: Setting): string | undefined => {
-    const [key, envName] = CONFIG_KEYS[s];
-    return nonEmpty(get(key)) ?? nonEmpty(env[envName]);
-  };
+/**
+ * The settings of `account`: the top-level `pagerduty:*` settings (with environment fallbacks) for
+ * the default account, its entry of `pagerduty:accounts` for a named one. Errors name the key to set.
+ */
+export function resolveSettings(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env, account: string = DEFAULT_ACCOUNT): ProviderSettings {
+  let source: SettingSource;
+  if (account === DEFAULT_ACCOUNT) source = topLevel(get, env);
+  else {
+    const entry = parseAccounts(get(ACCOUNTS_KEY)).get(account);
+    if (!entry) {
+      throw new ConfigError(
+        `account "${account}" is not configured: declare it in "${ACCOUNTS_KEY}" ` +
+          `(pulumi config set --path '${ACCOUNTS_KEY}.${account}.subdomain' ...; --secret for its clientSecret, token or refreshToken)`,
+      );
+    }
+    source = namedAccount(account, entry);
+  }
+  return resolveFrom(source, account, env);
+}
+
+function resolveFrom(source: SettingSource, account: string, env: NodeJS.ProcessEnv): ProviderSettings {
+  const { value, describe } = source;
 
   const region = (value("serviceRegion") ?? "us").toLowerCase();
   if (region !== "us" && region !== "eu") throw new ConfigError(`${describe("serviceRegion")} must be "us" or "eu"; got ${JSON.stringify(region)}`);
@@ -78,22 +203,23 @@ export function resolveSettings(get: (key: string) => string | undefined, env: N
   if (subdomain !== undefined && !SUBDOMAIN.test(subdomain)) {
     throw new ConfigError(`${describe("subdomain")} must be the account's subdomain (e.g. "acme" for acme.pagerduty.com); got ${JSON.stringify(subdomain)}`);
   }
-  const credentials = resolveCredentials(value);
+  const credentials = resolveCredentials(source);
   if (credentials.kind === "client_credentials" && subdomain === undefined) {
     throw new ConfigError(`${describe("subdomain")} is required with client credentials: app tokens are requested for one account`);
   }
 
   return {
-    apiUrl: baseUrl("apiUrl", value("apiUrl") ?? API_HOSTS[region]),
-    authUrl: baseUrl("authUrl", value("authUrl") ?? IDENTITY_HOST),
+    account,
+    apiUrl: baseUrl(source, "apiUrl", value("apiUrl") ?? API_HOSTS[region]),
+    authUrl: baseUrl(source, "authUrl", value("authUrl") ?? IDENTITY_HOST),
     serviceRegion: region,
     ...(subdomain !== undefined ? { subdomain: subdomain.toLowerCase() } : {}),
     credentials,
-    scopes: resolveScopes(value("scopes")),
+    scopes: resolveScopes(source),
     vendor: DEFAULT_CLIENT.vendor,
     userAgent: `${DEFAULT_CLIENT.userAgent} (node ${process.version})`,
-    maxConcurrency: positiveInt("maxConcurrency", value("maxConcurrency"), DEFAULT_CLIENT.maxConcurrency),
-    requestsPerMinute: positiveInt("requestsPerMinute", value("requestsPerMinute"), DEFAULT_CLIENT.requestsPerMinute),
+    maxConcurrency: positiveInt(source, "maxConcurrency", DEFAULT_CLIENT.maxConcurrency),
+    requestsPerMinute: positiveInt(source, "requestsPerMinute", DEFAULT_CLIENT.requestsPerMinute),
     timeouts: {
       connectMs: DEFAULT_TRANSPORT.connectTimeoutMs,
       headersMs: DEFAULT_TRANSPORT.headersTimeoutMs,
@@ -113,7 +239,7 @@ export function resolveDriftAllFields(get: (key: string) => string | undefined, 
   throw new ConfigError(`${describe("driftAllFields")} must be "true" or "false"; got ${JSON.stringify(raw)}`);
 }
 
-function resolveCredentials(value: (s: Setting) => string | undefined): Credentials {
+function resolveCredentials({ value, describe }: SettingSource): Credentials {
   const [clientId, clientSecret, token, refreshToken] = [value("clientId"), value("clientSecret"), value("token"), value("refreshToken")];
   if (token !== undefined && (clientId ?? clientSecret ?? refreshToken) !== undefined) {
     throw new ConfigError(
@@ -137,7 +263,8 @@ function resolveCredentials(value: (s: Setting) => string | undefined): Credenti
   return { kind: "client_credentials", clientId: clientId!, clientSecret: clientSecret! };
 }
 
-function resolveScopes(raw: string | undefined): string[] {
+function resolveScopes({ value, describe }: SettingSource): string[] {
+  const raw = value("scopes");
   if (raw === undefined) return [...DEFAULT_SCOPES];
   const scopes = [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
   const selector = scopes.find((s) => s.startsWith("as_account-"));
@@ -147,8 +274,8 @@ function resolveScopes(raw: string | undefined): string[] {
 }
 
 /** An https origin (optionally with a path prefix); plain http only for loopback hosts. */
-function baseUrl(s: Setting, raw: string): string {
-  const key = CONFIG_KEYS[s][0];
+function baseUrl({ key: keyOf, describe }: SettingSource, s: Setting, raw: string): string {
+  const key = keyOf(s);
   let url: URL;
   try {
     url = new URL(raw);
@@ -166,7 +293,8 @@ function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function positiveInt(s: Setting, raw: string | undefined, fallback: number): number {
+function positiveInt({ value, describe }: SettingSource, s: Setting, fallback: number): number {
+  const raw = value(s);
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${describe(s)} must be a positive integer; got ${JSON.stringify(raw)}`);
@@ -177,6 +305,8 @@ function describe(s: Setting): string {
   const [key, envName] = CONFIG_KEYS[s];
   return `"${key}" (env ${envName})`;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function nonEmpty(v: string | undefined): string | undefined {
   const t = v?.trim();

@@ -14,7 +14,7 @@ import { lookupProvider } from "./resources/lookup";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
 const deployment = new Deployment({ warn });
-const contextOf = () => deployment.context();
+const contextOf = (account: string) => deployment.context(account);
 const providers = new Map<string, dynamic.ResourceProvider>();
 
 /** The provider of a resource kind ("Lookup" for the SDK's get* functions). */

@@ -23,7 +23,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
   const outputs = outputShape(d);
   const inputDoc = (key: string) => (inputs[key] ? describedAs(inputs[key]) : undefined);
 
-  const args = [`export interface ${d.kind}Args {`, ...printer.members(inputs, "input", [d.kind]), "}"].join("\n");
+  const args = [`export interface ${d.kind}Args {`, ...printer.members(inputs, "input", [d.kind]), ...ACCOUNT_ARG, "}"].join("\n");
   const members: string[] = [];
   for (const [key, schema] of Object.entries(outputs)) {
     const doc = describedAs(schema) ?? inputDoc(key);
@@ -31,9 +31,12 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     const secret = d.secretOutputs?.includes(key) ? " Secret: encrypted in the state and masked in output." : "";
     members.push(tsdoc(doc + secret, "  "), `  declare readonly ${key}: pulumi.Output<${printer.type(schema, "output", [d.kind, key])}>;`);
   }
-  const placeholders = wrap(Object.keys(outputs).map((k) => `${k}: undefined`), "      ");
-  const conflict = d.uniqueInAccount ? `, __conflict: uniqueConflict(${JSON.stringify(d.kind)}, name, ${JSON.stringify(d.uniqueInAccount)}, args.${d.uniqueInAccount})` : "";
-  const props = `{ ...outputs, ...args${d.origin ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""}${conflict} }`;
+  members.push(...ACCOUNT_OUTPUT);
+  const placeholders = wrap([...Object.keys(outputs), "account"].map((k) => `${k}: undefined`), "      ");
+  const conflict = d.uniqueInAccount
+    ? `, __conflict: uniqueConflict(${JSON.stringify(d.kind)}, name, ${JSON.stringify(d.uniqueInAccount)}, args.${d.uniqueInAccount}, args.account)`
+    : "";
+  const props = `{ ...outputs, ...args, account: accountName(args.account)${d.origin ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""}${conflict} }`;
   const opts = d.secretOutputs?.length ? `pulumi.mergeOptions(opts, { additionalSecretOutputs: ${JSON.stringify(d.secretOutputs)} })` : "opts";
   const cls = [
     tsdoc(d.description),
@@ -51,6 +54,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
   return [
     header(`the definition in provider/resources/${moduleOf(d.kind)}.ts`),
     'import * as pulumi from "@pulumi/pulumi";',
+    'import { type Account, accountName } from "./account";',
     ...(d.origin ? ['import { originOf } from "./origin";'] : []),
     'import { providerFor } from "./provider";',
     ...(d.uniqueInAccount ? ['import { uniqueConflict } from "./unique-names";'] : []),
@@ -63,6 +67,17 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     "",
   ].join("\n");
 }
+
+/** The input every resource takes beside its definition's (provider/kernel/factory.ts handles it). */
+const ACCOUNT_ARG = [
+  tsdoc(
+    'The account the object lives in: a name declared in the stack config\'s `pagerduty:accounts`, or an `Account`. Unset: the default account (the top-level `pagerduty:*` settings). Changing it replaces the object.',
+    "  ",
+  ),
+  "  account?: pulumi.Input<string> | Account;",
+];
+
+const ACCOUNT_OUTPUT = [tsdoc("The account the object lives in, as the program names it (undefined: the default account).", "  "), "  declare readonly account: pulumi.Output<string | undefined>;"];
 
 /** Comma-separated items, as few lines as fit in 110 columns. */
 function wrap(items: string[], indent: string): string {

@@ -8,4 +8,5 @@ export * from "./service-event-rules-conversion";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
 export * from "./lookups";
+export * from "./account";
 export * from "./lookup-results";

@@ -18,6 +18,7 @@ import type {
   ServiceLookupResult,
   VendorLookupResult,
 } from "./lookup-results";
+import { type Account, accountName } from "./account";
 import { providerFor } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
 
@@ -28,6 +29,11 @@ export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "paren
    * needs them to be plain values; pass a name when an argument is an Output.
    */
   name?: string;
+  /**
+   * The account to look in: a name declared in `pagerduty:accounts`, or an `Account` (unset: the
+   * default account). A plain string; the lookup's default name says which account it is for.
+   */
+  account?: string | Account;
   // dependsOn: the lookup reads after these resources are written. Name the resources whose data it
   // reads (or that create the looked-up object): until they exist, e.g. in the first preview, the
   // result is unknown rather than an error.
@@ -36,7 +42,7 @@ export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "paren
 /** The resource behind every lookup; `result` is filled by the provider's check. */
 class Lookup extends pulumi.dynamic.Resource {
   declare readonly result: pulumi.Output<unknown>;
-  constructor(name: string, props: { query: string; args: pulumi.Input<Record<string, unknown>> }, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, props: { query: string; args: pulumi.Input<Record<string, unknown>>; account?: string }, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Lookup"), name, { result: undefined, ...props }, opts, "pagerduty", "Lookup");
   }
 }
@@ -74,8 +80,12 @@ function gated(args: Record<string, pulumi.Input<unknown>>, dependsOn: LookupOpt
 }
 
 function lookup<T>(fn: string, query: string, args: Record<string, pulumi.Input<unknown>>, opts: LookupOptions = {}): pulumi.Output<T> {
-  const { name, ...resourceOpts } = opts;
-  return new Lookup(lookupName(fn, args, name), { query, args: gated(args, opts.dependsOn) }, resourceOpts).result as pulumi.Output<T>;
+  const { name, account, ...resourceOpts } = opts;
+  const inAccount = account === undefined ? undefined : (accountName(account) as string);
+  // Two lookups of the same arguments in two accounts are two resources: the account is in the name.
+  const where = inAccount === undefined || inAccount === "default" ? fn : `${fn}@${inAccount}`;
+  const props = { query, args: gated(args, opts.dependsOn), ...(inAccount !== undefined ? { account: inAccount } : {}) };
+  return new Lookup(lookupName(where, args, name), props, resourceOpts).result as pulumi.Output<T>;
 }
 
 /** The service with exactly this name (case-sensitive); fails naming the name when there is none. */

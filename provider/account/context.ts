@@ -3,6 +3,7 @@
 // event-rule lanes; what was learnt about the account once per process) and the deployment's
 // journal and stack state. Resource code gets it handed; nothing of it lives in module globals, so
 // two accounts never share a budget, a listing or a lane, and a test builds one instead of patching.
+import { DEFAULT_ACCOUNT } from "../config";
 import type { ApiClient } from "../http/client";
 import { DriftRecords } from "../kernel/drift";
 import { Journal } from "./journal";
@@ -13,6 +14,8 @@ import type { StackState } from "./stack-state";
 export type Warn = (message: string) => void | Promise<void>;
 
 export interface ContextParts {
+  /** The account's name (default: "default", the top-level settings). */
+  account?: string;
   client: ApiClient;
   /** This machine's intent journal (default: the user's cache directory). */
   journal?: Journal;
@@ -25,6 +28,7 @@ export interface ContextParts {
 }
 
 export class AccountContext {
+  readonly account: string;
   readonly client: ApiClient;
   readonly journal: Journal;
   readonly warn: Warn;
@@ -35,6 +39,7 @@ export class AccountContext {
   private readonly warned = new Set<string>();
 
   constructor(parts: ContextParts) {
+    this.account = parts.account ?? DEFAULT_ACCOUNT;
     this.client = parts.client;
     this.journal = parts.journal ?? new Journal();
     this.warn = parts.warn ?? ((m) => void process.stderr.write(`warning: ${m}\n`));

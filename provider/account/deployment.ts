@@ -4,19 +4,22 @@
 // is the one object that outlives a call; provider/index.ts holds the process's instance and hands
 // each operation the context it needs.
 import { createHash } from "node:crypto";
-import { CONFIG_KEYS, resolveDriftAllFields, resolveSettings, type ProviderSettings } from "../config";
+import * as path from "node:path";
+import {
+  ACCOUNTS_KEY, accountNames, CONFIG_KEYS, DEFAULT_ACCOUNT, describeSetting, hasTopLevelCredentials, resolveDriftAllFields, resolveSettings, type ProviderSettings,
+} from "../config";
 import { ApiError, ConfigError, TokenError } from "../errors";
 import type { TokenSource } from "../auth/token-source";
 import { createAccountClient, type ClientOverrides } from "./client";
 import { AccountContext, type Warn } from "./context";
-import { Journal } from "./journal";
+import { defaultJournalDir, Journal } from "./journal";
 import { StackState, type Exporter } from "./stack-state";
 
 export interface DeploymentOptions {
   /** Where warnings go. */
   warn: Warn;
-  /** The journal every account's creates record their intents in (default: the user's cache directory). */
-  journal?: Journal;
+  /** Where the accounts' journals live (default: the user's cache directory); a named account's in a subdirectory. */
+  journalDir?: string;
   /** Reads the stack's state (default: `pulumi stack export`). */
   exporter?: Exporter;
   /** The environment settings fall back to. */
@@ -28,10 +31,10 @@ export interface DeploymentOptions {
 export class Deployment {
   private configured?: ReadonlyMap<string, string>;
   private stackState?: StackState;
-  private journalInstance?: Journal;
+  private readonly journals = new Map<string, Journal>();
   private readonly accounts = new Map<string, { context: AccountContext; tokens: TokenSource }>();
-  /** The configured account's context, until the config changes: every operation asks for it. */
-  private current?: AccountContext;
+  /** Each account's context, until the config changes: every operation asks for one. */
+  private readonly current = new Map<string, AccountContext>();
 
   constructor(private readonly options: DeploymentOptions) {}
 
@@ -42,11 +45,11 @@ export class Deployment {
    */
   configure(get: (key: string) => string | undefined, stack?: string): void {
     const values = new Map<string, string>();
-    for (const [key] of Object.values(CONFIG_KEYS)) {
+    for (const key of [...Object.values(CONFIG_KEYS).map(([k]) => k), ACCOUNTS_KEY]) {
       const value = get(key);
       if (value !== undefined) values.set(key, value);
     }
-    if (!sameValues(this.configured, values)) this.current = undefined;
+    if (!sameValues(this.configured, values)) this.current.clear();
     this.configured = values;
     if (stack && !this.stackState) this.stackState = new StackState(stack, this.options.exporter);
   }
@@ -56,23 +59,45 @@ export class Deployment {
     return this.stackState;
   }
 
-  /** The configured account's settings (environment only, when configure was never called). */
-  settings(): ProviderSettings {
-    return resolveSettings((key) => this.configured?.get(key), this.options.env ?? process.env);
+  /** An account's settings (environment only, when configure was never called). */
+  settings(account: string = DEFAULT_ACCOUNT): ProviderSettings {
+    return resolveSettings(this.get, this.options.env ?? process.env, account);
   }
 
-  /** The context of the configured account, made on first use. */
-  context(): AccountContext {
-    return (this.current ??= this.account(this.settings()).context);
+  /** The context of an account (the default one: the top-level settings), made on first use. */
+  context(account: string = DEFAULT_ACCOUNT): AccountContext {
+    let found = this.current.get(account);
+    if (!found) {
+      found = this.account(this.settings(account)).context;
+      this.current.set(account, found);
+    }
+    return found;
   }
 
   /**
-   * Proves the configured credentials work before any operation, so a preview or a drift check with
-   * missing or refused credentials fails naming the settings instead of passing. OAuth settings fetch
-   * their token (the operations that follow reuse it); an API key makes one small read.
+   * The accounts the stack config declares: every named account, and the default one when it has
+   * credentials or is the only one.
+   */
+  configuredAccounts(): string[] {
+    const named = accountNames(this.get);
+    const withDefault = !named.length || hasTopLevelCredentials(this.get, this.options.env ?? process.env);
+    return withDefault ? [DEFAULT_ACCOUNT, ...named] : named;
+  }
+
+  /**
+   * Proves every configured account's credentials work before any operation, so a preview or a drift
+   * check with missing or refused credentials fails naming the account and settings instead of
+   * passing. OAuth settings fetch their token (the operations that follow reuse it); an API key makes
+   * one small read. The accounts are checked at once; the first failure in declaration order is reported.
    */
   async verifyCredentials(): Promise<void> {
-    const settings = this.settings();
+    const outcomes = await Promise.allSettled(this.configuredAccounts().map((a) => this.verify(a)));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  private async verify(account: string): Promise<void> {
+    const settings = this.settings(account);
     const { context, tokens } = this.account(settings);
     try {
       if (settings.credentials.kind === "api_key") await context.client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
@@ -82,11 +107,14 @@ export class Deployment {
     }
   }
 
+  private readonly get = (key: string) => this.configured?.get(key);
+
   /** Drops every account and closes their connections (tests, orderly shutdown). */
   async reset(): Promise<void> {
     const closing = [...this.accounts.values()].map((a) => a.context.client.close());
     this.accounts.clear();
-    this.current = undefined;
+    this.current.clear();
+    this.journals.clear();
     this.configured = undefined;
     this.stackState = undefined;
     await Promise.all(closing);
@@ -99,16 +127,27 @@ export class Deployment {
       // The refresh-token flow warns outside any resource operation: the warning names its source.
       const warn = (m: string) => void this.options.warn(`pulumi-pagerduty-dynamic: ${m}`);
       const { client, tokens } = createAccountClient(settings, { warn, ...this.options.clients });
-      this.journalInstance ??= this.options.journal ?? new Journal();
       const context = new AccountContext({
+        account: settings.account,
         client,
-        journal: this.journalInstance,
+        journal: this.journal(settings.account),
         stack: () => this.stackState,
         warn: this.options.warn,
         driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env),
       });
       found = { context, tokens };
       this.accounts.set(key, found);
+    }
+    return found;
+  }
+
+  /** An account's journal: the default account's in the journal directory, a named one's in a subdirectory. */
+  private journal(account: string): Journal {
+    let found = this.journals.get(account);
+    if (!found) {
+      const root = this.options.journalDir ?? defaultJournalDir(this.options.env ?? process.env);
+      found = new Journal(account === DEFAULT_ACCOUNT ? root : path.join(root, "accounts", account));
+      this.journals.set(account, found);
     }
     return found;
   }
@@ -126,9 +165,10 @@ function refused(settings: ProviderSettings, e: unknown): unknown {
     : e instanceof TokenError && (e.status === 400 || e.status === 401) && kind !== "api_key" ? (["clientId", "clientSecret"] as const)
     : undefined;
   if (!keys) return e;
-  const named = keys.map((k) => `"${CONFIG_KEYS[k][0]}" (env ${CONFIG_KEYS[k][1]})`).join(" and ");
+  const named = keys.map((k) => describeSetting(k, settings.account)).join(" and ");
+  const whose = settings.account === DEFAULT_ACCOUNT ? "" : ` of account "${settings.account}"`;
   return new ConfigError(
-    `PagerDuty refused the credentials in ${named}: ${(e as Error).message}. Set the current values ` +
+    `PagerDuty refused the credentials${whose} in ${named}: ${(e as Error).message}. Set the current values ` +
       `(pulumi config set --secret ...). After a rotation, run refresh and destroy with --run-program: ` +
       `without it they reuse the settings stored at the last \`pulumi up\``,
   );
@@ -136,6 +176,6 @@ function refused(settings: ProviderSettings, e: unknown): unknown {
 
 /** Identifies account + credential (and the settings a client is built from) without keeping the credential: a hash. */
 function accountKey(s: ProviderSettings): string {
-  const identity = [s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir];
+  const identity = [s.account, s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir];
   return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }

@@ -2,7 +2,9 @@
 // handling, journal settling, drift report and error reporting, and its own code only maps the API.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { AccountContext } from "../account/context";
-import { checkInputs } from "./check";
+import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
+import { ConfigError } from "../errors";
+import { checkInputs, UNKNOWN } from "./check";
 import { diffRules, type ResourceDefinition } from "./define";
 import { diffManaged } from "./diff";
 import { serverMaintained, unmanagedChanges } from "./drift";
@@ -33,21 +35,54 @@ export interface Resource {
   delete(ctx: AccountContext, id: string, props: Props): Promise<void>;
 }
 
+/** The input every resource and lookup takes: the account it lives in (unset: the default account). */
+export const ACCOUNT_INPUT = "account";
+
+/** The account a resource's inputs or state name. */
+export function accountOf(props: Props | undefined): string {
+  const a = props?.[ACCOUNT_INPUT];
+  return typeof a === "string" && a ? a : DEFAULT_ACCOUNT;
+}
+
+/** Props without the account: the resource's own fields, as its schema and diff know them. */
+function withoutAccount(props: Props): Props {
+  if (!props || !(ACCOUNT_INPUT in props)) return props;
+  const { [ACCOUNT_INPUT]: _, ...rest } = props;
+  return rest;
+}
+
+/** The account of `inputs` carried into what an operation reports, so read and delete find it. */
+function carryAccount<T extends { outs?: Props } | { props?: Props }>(result: T, from: Props | undefined): T {
+  const a = from?.[ACCOUNT_INPUT];
+  if (typeof a !== "string") return result;
+  if ("outs" in result && result.outs) return { ...result, outs: { ...result.outs, [ACCOUNT_INPUT]: a } };
+  if ("props" in result && result.props) return { ...result, props: { ...result.props, [ACCOUNT_INPUT]: a } };
+  return result;
+}
+
+/** Why the `account` input is unusable, as a check failure (undefined: it is fine or not known yet). */
+function accountFailure(news: Props): dynamic.CheckFailure | undefined {
+  const a = news?.[ACCOUNT_INPUT];
+  if (a === undefined || a === UNKNOWN) return undefined;
+  const problem = accountNameProblem(a);
+  return problem ? { property: "", reason: `${ACCOUNT_INPUT}: ${problem}` } : undefined;
+}
+
 /**
- * The engine's provider for a resource kind. `contextOf` gives the account context of each call
- * (configure has set the deployment up by then).
+ * The engine's provider for a resource kind. `contextOf` gives the context of the account a call
+ * names (configure has set the deployment up by then).
  */
-export function makeProvider(resource: Resource, contextOf: () => AccountContext): Required<Omit<dynamic.ResourceProvider, "configure">> {
+export function makeProvider(resource: Resource, contextOf: (account: string) => AccountContext): Required<Omit<dynamic.ResourceProvider, "configure">> {
   const { definition } = resource;
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
   // Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
-  const settle = (id: string) => {
+  const settle = (id: string, props: Props) => {
     if (!definition.origin) return;
     try {
-      contextOf().journal.settle(kind, id);
+      contextOf(accountOf(props)).journal.settle(kind, id);
     } catch {
       // no account yet (no usable settings): nothing was journaled by this process either
     }
@@ -59,26 +94,38 @@ export function makeProvider(resource: Resource, contextOf: () => AccountContext
       // value (a service's name; sdk/unique-names.ts). No property is named, so the engine prints
       // the message without dumping the inputs.
       if (typeof news?.__conflict === "string") return { failures: [{ property: "", reason: news.__conflict }] };
-      const checked = checkInputs(definition.inputs, news);
-      if (checked.failures?.length || !resource.verify) return checked;
+      const badAccount = accountFailure(news);
+      if (badAccount) return { inputs: news, failures: [badAccount] };
+      const own = checkInputs(definition.inputs, withoutAccount(news));
+      const checked = own.inputs && news?.[ACCOUNT_INPUT] !== undefined ? { ...own, inputs: { ...own.inputs, [ACCOUNT_INPUT]: news[ACCOUNT_INPUT] } } : own;
+      if (checked.failures?.length || news?.[ACCOUNT_INPUT] === UNKNOWN) return checked;
       let ctx: AccountContext;
       try {
-        ctx = contextOf();
-      } catch {
-        return checked; // no usable settings: configure reports that
+        ctx = contextOf(accountOf(news));
+      } catch (e) {
+        // An account the stack config does not declare (or declares incompletely) fails here, on
+        // the resource that names it; anything else is configure's to report.
+        if (e instanceof ConfigError) return { inputs: news, failures: [{ property: "", reason: e.message }] };
+        return checked;
       }
-      const failures = await resource.verify(ctx, news);
+      if (!resource.verify) return checked;
+      const failures = await resource.verify(ctx, withoutAccount(news));
       return failures.length ? { inputs: news, failures } : checked;
     },
 
     async diff(id, olds, news) {
-      settle(id);
+      settle(id, olds);
+      // Another account holds other objects: the change replaces (created there, deleted here).
+      if (news?.[ACCOUNT_INPUT] !== UNKNOWN && accountOf(olds) !== accountOf(news)) {
+        return { changes: true, replaces: [ACCOUNT_INPUT], deleteBeforeReplace: false };
+      }
+      [olds, news] = [withoutAccount(olds), withoutAccount(news)];
       const result = resource.diff ? resource.diff(olds, news) : diffManaged(olds, news, diffRules(definition));
       // The opt-in drift report of unset fields (kernel/drift.ts): the state this run's read replaced.
       // A diff needs no account otherwise, so one that cannot be made is no reason to fail here.
       let ctx: AccountContext;
       try {
-        ctx = contextOf();
+        ctx = contextOf(accountOf(news));
       } catch {
         return result;
       }
@@ -87,30 +134,36 @@ export function makeProvider(resource: Resource, contextOf: () => AccountContext
       return unmanagedChanges(recorded, olds, news, maintained).length ? { ...result, changes: true } : result;
     },
 
-    create(news) {
+    async create(inputs) {
+      const ctx = contextOf(accountOf(inputs));
+      const news = withoutAccount(inputs);
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
-      if (resource.adopt && typeof adoptId === "string" && adoptId) return resource.adopt(contextOf(), adoptId, news);
-      return resource.create(contextOf(), news);
+      const made = resource.adopt && typeof adoptId === "string" && adoptId ? await resource.adopt(ctx, adoptId, news) : await resource.create(ctx, news);
+      return carryAccount(made, inputs);
     },
 
-    async read(id, props) {
-      settle(id);
-      const ctx = contextOf();
+    async read(id, state) {
+      settle(id, state);
+      const ctx = contextOf(accountOf(state));
+      const props = state && withoutAccount(state);
       const result = await readOrGone(() => resource.read(ctx, id, props ?? {}));
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
-      return result;
+      return carryAccount(result, state);
     },
 
-    async update(id, olds, news) {
-      settle(id);
+    async update(id, olds, inputs) {
+      settle(id, olds);
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
-      return updateOrGone(resource.subject(id, olds), () => resource.update!(contextOf(), id, olds, news));
+      const ctx = contextOf(accountOf(inputs));
+      const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
+      return carryAccount(await updateOrGone(resource.subject(id, before), () => resource.update!(ctx, id, before, news)), inputs);
     },
 
-    async delete(id, props) {
-      settle(id);
-      await deleteOrGone(() => resource.delete(contextOf(), id, props ?? {}));
+    async delete(id, state) {
+      settle(id, state);
+      const ctx = contextOf(accountOf(state));
+      await deleteOrGone(() => resource.delete(ctx, id, withoutAccount(state) ?? {}));
     },
   };
 }

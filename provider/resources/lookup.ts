@@ -13,7 +13,10 @@ import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { isNotFound } from "../http/client";
 import { fromApi } from "../kernel/case";
+import { accountNameProblem } from "../config";
+import { ConfigError } from "../errors";
 import { checkInputs, toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
 import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
@@ -196,30 +199,45 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
 const hasUnknown = (v: unknown): boolean =>
   v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
-/** The engine's provider for lookups; `contextOf` gives the account each query runs against. */
-export function lookupProvider(contextOf: () => AccountContext): dynamic.ResourceProvider {
+/** The lookup's own inputs: without the account it runs in. */
+const queryOf = (news: Record<string, unknown>) => {
+  const { [ACCOUNT_INPUT]: _, ...rest } = userInputs(news);
+  return rest as LookupInputs;
+};
+
+/** The account a lookup names, as its outputs keep it (absent: the default account). */
+const accountField = (news: Record<string, unknown>) => (typeof news?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: news[ACCOUNT_INPUT] } : {});
+
+/** The engine's provider for lookups; `contextOf` gives the context of the account a query names. */
+export function lookupProvider(contextOf: (account: string) => AccountContext): dynamic.ResourceProvider {
   return {
   async check(_olds, news) {
-    if (hasUnknown(userInputs(news).args)) return { inputs: news }; // queried once the arguments are known
-    const checked = checkInputs(lookupInputs, { ...news, result: undefined });
+    if (hasUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
+    const problem = news?.[ACCOUNT_INPUT] === undefined ? undefined : accountNameProblem(news[ACCOUNT_INPUT]);
+    if (problem) return { inputs: news, failures: [toFailure([ACCOUNT_INPUT], problem)] };
+    const { [ACCOUNT_INPUT]: _, ...rest } = news;
+    const checked = checkInputs(lookupInputs, { ...rest, result: undefined });
     if (checked.failures?.length) return checked;
     try {
-      return { inputs: { ...checked.inputs, result: await runLookup(contextOf(), checked.inputs as LookupInputs) } };
+      const result = await runLookup(contextOf(accountOf(news)), checked.inputs as LookupInputs);
+      return { inputs: { ...checked.inputs, ...accountField(news), result } };
     } catch (e) {
       if (e instanceof LookupMiss) return { inputs: news, failures: [toFailure(e.property.split("."), e.message)] };
+      if (e instanceof ConfigError) return { inputs: news, failures: [toFailure([], e.message)] };
       throw e;
     }
   },
 
   async diff(_id, olds, news) {
-    const changed = (["query", "args", "result"] as const).filter((k) => !isDeepStrictEqual(olds[k], news[k]));
-    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+    const changed = ["query", "args", "result"].some((k) => !isDeepStrictEqual(olds[k], news[k])) || accountOf(olds) !== accountOf(news);
+    return { changes: changed, replaces: [], deleteBeforeReplace: false };
   },
 
   async create(news) {
-    const inputs = userInputs(news) as LookupInputs;
-    const digest = createHash("sha256").update(JSON.stringify([inputs.query, inputs.args])).digest("hex").slice(0, 16);
-    return { id: `${inputs.query}:${digest}`, outs: await record(contextOf(), inputs) };
+    const inputs = queryOf(news);
+    const account = accountOf(news);
+    const digest = createHash("sha256").update(JSON.stringify([inputs.query, inputs.args, account])).digest("hex").slice(0, 16);
+    return { id: `${inputs.query}:${digest}`, outs: { ...(await record(contextOf(account), inputs)), ...accountField(news) } };
   },
 
   async read(id, props) {
@@ -227,7 +245,7 @@ export function lookupProvider(contextOf: () => AccountContext): dynamic.Resourc
   },
 
   async update(_id, _olds, news) {
-    return { outs: await record(contextOf(), userInputs(news) as LookupInputs) };
+    return { outs: { ...(await record(contextOf(accountOf(news)), queryOf(news))), ...accountField(news) } };
   },
 
   async delete() {
