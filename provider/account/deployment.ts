@@ -28,11 +28,18 @@ export interface DeploymentOptions {
   clients?: ClientOverrides;
 }
 
+/** An account and credential in use: its context, its token source, its credential check once made. */
+interface Account {
+  context: AccountContext;
+  tokens: TokenSource;
+  verified?: Promise<void>;
+}
+
 export class Deployment {
   private configured?: ReadonlyMap<string, string>;
   private stackState?: StackState;
   private readonly journals = new Map<string, Journal>();
-  private readonly accounts = new Map<string, { context: AccountContext; tokens: TokenSource }>();
+  private readonly accounts = new Map<string, Account>();
   /** Each account's context, until the config changes: every operation asks for one. */
   private readonly current = new Map<string, AccountContext>();
 
@@ -96,15 +103,20 @@ export class Deployment {
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
-  private async verify(account: string): Promise<void> {
+  /** One check per account and credential: every provider object's configure asks again. A failure is forgotten. */
+  private verify(account: string): Promise<void> {
     const settings = this.settings(account);
-    const { context, tokens } = this.account(settings);
-    try {
-      if (settings.credentials.kind === "api_key") await context.client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
-      else await tokens.get();
-    } catch (e) {
-      throw refused(settings, e);
-    }
+    const found = this.account(settings);
+    found.verified ??= (async () => {
+      try {
+        if (settings.credentials.kind === "api_key") await found.context.client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
+        else await found.tokens.get();
+      } catch (e) {
+        found.verified = undefined;
+        throw refused(settings, e);
+      }
+    })();
+    return found.verified;
   }
 
   private readonly get = (key: string) => this.configured?.get(key);
@@ -120,7 +132,7 @@ export class Deployment {
     await Promise.all(closing);
   }
 
-  private account(settings: ProviderSettings): { context: AccountContext; tokens: TokenSource } {
+  private account(settings: ProviderSettings): Account {
     const key = accountKey(settings);
     let found = this.accounts.get(key);
     if (!found) {

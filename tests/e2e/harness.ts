@@ -37,6 +37,8 @@ export interface RunningEmulator extends EmulatorInfo {
   proc: ChildProcess;
   /** Calls the REST API out of band (as another tool or a person would), with the account API key. */
   api<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** The same for the EU account, at the EU base URL with its account API key. */
+  euApi<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** Calls an admin control of the emulator. */
   admin<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
@@ -71,6 +73,7 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     ...info,
     proc,
     api: (m, p, b) => call({ authorization: `Token token=${info.apiKey}` }, m, p, b),
+    euApi: (m, p, b) => call({ authorization: `Token token=${info.eu?.apiKey}` }, m, `${info.euApiUrl!.slice(info.url.length)}${p}`, b),
     admin: (m, p, b) => call({ "x-emulator-admin-token": info.adminToken }, m, p, b),
     stop: () =>
       new Promise<void>((resolve) => {
