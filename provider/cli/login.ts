@@ -2,21 +2,26 @@
 // pagerduty-login: gets a user token by the authorization-code flow with PKCE, the way CLIs do it.
 // A loopback listener on 127.0.0.1 receives the redirect; the URL to open is always printed (and
 // handed to a browser when one can be opened); the code is exchanged at once (codes live 30 s);
-// the granted scope is checked; the refresh token is stored as a Pulumi secret
-// (`pulumi config set --secret pagerduty:refreshToken`, value on stdin) or printed with --print.
-// No token, code, verifier or client secret is ever written to stderr, argv or a URL.
+// the granted scope is checked; the id_token is verified against the identity service's published
+// keys and its account's region and subdomain are compared with (and written to) the stack; the
+// refresh token is stored as a Pulumi secret (`pulumi config set --secret pagerduty:refreshToken`,
+// or `--path --secret pagerduty:accounts.NAME.refreshToken` with --account; value on stdin) or
+// printed with --print. No token, code, verifier or client secret is ever written to stderr, argv
+// or a URL.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import type { Dispatcher } from "undici";
 import { clientSecretPost } from "../auth/client-auth";
+import { idTokenOf, IdTokenError, verifyIdToken, type IdTokenIdentity } from "../auth/id-token";
 import { codeChallenge, createCodeVerifier } from "../auth/pkce";
 import { missingScopes } from "../auth/scopes";
 import { authorizationCodeGrant, processTokenResponse, type TokenSet } from "../auth/token-endpoint";
-import { CONFIG_KEYS, resolveSettings } from "../config";
+import { accountNameProblem, ACCOUNTS_KEY, CONFIG_KEYS, describeSetting, resolveSettings } from "../config";
 import { ConfigError, PagerDutyError, TokenError, scrub } from "../errors";
 import type { RetryOptions } from "../http/retry";
 import { Transport } from "../http/transport";
+import { AccountMismatchError, accountSettingSteps, loginAccount, type AccountSettingStep, type LoginAccount } from "./login-account";
 import { LoopbackServer, type Redirect } from "./loopback-server";
 import { packageVersion } from "./package-version";
 
@@ -30,35 +35,53 @@ export const EXIT = {
   timeout: 5,
   codeRefused: 6,
   scope: 7,
+  idToken: 8,
+  accountMismatch: 9,
 } as const;
 
 export const USAGE = `usage: pagerduty-login [options]
 
 Logs in to PagerDuty in a browser (OAuth authorization code + PKCE) and stores the refresh token as
-the secret "pagerduty:refreshToken" of a Pulumi stack, for the provider's user-token mode.
+the secret "pagerduty:refreshToken" of a Pulumi stack (with --account NAME:
+"pagerduty:accounts.NAME.refreshToken"), for the provider's user-token mode. The id_token of the
+reply is verified against the keys the identity service publishes, and the account's region and
+subdomain it names are set as "pagerduty:serviceRegion" and "pagerduty:subdomain" (with --account:
+"pagerduty:accounts.NAME.serviceRegion" and ".subdomain"); a stack that already holds other values
+for them is an error and nothing is stored.
 
 Options:
-  --client-id ID      the OAuth app's client id (default: pagerduty:clientId, env PAGERDUTY_CLIENT_ID)
+  --account NAME      log in for the named account of "pagerduty:accounts" (default: the top-level
+                      pagerduty:* settings, also named "default"); its settings are read from
+                      pagerduty:accounts.NAME.* and never from the environment, except the secret
+  --client-id ID      the OAuth app's client id (default: pagerduty:clientId, env PAGERDUTY_CLIENT_ID;
+                      with --account: pagerduty:accounts.NAME.clientId)
   --auth-url URL      identity service base URL (default: pagerduty:authUrl, env PAGERDUTY_AUTH_URL,
-                      https://identity.pagerduty.com)
+                      https://identity.pagerduty.com; with --account: pagerduty:accounts.NAME.authUrl)
   --scopes "A B"      scopes to request and require (default: pagerduty:scopes, env PAGERDUTY_SCOPES,
-                      the scopes the resources need)
+                      the scopes the resources need; with --account: pagerduty:accounts.NAME.scopes)
   --port N            port of the redirect URI http://127.0.0.1:N/callback; use the one registered
                       with the app (default: a free port)
   --stack NAME        stack to store the token in (default: the selected stack)
-  --print             print the refresh token on stdout instead of storing it
+  --print             print the refresh token on stdout instead of storing it; nothing is written,
+                      the settings to set are printed
   --no-browser        do not open a browser; only print the URL to open
   --timeout SECONDS   how long to wait for the browser (default: 300)
   -h, --help          show this help
   --version           show the version
 
 The client secret is read from the environment (PAGERDUTY_CLIENT_SECRET) or from the stack's
-"pagerduty:clientSecret"; it is never taken from the command line.
+"pagerduty:clientSecret" (with --account: "pagerduty:accounts.NAME.clientSecret"); it is never
+taken from the command line.
 
 Exit codes: 0 stored (or printed), 1 other error, 2 usage, 3 access denied, 4 state mismatch,
-5 timed out, 6 authorization code refused (expired or used), 7 scopes missing from the grant.`;
+5 timed out, 6 authorization code refused (expired or used), 7 scopes missing from the grant,
+8 the id_token failed verification (signature, issuer, audience, expiry, or the identity service's
+keys could not be read), 9 the id_token's account region or subdomain differs from the stack's.
+Only exit code 0 stores the refresh token.`;
 
 export interface LoginOptions {
+  /** A name of `pagerduty:accounts`; undefined or "default": the top-level settings. */
+  account?: string;
   clientId?: string;
   authUrl?: string;
   scopes?: string;
@@ -70,8 +93,8 @@ export interface LoginOptions {
 }
 
 export class LoginError extends Error {
-  constructor(message: string, readonly exitCode: number) {
-    super(message);
+  constructor(message: string, readonly exitCode: number, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = "LoginError";
   }
 }
@@ -87,6 +110,7 @@ export function parseLoginArgs(argv: readonly string[]): LoginOptions & { help: 
       strict: true,
       allowPositionals: false,
       options: {
+        account: { type: "string" },
         "client-id": { type: "string" },
         "auth-url": { type: "string" },
         scopes: { type: "string" },
@@ -116,7 +140,11 @@ export function parseLoginArgs(argv: readonly string[]): LoginOptions & { help: 
     if (typeof v !== "string" || !v.trim()) throw usage(`--${flag} needs a value`);
     return v.trim();
   };
+  const account = str("account");
+  const problem = account === undefined ? undefined : accountNameProblem(account);
+  if (problem) throw usage(`--account ${problem}`);
   return {
+    ...(account !== undefined ? { account } : {}),
     clientId: str("client-id"),
     authUrl: str("auth-url"),
     scopes: str("scopes"),
@@ -170,6 +198,7 @@ function openBrowser(url: string): void {
 }
 
 interface ResolvedLogin {
+  account: LoginAccount;
   clientId: string;
   clientSecret: string;
   authUrl: string;
@@ -189,6 +218,8 @@ function readStackConfig(opts: LoginOptions, io: LoginIo): Record<string, string
     if (opts.print && !opts.stack) return undefined;
     throw new LoginError(`cannot read the stack's config to store the token in: ${why}\nRun pagerduty-login in the Pulumi project's directory (with --stack NAME if no stack is selected), or use --print.`, EXIT.error);
   }
+  // A structured value (pagerduty:accounts) comes as its JSON text in "value" (and as "objectValue"),
+  // which is what the provider parses too.
   const parsed = JSON.parse(r.stdout || "{}") as Record<string, { value?: unknown }>;
   const config: Record<string, string> = {};
   for (const [k, v] of Object.entries(parsed)) if (typeof v?.value === "string") config[k] = v.value;
@@ -205,6 +236,8 @@ function lastLines(text: string | undefined): string {
  * scopes, and demands the client id and secret with messages naming the keys.
  */
 function resolveLogin(opts: LoginOptions, stack: Record<string, string> | undefined, env: NodeJS.ProcessEnv): ResolvedLogin {
+  const account = loginAccount(opts.account);
+  if (account.named) return resolveNamedLogin(account, opts, stack, env);
   const flags: Record<string, string | undefined> = {
     [CONFIG_KEYS.clientId[0]]: opts.clientId,
     [CONFIG_KEYS.authUrl[0]]: opts.authUrl,
@@ -217,16 +250,49 @@ function resolveLogin(opts: LoginOptions, stack: Record<string, string> | undefi
   const [secretKey, secretEnv] = CONFIG_KEYS.clientSecret;
   if (!get(idKey)?.trim() && !env[idEnv]?.trim()) throw new ConfigError(`no client id: pass --client-id, or set "${idKey}" in the stack or ${idEnv}`);
   if (!get(secretKey)?.trim() && !env[secretEnv]?.trim()) throw new ConfigError(`no client secret: set ${secretEnv} in the environment, or "${secretKey}" in the stack (pulumi config set --secret ${secretKey})`);
-  const settings = resolveSettings(get, env);
+  return fromSettings(account, get, env, stack !== undefined && CONFIG_KEYS.clientId[0] in stack && CONFIG_KEYS.clientSecret[0] in stack);
+}
+
+/**
+ * A named account: its entry of `pagerduty:accounts` with the flags laid over it. Like the
+ * provider it reads nothing from the environment, except the client secret (the login's documented
+ * way to keep it off the command line and out of the stack).
+ */
+function resolveNamedLogin(account: LoginAccount, opts: LoginOptions, stack: Record<string, string> | undefined, env: NodeJS.ProcessEnv): ResolvedLogin {
+  const stored = account.entry(stack);
+  const entry: Record<string, unknown> = { ...stored };
+  if (opts.clientId) entry.clientId = opts.clientId;
+  if (opts.authUrl) entry.authUrl = opts.authUrl;
+  if (opts.scopes) entry.scopes = opts.scopes;
+  const has = (v: unknown) => typeof v === "string" && v.trim() !== "";
+  if (!has(entry.clientId)) throw new ConfigError(`no client id for account "${account.name}": pass --client-id, or set "${account.key("clientId")}" in the stack`);
+  const secretEnv = CONFIG_KEYS.clientSecret[1];
+  if (!has(entry.clientSecret)) {
+    if (!env[secretEnv]?.trim()) {
+      throw new ConfigError(
+        `no client secret for account "${account.name}": set ${secretEnv} in the environment, or "${account.key("clientSecret")}" in the stack ` +
+          `(pulumi config set --path --secret ${account.key("clientSecret")})`,
+      );
+    }
+    entry.clientSecret = env[secretEnv]!.trim();
+  }
+  entry.refreshToken = "(being obtained)";
+  const accounts = JSON.stringify({ [account.name]: entry });
+  return fromSettings(account, (key) => (key === ACCOUNTS_KEY ? accounts : undefined), env, has(stored.clientId) && has(stored.clientSecret));
+}
+
+function fromSettings(account: LoginAccount, get: (key: string) => string | undefined, env: NodeJS.ProcessEnv, stackHasClient: boolean): ResolvedLogin {
+  const settings = resolveSettings(get, env, account.name);
   if (settings.credentials.kind !== "refresh_token") throw new LoginError("internal: expected refresh-token settings", EXIT.error);
   return {
+    account,
     clientId: settings.credentials.clientId,
     clientSecret: settings.credentials.clientSecret,
     authUrl: settings.authUrl,
     scopes: settings.scopes,
     userAgent: settings.userAgent,
     retry: settings.retry,
-    stackHasClient: stack !== undefined && CONFIG_KEYS.clientId[0] in stack && CONFIG_KEYS.clientSecret[0] in stack,
+    stackHasClient,
   };
 }
 
@@ -298,22 +364,23 @@ export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
     const code = authorizationCode(callback, state);
     secrets.push(code);
     let tokens: TokenSet;
+    let idToken: string | undefined;
     try {
-      tokens = processTokenResponse(
-        await authorizationCodeGrant(
-          { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent },
-          clientSecretPost(settings.clientId, settings.clientSecret),
-          { code, redirectUri: listener.redirectUri, codeVerifier: verifier },
-        ),
-        { secrets },
+      const reply = await authorizationCodeGrant(
+        { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent },
+        clientSecretPost(settings.clientId, settings.clientSecret),
+        { code, redirectUri: listener.redirectUri, codeVerifier: verifier },
       );
+      tokens = processTokenResponse(reply, { secrets });
+      idToken = idTokenOf(reply);
     } catch (e) {
-      const failure = exchangeFailure(e, secrets);
+      const failure = exchangeFailure(e, settings.account, secrets);
       callback.reply(400, "Login failed", `${failure.message} See the terminal.`);
       throw failure;
     }
     if (tokens.refreshToken) secrets.push(tokens.refreshToken);
     secrets.push(tokens.accessToken);
+    if (idToken) secrets.push(idToken);
 
     const missing = tokens.scopes ? missingScopes(tokens.scopes, settings.scopes) : [];
     if (missing.length) {
@@ -330,22 +397,45 @@ export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
       throw new LoginError("the token reply carries no refresh_token; nothing was stored.", EXIT.error);
     }
 
+    const steps = await accountSettings(idToken, settings, stack, { transport, io, callback });
+    const where = opts.stack ? `stack ${opts.stack}` : "the selected stack";
+    const stackArgs = opts.stack ? ["--stack", opts.stack] : [];
+    const tokenKey = settings.account.key("refreshToken");
+
     if (opts.print) {
       callback.reply(200, "Logged in", "You are logged in. You can close this tab and return to the terminal.");
       io.out(`${tokens.refreshToken}\n`);
-      io.say("Printed the refresh token on stdout. Store it as a secret: pulumi config set --secret pagerduty:refreshToken");
+      io.say(`Printed the refresh token on stdout. Store it as a secret: ${shellWords(["pulumi", ...settings.account.setSecretArgs("refreshToken", [])])} (value on stdin)`);
+      const toSet = (steps ?? []).filter((s) => !s.matches);
+      if (toSet.length) {
+        io.say("Set these too, in the stack that uses the token (from the id_token):");
+        for (const s of toSet) io.say(`  ${shellWords(["pulumi", ...settings.account.setArgs(s.setting, s.value, [])])}`);
+      }
+      for (const s of (steps ?? []).filter((s) => s.matches)) io.say(`"${s.key}" is already ${JSON.stringify(s.value)} in the stack (matches the id_token).`);
       return EXIT.ok;
     }
-    const stored = io.pulumi(["config", "set", "--secret", CONFIG_KEYS.refreshToken[0], ...(opts.stack ? ["--stack", opts.stack] : [])], tokens.refreshToken);
+    // The settings first: they are facts the verified id_token states, right whether or not the
+    // token is then stored; a token stored without them would be used against the wrong region.
+    for (const s of steps ?? []) {
+      if (s.matches) {
+        io.say(`"${s.key}" is already ${JSON.stringify(s.value)} (matches the id_token).`);
+        continue;
+      }
+      const set = io.pulumi(settings.account.setArgs(s.setting, s.value, stackArgs));
+      if (set.error || set.status !== 0) {
+        callback.reply(500, "Login failed", "The stack's settings could not be written; see the terminal.");
+        throw new LoginError(`pulumi config set ${s.key} failed: ${scrub(set.error?.message ?? lastLines(set.stderr), secrets)}; the refresh token was not stored.`, EXIT.error);
+      }
+      io.say(`Set ${s.key} = ${s.value} (from the id_token) in ${where}.`);
+    }
+    const stored = io.pulumi(settings.account.setSecretArgs("refreshToken", stackArgs), tokens.refreshToken);
     if (stored.error || stored.status !== 0) {
       callback.reply(500, "Login failed", "The token could not be stored in the stack; see the terminal.");
       throw new LoginError(`pulumi config set failed: ${scrub(stored.error?.message ?? lastLines(stored.stderr), secrets)}`, EXIT.error);
     }
     callback.reply(200, "Logged in", "You are logged in and the token is stored. You can close this tab and return to the terminal.");
-    io.say(`Logged in. Stored the refresh token as the secret "${CONFIG_KEYS.refreshToken[0]}" of ${opts.stack ? `stack ${opts.stack}` : "the selected stack"}.`);
-    if (!settings.stackHasClient) {
-      io.say(`The provider also needs "${CONFIG_KEYS.clientId[0]}" and "${CONFIG_KEYS.clientSecret[0]}" (pulumi config set --secret ${CONFIG_KEYS.clientSecret[0]}) in that stack, or ${CONFIG_KEYS.clientId[1]} and ${CONFIG_KEYS.clientSecret[1]} in the environment.`);
-    }
+    io.say(`Logged in. Stored the refresh token as the secret "${tokenKey}" of ${where}.`);
+    if (!settings.stackHasClient) io.say(clientHint(settings.account));
     return EXIT.ok;
   } catch (e) {
     const exitCode = e instanceof LoginError ? e.exitCode : e instanceof PagerDutyError ? EXIT.error : undefined;
@@ -359,17 +449,77 @@ export async function login(opts: LoginOptions, io: LoginIo): Promise<number> {
 }
 
 /** A refused code gets its own exit code; a refused client names the settings to fix. */
-function exchangeFailure(e: unknown, secrets: string[]): LoginError {
+function exchangeFailure(e: unknown, account: LoginAccount, secrets: string[]): LoginError {
   if (e instanceof TokenError && e.oauthError === "invalid_grant") {
     return new LoginError(`the authorization code was refused (${e.message}): codes live 30 seconds and work once. Nothing was stored; run pagerduty-login again.`, EXIT.codeRefused);
   }
   if (e instanceof TokenError && e.oauthError === "invalid_client") {
-    return new LoginError(
-      `the identity service refused the client (${e.message}): check "${CONFIG_KEYS.clientSecret[0]}" (env ${CONFIG_KEYS.clientSecret[1]}) and "${CONFIG_KEYS.clientId[0]}" (--client-id). Nothing was stored.`,
-      EXIT.error,
-    );
+    const secret = account.named ? `"${account.key("clientSecret")}" (or env ${CONFIG_KEYS.clientSecret[1]})` : `"${CONFIG_KEYS.clientSecret[0]}" (env ${CONFIG_KEYS.clientSecret[1]})`;
+    return new LoginError(`the identity service refused the client (${e.message}): check ${secret} and "${account.key("clientId")}" (--client-id). Nothing was stored.`, EXIT.error);
   }
   return new LoginError(`the code exchange failed: ${scrub(e instanceof Error ? e.message : String(e), secrets)}; nothing was stored.`, EXIT.error);
+}
+
+/**
+ * The settings the verified id_token determines (the account's region and subdomain), checked
+ * against the stack; undefined, with a warning, when the reply carries no id_token. A token that
+ * fails verification or names another account than the stack ends the login before anything is
+ * written; the browser tab is told first.
+ */
+async function accountSettings(
+  idToken: string | undefined,
+  settings: ResolvedLogin,
+  stack: Record<string, string> | undefined,
+  ctx: { transport: Transport; io: LoginIo; callback: Redirect },
+): Promise<AccountSettingStep[] | undefined> {
+  const { account } = settings;
+  if (!idToken) {
+    ctx.io.say(
+      `warning: the token reply carries no id_token, so the account logged in to could not be verified and "${account.key("serviceRegion")}" ` +
+        `and "${account.key("subdomain")}" were not set from it; check them yourself.`,
+    );
+    return undefined;
+  }
+  let identity: IdTokenIdentity;
+  try {
+    identity = await verifyIdToken(idToken, {
+      authUrl: settings.authUrl,
+      setting: describeSetting("authUrl", account.name),
+      clientId: settings.clientId,
+      transport: ctx.transport,
+      retry: settings.retry,
+      userAgent: settings.userAgent,
+    });
+  } catch (e) {
+    ctx.callback.reply(502, "Login failed", "The identity token could not be verified. Nothing was stored; see the terminal.");
+    if (e instanceof IdTokenError) throw new LoginError(`the id_token failed verification: ${e.message}. Nothing was stored.`, EXIT.idToken, { cause: e });
+    throw e;
+  }
+  const who = [identity.email, identity.accountName && `account ${identity.accountName}`].filter(Boolean).join(", ");
+  ctx.io.say(`The id_token is verified${who ? ` (${who})` : ""}.`);
+  for (const [setting, value] of [["serviceRegion", identity.region], ["subdomain", identity.subdomain]] as const) {
+    if (value === undefined) ctx.io.say(`warning: the id_token does not name the account's ${setting}; check "${account.key(setting)}" yourself.`);
+  }
+  try {
+    return accountSettingSteps(account, stack, identity);
+  } catch (e) {
+    if (!(e instanceof AccountMismatchError)) throw e;
+    ctx.callback.reply(409, "Login failed", "You logged in to another account than the stack is configured for. Nothing was stored; see the terminal.");
+    throw new LoginError(e.message, EXIT.accountMismatch, { cause: e });
+  }
+}
+
+/** What the provider still needs for the account's user-token mode. */
+function clientHint(account: LoginAccount): string {
+  if (account.named) {
+    return `The provider also needs "${account.key("clientId")}" and "${account.key("clientSecret")}" (pulumi config set --path --secret ${account.key("clientSecret")}) in that stack; named accounts do not read the environment.`;
+  }
+  return `The provider also needs "${CONFIG_KEYS.clientId[0]}" and "${CONFIG_KEYS.clientSecret[0]}" (pulumi config set --secret ${CONFIG_KEYS.clientSecret[0]}) in that stack, or ${CONFIG_KEYS.clientId[1]} and ${CONFIG_KEYS.clientSecret[1]} in the environment.`;
+}
+
+/** A command line to show the user; words with shell metacharacters single-quoted. */
+function shellWords(args: string[]): string {
+  return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
 }
 
 async function main(): Promise<number> {

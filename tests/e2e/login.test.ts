@@ -1,7 +1,8 @@
 // `pagerduty-login` as a user runs it: the installed bin in a Pulumi project, a real headless
 // Chromium on the emulator's login + consent page, and the stored token deploying a stack in
-// user-token mode. Then the ways the flow ends without a token: denial, a forged redirect (wrong
-// state), nobody coming back (timeout), and a code that expired before the exchange.
+// user-token mode; with --account, the EU account's admin logging in for a named account. Then the
+// ways the flow ends without a token: denial, a forged redirect (wrong state), nobody coming back
+// (timeout), and a code that expired before the exchange.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import { createServer } from "node:net";
@@ -56,8 +57,15 @@ interface LoginRun {
   done: Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
-/** Starts the installed bin and waits for the URL it prints; the redirect URI is then registered with the app. */
-async function startLogin(args: string[], where: { cwd: string; env: NodeJS.ProcessEnv } = { cwd: project.dir, env: project.env }): Promise<LoginRun> {
+/**
+ * Starts the installed bin and waits for the URL it prints; the redirect URI is then registered with
+ * the app (`appClientId`, default: the ready line's app).
+ */
+async function startLogin(
+  args: string[],
+  where: { cwd: string; env: NodeJS.ProcessEnv } = { cwd: project.dir, env: project.env },
+  appClientId: string = emu.oauth.clientId,
+): Promise<LoginRun> {
   const bin = path.join(project.dir, "node_modules/.bin/pagerduty-login");
   const proc = spawn(bin, ["--no-browser", ...args], { cwd: where.cwd, env: where.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -79,17 +87,17 @@ async function startLogin(args: string[], where: { cwd: string; env: NodeJS.Proc
     void done.then((r) => reject(new Error(`pagerduty-login exited ${r.code} before printing a URL:\n${r.stderr}`)));
   });
   const redirectUri = url.searchParams.get("redirect_uri")!;
-  const app = await emu.admin("PUT", `/_emulator/apps/${emu.oauth.clientId}`, { redirectUris: ["http://127.0.0.1:8765/callback", redirectUri] });
+  const app = await emu.admin("PUT", `/_emulator/apps/${appClientId}`, { redirectUris: ["http://127.0.0.1:8765/callback", "http://localhost:8765/callback", redirectUri] });
   expect(app.status).toBe(200);
   return { proc, url, redirectUri, done };
 }
 
 /** Logs in on the consent page and clicks a decision; returns the page (now on the bin's result page). */
-async function consent(url: URL, decision: "Approve" | "Deny", beforeClick?: (page: Page) => Promise<void>): Promise<Page> {
+async function consent(url: URL, decision: "Approve" | "Deny", beforeClick?: (page: Page) => Promise<void>, user: { email: string; password: string } = admin): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(url.toString());
-  await page.getByLabel("Email").fill(admin.email);
-  await page.getByLabel("Password").fill(admin.password);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
   await beforeClick?.(page);
   await page.getByRole("button", { name: decision }).click();
   return page;
@@ -143,6 +151,10 @@ test("approve in the browser: the refresh token is stored as a secret and deploy
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("");
   expect(result.stderr).toMatch(/Stored the refresh token as the secret "pagerduty:refreshToken"/);
+  // The id_token verified against the emulator's JWKS, naming the account the stack is set up for.
+  expect(result.stderr).toContain("The id_token is verified (admin@acme.example, account Acme Corp).");
+  expect(result.stderr).toContain('"pagerduty:serviceRegion" is already "us" (matches the id_token).');
+  expect(result.stderr).toContain('"pagerduty:subdomain" is already "acme" (matches the id_token).');
 
   const token = storedToken();
   expect(token.code).toBe(0);
@@ -164,6 +176,65 @@ test("approve in the browser: the refresh token is stored as a secret and deploy
   project.must(["destroy", "--yes", "--skip-preview"]);
   expect(project.stateText() + project.log).not.toContain(refreshToken);
   project.must(["config", "rm", "pagerduty:refreshToken"]);
+});
+
+test("--account eu: Globex's admin logs in with Globex's app; the token (secret), region and subdomain land in pagerduty:accounts.eu", async () => {
+  const registry = (await emu.admin<{ users: any[]; apps: any[] }>("GET", "/_emulator/registry")).body;
+  const app = registry.apps.find((a) => a.name === "Globex marketplace app");
+  const gus = registry.users.find((u) => u.email === "admin@globex.example");
+  expect(app.account).toBe("globex");
+  // The account's client in its entry of pagerduty:accounts, the secret through stdin; no region or
+  // subdomain yet: the id_token supplies them.
+  project.must(["config", "set", "--path", "pagerduty:accounts.eu.clientId", app.clientId]);
+  project.must(["config", "set", "--path", "--secret", "pagerduty:accounts.eu.clientSecret"], 0, app.clientSecret);
+  project.must(["config", "set", "--path", "pagerduty:accounts.eu.authUrl", emu.authUrl]);
+  try {
+    const run = await startLogin(["--account", "eu"], undefined, app.clientId);
+    expect(run.url.searchParams.get("client_id")).toBe(app.clientId);
+    expect(run.url.toString()).not.toContain(app.clientSecret);
+    const page = await consent(run.url, "Approve", undefined, gus);
+    await page.waitForURL((u) => u.toString().startsWith(run.redirectUri));
+    await expect(page.locator("#title").textContent()).resolves.toBe("Logged in");
+    const pageText = await page.content();
+    await page.close();
+    const result = await run.done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("The id_token is verified (admin@globex.example, account Globex).");
+    expect(result.stderr).toContain("Set pagerduty:accounts.eu.serviceRegion = eu (from the id_token) in the selected stack.");
+    expect(result.stderr).toContain("Set pagerduty:accounts.eu.subdomain = globex (from the id_token) in the selected stack.");
+    expect(result.stderr).toContain('Stored the refresh token as the secret "pagerduty:accounts.eu.refreshToken" of the selected stack.');
+
+    // Read without adding to the project's log (which the secret scan searches).
+    const shown = spawnSync("pulumi", ["--non-interactive", "config", "--json", "--show-secrets"], { cwd: project.dir, env: project.env, encoding: "utf8" });
+    expect(shown.status).toBe(0);
+    const eu = JSON.parse(shown.stdout)["pagerduty:accounts"].objectValue.eu;
+    expect(eu).toMatchObject({ clientId: app.clientId, serviceRegion: "eu", subdomain: "globex" });
+    const refreshToken: string = eu.refreshToken;
+    expect(typeof refreshToken).toBe("string");
+    expect(refreshToken.length).toBeGreaterThan(10);
+    // A secret: encrypted in the stack file, masked without --show-secrets; the other two plain.
+    const stackFile = fs.readFileSync(path.join(project.dir, "Pulumi.dev.yaml"), "utf8");
+    expect(stackFile).toMatch(/\n(\s+)eu:\n(?:\1\s+.*\n)*?\s+refreshToken:\n\s+secure: v1:/);
+    expect(stackFile).toMatch(/\n\s+serviceRegion: eu\n/);
+    expect(stackFile).toMatch(/\n\s+subdomain: globex\n/);
+    expect(project.must(["config"]).stdout).toMatch(/"refreshToken":"\[secret\]"/);
+    // The top-level account is untouched.
+    expect(project.must(["config", "get", "pagerduty:subdomain"]).stdout.trim()).toBe("acme");
+    // Nowhere in plaintext: the stack file, the state, everything pulumi and the bin printed, the tab.
+    expect(stackFile + project.stateText() + project.log + result.stderr + pageText).not.toContain(refreshToken);
+
+    // It is the Globex app's user token: the refresh grant with that client accepts it.
+    const refreshed = await request(`${emu.authUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.clientId, client_secret: app.clientSecret, refresh_token: refreshToken }).toString(),
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(JSON.parse(await refreshed.body.text()).scope).toContain("services.write");
+  } finally {
+    project.must(["config", "rm", "pagerduty:accounts"]);
+  }
 });
 
 test("deny in the browser: exit 3, a clear message, nothing stored", async () => {
@@ -258,7 +329,7 @@ describe("--print outside any Pulumi project, settings from the environment", ()
 test("--help lists every flag and exits 0; --version prints the package version", () => {
   const bin = path.join(project.dir, "node_modules/.bin/pagerduty-login");
   const help = execFileSync(bin, ["--help"], { encoding: "utf8" });
-  for (const flag of ["--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version"]) {
+  for (const flag of ["--account", "--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version"]) {
     expect(help).toContain(flag);
   }
   expect(help).toContain("PAGERDUTY_CLIENT_SECRET");
@@ -276,6 +347,8 @@ test("the installed package carries the examples, the license and the changelog,
   // The emulator is the separate package pagerduty-emulator: neither its files nor its dependencies.
   expect(fs.existsSync(path.join(pkg, "dist/emulator"))).toBe(false);
   const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
-  for (const dep of ["fastify", "@fastify/formbody", "jose", "@peculiar/x509"]) expect(manifest.dependencies[dep]).toBeUndefined();
+  for (const dep of ["fastify", "@fastify/formbody", "@peculiar/x509"]) expect(manifest.dependencies[dep]).toBeUndefined();
+  // jose is the provider's own too: pagerduty-login verifies the id_token with it.
+  expect(manifest.dependencies.jose).toMatch(/^\^5\./);
   expect(manifest.bin["pagerduty-emulator"]).toBeUndefined();
 });
