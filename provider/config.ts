@@ -172,7 +172,8 @@ export function describeSetting(s: Setting, account: string = DEFAULT_ACCOUNT): 
 
 const API_HOSTS: Record<ServiceRegion, string> = { us: "https://api.pagerduty.com", eu: "https://api.eu.pagerduty.com" };
 const IDENTITY_HOST = "https://identity.pagerduty.com";
-const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+/** An account subdomain, e.g. "acme" for acme.pagerduty.com. */
+export const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 /**
  * The settings of `account`: the top-level `pagerduty:*` settings (with environment fallbacks) for
@@ -289,7 +290,8 @@ function baseUrl({ key: keyOf, describe }: SettingSource, s: Setting, raw: strin
   return url.toString().replace(/\/+$/, "");
 }
 
-function isLoopback(hostname: string): boolean {
+/** Hosts plain http is allowed to (nothing leaves the machine). */
+export function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

@@ -4,7 +4,7 @@
 // issuer, audience and expiry are checked. `jose` does the JWS/JWT work: key import, matching a key
 // to the token's `alg`/`kid` and the claim checks are easy to get subtly wrong by hand.
 import { createLocalJWKSet, errors as jose, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
-import type { ServiceRegion } from "../config";
+import { isLoopback, SUBDOMAIN, type ServiceRegion } from "../config";
 import { redactUrl, TokenError } from "../errors";
 import { withRetry, type RetryOptions } from "../http/retry";
 import type { HttpResponse, Transport } from "../http/transport";
@@ -51,8 +51,6 @@ const CLOCK_TOLERANCE_S = 60;
 
 /** Signature algorithms with a public key; HMAC ("HS*") would need a shared secret, "none" is never accepted. */
 const ASYMMETRIC = new Set(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]);
-
-const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 /** The `id_token` of a token reply, if it carries one (processTokenResponse keeps only what the provider needs). */
 export function idTokenOf(response: HttpResponse): string | undefined {
@@ -139,8 +137,7 @@ function discoveryJwksUri(discovery: Record<string, unknown>, url: string): stri
   } catch {
     throw new IdTokenError("discovery", `the discovery document (${url}) has no valid "jwks_uri"`);
   }
-  const loopback = jwks.hostname === "localhost" || jwks.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(jwks.hostname);
-  if (jwks.protocol !== "https:" && !(jwks.protocol === "http:" && loopback)) {
+  if (jwks.protocol !== "https:" && !(jwks.protocol === "http:" && isLoopback(jwks.hostname))) {
     throw new IdTokenError("discovery", `the discovery document (${url}) names a key set at ${redactUrl(jwks.toString())}: it must use https (plain http is allowed for loopback hosts only)`);
   }
   return jwks.toString();
