@@ -7,6 +7,7 @@ import type { EmulatorCore } from "./core";
 import { ApiError, type ApiErrorName, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
 import { registerOAuth } from "./oauth";
+import { isEu, requireRegion, stripEuPrefix } from "./region";
 import { registerAudit } from "./routes/audit";
 import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
@@ -43,6 +44,15 @@ function checkAccept(accept: string | undefined): void {
   }
 }
 
+/**
+ * Statistics key of a request: its route pattern, the same through the root and /eu. Identity and
+ * admin routes are not served under /eu, so such a request matched no route.
+ */
+function routeKey(req: FastifyRequest): string {
+  const served = !isEu(req) || req.routeOptions.config.area === "rest";
+  return `${req.method} ${(served && req.routeOptions.url) || "(unmatched)"}`;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Returns true when the connection was dropped (the request is over). */
@@ -50,7 +60,7 @@ async function applyFault(core: EmulatorCore, req: FastifyRequest, reply: Fastif
   core.stats.faultsInjected++;
   if (f.latencyMs) await sleep(f.latencyMs);
   if (f.drop) {
-    core.stats.count(`${req.method} ${req.routeOptions.url}`, "dropped");
+    core.stats.count(routeKey(req), "dropped");
     reply.hijack();
     req.raw.socket?.destroy();
     return true;
@@ -73,7 +83,7 @@ async function applyAfterFault(core: EmulatorCore, req: FastifyRequest, reply: F
   core.stats.faultsInjected++;
   if (f.latencyMs) await sleep(f.latencyMs);
   if (f.drop) {
-    core.stats.count(`${req.method} ${req.routeOptions.url}`, "dropped");
+    core.stats.count(routeKey(req), "dropped");
     dropped.add(req);
     req.raw.socket?.destroy();
     return payload;
@@ -106,6 +116,10 @@ function known(err: FastifyError | Error, area: string | undefined): ApiError | 
   return area === "oauth" && api.status < 500 ? new OAuthError("invalid_request", api.errors?.[0] ?? api.message) : api;
 }
 
+/** 404 naming the path as the client sent it (before the /eu rewrite). */
+const notServed = (req: FastifyRequest): ApiError =>
+  new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.originalUrl.split("?")[0]}`]);
+
 /** `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
 export function buildApp(core: EmulatorCore, https?: { cert: string; key: string }): FastifyInstance {
   const app = Fastify({
@@ -116,6 +130,8 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     logger: core.opts.logger ?? false,
     bodyLimit: core.opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
+    // /eu/... is routed as /...: one route table for both REST bases (why: region.ts).
+    rewriteUrl: stripEuPrefix,
   });
   app.decorateRequest("principal", null);
 
@@ -130,6 +146,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
 
   app.addHook("onRequest", async (req, reply) => {
     const config = req.routeOptions.config;
+    if (isEu(req) && config.area !== "rest") throw notServed(req);
     if (config.area === "admin") return;
     if (core.faults.size && req.routeOptions.url) {
       const f = core.faults.match(req.method, req.routeOptions.url);
@@ -139,6 +156,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     if (config.area !== "rest") return;
     checkAccept(req.headers.accept);
     const p = authenticate(core.state, req.headers.authorization, core.clock.now());
+    requireRegion(core, req, p);
     req.principal = p;
     const d = core.limiter.take(p.rateKey, core.clock.now());
     reply.header("ratelimit-limit", d.limit).header("ratelimit-remaining", d.remaining).header("ratelimit-reset", d.reset);
@@ -163,7 +181,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   app.addHook("onResponse", async (req, reply) => {
     // Control-plane calls are not part of what a client under test did.
     if (req.routeOptions.config.area === "admin" || dropped.has(req)) return;
-    core.stats.count(`${req.method} ${req.routeOptions.url ?? "(unmatched)"}`, reply.statusCode);
+    core.stats.count(routeKey(req), reply.statusCode);
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -172,7 +190,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const e = new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.url.split("?")[0]}`]);
+    const e = notServed(req);
     return reply.code(e.status).send(e.body());
   });
 

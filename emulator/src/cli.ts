@@ -11,7 +11,8 @@ import { startEmulator } from "./index";
 
 export const USAGE = `usage: pagerduty-emulator [options]
 
-A local emulator of PagerDuty's REST API (services area) and identity service.
+A local emulator of PagerDuty's REST API (services area) and identity service. The REST API of
+US accounts is at the root, that of EU accounts under /eu ("euApiUrl"); identity is at the root.
 
   --port N          port to listen on (default 0: any free port)
   --host H          address to listen on (default 127.0.0.1)
@@ -115,9 +116,11 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  const { account, oauth, apiKey, escalationPolicyId } = emu.seed;
+  const { account, oauth, apiKey, escalationPolicyId, eu } = emu.seed;
   const ready: ReadyLine = {
-    url: emu.url, apiUrl: emu.apiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken, account, oauth, apiKey, escalationPolicyId,
+    url: emu.url, apiUrl: emu.apiUrl, euApiUrl: emu.euApiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken,
+    account, oauth, apiKey, escalationPolicyId,
+    ...(eu ? { eu } : {}),
     ...(emu.caFile ? { caFile: emu.caFile } : {}),
   };
   process.stdout.write(JSON.stringify(ready) + "\n");

@@ -1,21 +1,33 @@
 // For scripts and tests that drive a running emulator from outside: the CLI's ready line and a
 // client-credentials token from it.
 
-/** The one JSON line the CLI prints on stdout when ready. */
-export interface ReadyLine {
-  url: string;
-  apiUrl: string;
-  authUrl: string;
-  adminToken: string;
+/** One account's seeded credentials (its REST base: `apiUrl` for region us, `euApiUrl` for eu). */
+export interface ReadyCredentials {
   account: { subdomain: string; region: string };
   oauth: { clientId: string; clientSecret: string; scopes: string };
   apiKey: string;
   escalationPolicyId: string;
+}
+
+/** The one JSON line the CLI prints on stdout when ready: the first account's credentials and more. */
+export interface ReadyLine extends ReadyCredentials {
+  url: string;
+  /** REST base of US accounts. */
+  apiUrl: string;
+  /** REST base of EU accounts: `${url}/eu`. */
+  euApiUrl: string;
+  authUrl: string;
+  adminToken: string;
+  /** The first EU account's credentials, when the seed has an EU account. */
+  eu?: ReadyCredentials;
   /** Only with --tls/--cert: the PEM file clients should trust for the https:// URLs. */
   caFile?: string;
 }
 
-/** An app token for the ready line's Scoped app (all its scopes unless `scopes` is given). */
+/**
+ * An app token for the ready line's Scoped app (all its scopes unless `scopes` is given); for the
+ * EU account's app: `fetchAppToken({ authUrl: ready.authUrl, ...ready.eu })`.
+ */
 export async function fetchAppToken(ready: Pick<ReadyLine, "authUrl" | "account" | "oauth">, scopes = ready.oauth.scopes): Promise<string> {
   const res = await fetch(`${ready.authUrl}/oauth/token`, {
     method: "POST",

@@ -8,6 +8,7 @@ export const API_ERRORS = {
   MALFORMED_BODY: { status: 400, code: 2001, message: "Invalid Input Provided" },
   INVALID_DATE_RANGE: { status: 400, code: 2004, message: "Invalid 'since' or 'until' Parameter Values" },
   AUTHENTICATION_FAILED: { status: 401, code: 2006, message: "Authentication failed" },
+  WRONG_SERVICE_REGION: { status: 401, code: 2006, message: "Authentication failed" },
   MISSING_SCOPE: { status: 403, code: 2010, message: "Token missing required scopes" },
   ACCESS_DENIED: { status: 403, code: 2010, message: "Access Denied" },
   NOT_FOUND: { status: 404, code: 2100, message: "Not Found" },

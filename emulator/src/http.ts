@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { Principal } from "./auth";
 import type { EmulatorCore } from "./core";
 import { invalid } from "./errors";
+import { isEu, restBase } from "./region";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -33,9 +34,9 @@ export const params = (req: FastifyRequest): Record<string, string> => req.param
 export const query = (req: FastifyRequest): Record<string, string | string[] | undefined> =>
   req.query as Record<string, string | string[] | undefined>;
 
-/** Base URL for `self`/`html_url` links: configured, or the origin the client used. */
+/** Base URL for `self`/`html_url` links: the REST base the request came through (region.ts). */
 export function baseUrl(core: EmulatorCore, req: FastifyRequest): string {
-  return core.opts.publicUrl ?? `${req.protocol}://${req.host}`;
+  return restBase(core, req, isEu(req) ? "eu" : "us");
 }
 
 export interface Reference {

@@ -1,8 +1,9 @@
 // Public entry: `buildEmulator` (an app that is not listening, for `app.inject` tests) and
-// `startEmulator` (listening; REST and identity endpoints share one origin).
+// `startEmulator` (listening; REST and identity endpoints share one origin, EU REST under /eu).
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
+import { EU_PREFIX } from "./region";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
 import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
@@ -11,9 +12,9 @@ export type { EmulatorOptions } from "./core";
 export { EmulatorCore, DEFAULT_RATE_LIMIT } from "./core";
 export { ADMIN_HEADER, ADMIN_PREFIX } from "./admin";
 export { API_ERRORS, OAUTH_ERRORS, ApiError, OAuthError } from "./errors";
-export { defaultSeed, type SeedDocument, type SeedSummary } from "./seed";
+export { type AccountSummary, defaultSeed, type SeedDocument, type SeedSummary } from "./seed";
 export type { State } from "./store";
-export { fetchAppToken, type ReadyLine } from "./client";
+export { fetchAppToken, type ReadyCredentials, type ReadyLine } from "./client";
 
 export interface Emulator {
   app: FastifyInstance;
@@ -26,7 +27,11 @@ export interface Emulator {
 
 export interface RunningEmulator {
   url: string;
+  /** REST base of US accounts (the origin); EU accounts are refused here. */
   apiUrl: string;
+  /** REST base of EU accounts: `${url}/eu`. */
+  euApiUrl: string;
+  /** Identity (OAuth) for every region: the origin. */
   authUrl: string;
   adminToken: string;
   /** With `tls`: the PEM file clients should trust. */
@@ -75,5 +80,5 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     await app.close();
     tls?.cleanup();
   };
-  return { url, apiUrl: url, authUrl: url, adminToken, ...(tls ? { caFile: tls.caFile } : {}), seed, app, core, close };
+  return { url, apiUrl: url, euApiUrl: `${url}${EU_PREFIX}`, authUrl: url, adminToken, ...(tls ? { caFile: tls.caFile } : {}), seed, app, core, close };
 }

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createFieldDef } from "./field-defs";
 import { IdAllocator, randomString, secret } from "./ids";
 import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
-import type { App, AppKind, Region, Role, State } from "./store";
+import type { Account, App, AppKind, Region, Role, State } from "./store";
 import { accountBySubdomain } from "./store";
 
 export interface SeedDocument {
@@ -39,12 +39,21 @@ export interface SeedDocument {
   customFields?: ({ account: string } & Record<string, unknown>)[];
 }
 
-/** What the CLI prints and `buildEmulator` returns: the credentials most callers need. */
-export interface SeedSummary {
+/** One account's credentials: its first usable Scoped app, read/write account key and policy. */
+export interface AccountSummary {
   account: { subdomain: string; region: Region };
   oauth: { clientId: string; clientSecret: string; scopes: string };
   apiKey: string;
   escalationPolicyId: string;
+}
+
+/**
+ * What the CLI prints and `buildEmulator` returns: the credentials most callers need, of the
+ * first account, and in `eu` those of the first EU account when the seed has one (its REST base
+ * is `<url>/eu`).
+ */
+export interface SeedSummary extends AccountSummary {
+  eu?: AccountSummary;
 }
 
 export class SeedError extends Error {
@@ -235,10 +244,16 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
   return resolved;
 }
 
-/** The credentials most callers need: first account, its first usable Scoped app, key and policy. */
+/** The credentials most callers need: the first account's, and the first EU account's. */
 export function summarize(state: State): SeedSummary {
-  const account = Object.values(state.accounts)[0];
-  if (!account) throw new SeedError("The seed defines no account");
+  const accounts = Object.values(state.accounts);
+  if (!accounts.length) throw new SeedError("The seed defines no account");
+  const eu = accounts.find((a) => a.region === "eu");
+  return { ...summarizeAccount(state, accounts[0]), ...(eu ? { eu: summarizeAccount(state, eu) } : {}) };
+}
+
+/** The app is one the account created: only those get client-credentials tokens there. */
+function summarizeAccount(state: State, account: Account): AccountSummary {
   const app = Object.values(state.apps).find((a) => a.accountId === account.id && a.kind === "scoped" && a.oauthEnabled);
   const key = Object.values(state.apiKeys).find((k) => k.accountId === account.id && k.kind === "account" && !k.readOnly);
   const policy = Object.values(state.escalationPolicies).find((p) => p.accountId === account.id);

@@ -1,6 +1,6 @@
 // What clients call around services: abilities, the vendor catalogue (and integrations created by
 // vendor), priorities and the current user, with the API's envelopes, pagination, scopes and errors.
-import { bearer, client, createService, type Emu, type Registry, registry, start, startWithClient, type Client } from "./helpers";
+import { bearer, client, createService, type Emu, euClient, type Registry, registry, start, startWithClient, type Client } from "./helpers";
 
 let e: Emu;
 let api: Client;
@@ -28,7 +28,7 @@ test("GET /abilities lists the account's abilities; /abilities/{id} is 204 when 
 });
 
 test("abilities follow the account: without the AIOps entitlement there is no event_intelligence", async () => {
-  const globex = client(e, `Token token=${reg.apiKeys.find((k) => k.account === "globex")!.token}`);
+  const globex = euClient(e, `Token token=${reg.apiKeys.find((k) => k.account === "globex")!.token}`);
   expect((await globex.get("/abilities")).json.abilities).not.toContain("event_intelligence");
   expect((await globex.get("/abilities/event_intelligence")).status).toBe(404);
 });
@@ -96,7 +96,8 @@ test("GET /priorities: P1..P5 most severe first, with stable ids per account, pa
   const page = await api.get("/priorities?limit=2&offset=2");
   expect(page.json.priorities.map((p: { name: string }) => p.name)).toEqual(["P3", "P4"]);
   expect(page.json.more).toBe(true);
-  const globex = await client(e, `Token token=${reg.apiKeys.find((k) => k.account === "globex")!.token}`).get("/priorities");
+  const globex = await euClient(e, `Token token=${reg.apiKeys.find((k) => k.account === "globex")!.token}`).get("/priorities");
+  expect(globex.status).toBe(200);
   expect(globex.json.priorities.map((p: { id: string }) => p.id)).not.toContain(res.json.priorities[0].id);
 });
 

@@ -41,8 +41,9 @@ function stop(r: Running, signal: NodeJS.Signals = "SIGTERM"): Promise<number | 
   });
 }
 
-const api = (ready: ReadyLine, tok: string, path: string, init: RequestInit = {}) =>
-  send(`${ready.apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${tok}`, accept: ACCEPT, "content-type": "application/json", ...(init.headers ?? {}) } });
+/** REST call through `base` (default the US base, `apiUrl`). */
+const api = (ready: ReadyLine, tok: string, path: string, init: RequestInit = {}, base = ready.apiUrl) =>
+  send(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${tok}`, accept: ACCEPT, "content-type": "application/json", ...(init.headers ?? {}) } });
 
 let dir: string;
 beforeAll(() => {
@@ -55,9 +56,10 @@ jest.setTimeout(30_000);
 test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on SIGTERM and SIGINT", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const r = await run(["--port", "0"]);
-    expect(Object.keys(r.ready)).toEqual(["url", "apiUrl", "authUrl", "adminToken", "account", "oauth", "apiKey", "escalationPolicyId"]);
+    expect(Object.keys(r.ready)).toEqual(["url", "apiUrl", "euApiUrl", "authUrl", "adminToken", "account", "oauth", "apiKey", "escalationPolicyId", "eu"]);
     expect(r.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(r.ready.apiUrl).toBe(r.ready.url);
+    expect(r.ready.euApiUrl).toBe(`${r.ready.url}/eu`);
     expect(r.ready.authUrl).toBe(r.ready.url);
     expect(r.ready.account).toEqual({ subdomain: "acme", region: "us" });
     expect(r.ready.oauth.scopes).toBe(
@@ -66,10 +68,20 @@ test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on 
     expect(r.ready.escalationPolicyId).toMatch(/^P[A-Z0-9]{6}$/);
     const tok = await fetchAppToken(r.ready);
     expect((await api(r.ready, tok, "/services")).status).toBe(200);
+    // The EU account's credentials work through euApiUrl (and only there).
+    const eu = r.ready.eu!;
+    expect(Object.keys(eu)).toEqual(["account", "oauth", "apiKey", "escalationPolicyId"]);
+    expect(eu.account).toEqual({ subdomain: "globex", region: "eu" });
+    const euTok = await fetchAppToken({ authUrl: r.ready.authUrl, ...eu });
+    const body = JSON.stringify({ service: { type: "service", name: "eu-svc", escalation_policy: { id: eu.escalationPolicyId } } });
+    expect((await api(r.ready, euTok, "/services", { method: "POST", body }, r.ready.euApiUrl)).status).toBe(201);
+    const keyed = await send(`${r.ready.euApiUrl}/services`, { headers: { authorization: `Token token=${eu.apiKey}`, accept: ACCEPT } });
+    expect(keyed.json.services.map((x: { name: string }) => x.name)).toEqual(["eu-svc"]);
+    expect((await api(r.ready, euTok, "/services")).status).toBe(401);
     expect(await stop(r, signal)).toBe(0);
     expect(r.stdout().trim().split("\n")).toHaveLength(1);
     // No secret reaches the logs.
-    for (const s of [r.ready.adminToken, r.ready.oauth.clientSecret, r.ready.apiKey, tok]) expect(r.stderr()).not.toContain(s);
+    for (const s of [r.ready.adminToken, r.ready.oauth.clientSecret, r.ready.apiKey, tok, eu.oauth.clientSecret, eu.apiKey, euTok]) expect(r.stderr()).not.toContain(s);
   }
 });
 
@@ -96,9 +108,10 @@ test("--data FILE: a restart keeps the same credentials and objects; the file is
   expect(readFileSync(data, "utf8")).not.toContain(tok);
 
   const second = await run(["--data", data]);
-  const { url: _u1, apiUrl: _a1, authUrl: _t1, ...creds1 } = first.ready;
-  const { url: _u2, apiUrl: _a2, authUrl: _t2, ...creds2 } = second.ready;
+  const { url: _u1, apiUrl: _a1, euApiUrl: _e1, authUrl: _t1, ...creds1 } = first.ready;
+  const { url: _u2, apiUrl: _a2, euApiUrl: _e2, authUrl: _t2, ...creds2 } = second.ready;
   expect(creds2).toEqual(creds1);
+  expect(creds2.eu?.account.subdomain).toBe("globex");
   // The access token issued before the restart still works; the service is still there.
   const show = await api(second.ready, tok, `/services/${created.json.service.id}`);
   expect(show.status).toBe(200);
@@ -121,8 +134,11 @@ test("--seed FILE fixes accounts, apps and credentials; --rate-limit sets the pe
     apiKey: "initech-key-0001",
     escalationPolicyId: "PESCAL1",
   });
+  // The first account is in the EU: it is also the `eu` entry, and its REST base is euApiUrl.
+  expect(r.ready.eu).toEqual({ account: r.ready.account, oauth: r.ready.oauth, apiKey: r.ready.apiKey, escalationPolicyId: r.ready.escalationPolicyId });
   const tok = await fetchAppToken(r.ready);
-  const res = await api(r.ready, tok, "/services");
+  const res = await api(r.ready, tok, "/services", {}, r.ready.euApiUrl);
+  expect(res.status).toBe(200);
   expect(res.headers.get("ratelimit-limit")).toBe("5");
   expect(await stop(r)).toBe(0);
 });

@@ -45,10 +45,10 @@ export interface Client {
   delete(path: string): Promise<Res>;
 }
 
-/** REST calls with `Authorization: <auth>` (e.g. "Bearer x" or "Token token=y"). */
-export function client(e: Emu, auth: string): Client {
+/** REST calls with `Authorization: <auth>` (e.g. "Bearer x" or "Token token=y") to `base` (default: the US base). */
+export function client(e: Emu, auth: string, base = e.apiUrl): Client {
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    send(e.url + path, {
+    send(base + path, {
       method,
       headers: { authorization: auth, accept: ACCEPT, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -60,6 +60,12 @@ export function client(e: Emu, auth: string): Client {
     delete: (path) => call("DELETE", path),
   };
 }
+
+/** REST calls to the EU base (`/eu`), where EU accounts' credentials work. */
+export const euClient = (e: Emu, auth: string): Client => client(e, auth, e.euApiUrl);
+
+/** An app token of the seed's EU Scoped app (the `eu` summary) via client_credentials. */
+export const euAppToken = (e: Emu, scopes?: string): Promise<string> => fetchAppToken({ authUrl: e.authUrl, ...e.seed.eu! }, scopes);
 
 export const bearer = async (e: Emu, scopes?: string): Promise<Client> => client(e, `Bearer ${await appToken(e, scopes)}`);
 

@@ -2,7 +2,7 @@
 // authorization-code + PKCE flow through the HTML consent form, the client-type/PKCE table,
 // refresh rotation, lifetimes, revocation and effective access.
 import { type Client as OidcClient, generators, Issuer, type TokenSet } from "openid-client";
-import { admin, client, createService, type Emu, form, type Registry, registry, send, serviceBody, start } from "./helpers";
+import { admin, client, createService, type Emu, euClient, form, type Registry, registry, send, serviceBody, start } from "./helpers";
 
 const REDIRECT = "http://localhost:8765/callback";
 const DAY = 86_400;
@@ -93,7 +93,9 @@ describe("authorization code flow (contract: credential lifecycle, token endpoin
     const claims = tokens.claims();
     const acme = reg.accounts.find((a) => a.subdomain === "acme")!;
     expect(claims).toMatchObject({ sub: user("admin@acme.example").id, region: "us", email: "admin@acme.example", account: { id: acme.id, subdomain: "acme" } });
-    expect(claims.aud).toEqual(expect.arrayContaining([e.apiUrl, app("Pulumi provider").clientId]));
+    // `aud`: the REST base of the account's region (acme is US: the root) and the client.
+    expect(claims.aud).toEqual([e.apiUrl, app("Pulumi provider").clientId]);
+    expect(claims.iss).toBe(e.authUrl);
     expect(JSON.parse(Buffer.from(tokens.client_info as string, "base64url").toString())).toEqual({ uid: claims.sub, utid: acme.id });
     const api = client(e, `Bearer ${tokens.access_token}`);
     expect((await api.post("/services", serviceBody(e))).status).toBe(201);
@@ -363,7 +365,9 @@ describe("use on other accounts (OAuth kinds table)", () => {
   test("a Classic app works for users of any account as soon as it exists", async () => {
     const tokens = await login(oidc("Classic web app"), "write", "admin@globex.example");
     expect(tokens.claims()).toMatchObject({ region: "eu", account: { subdomain: "globex" } });
-    const api = client(e, `Bearer ${tokens.access_token}`);
+    // Globex is an EU account: its user's token works through the EU base.
+    const api = euClient(e, `Bearer ${tokens.access_token}`);
+    expect((await api.get("/services")).status).toBe(200);
     const acmeService = await createService(e, client(e, `Token token=${e.seed.apiKey}`));
     expect((await api.get(`/services/${acmeService}`)).status).toBe(404);
   });
@@ -390,6 +394,26 @@ describe("use on other accounts (OAuth kinds table)", () => {
   test("an unpublished Scoped app cannot be installed on another account", async () => {
     const res = await admin(e, "POST", `/apps/${app("Pulumi provider").id}/installs`, { account: "globex" });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("id_token aud names the REST base of the user's region", () => {
+  test("a Globex (EU) user: aud is <origin>/eu and the client; iss stays the identity origin", async () => {
+    const tokens = await login(oidc("Classic web app"), "read", "admin@globex.example");
+    const claims = tokens.claims();
+    expect(claims.aud).toEqual([e.euApiUrl, app("Classic web app").clientId]);
+    expect(claims.iss).toBe(e.authUrl);
+    expect(claims).toMatchObject({ region: "eu", account: { subdomain: "globex" } });
+    // That base is where the user's token works; the root refuses it, naming the base.
+    expect((await client(e, `Bearer ${tokens.access_token}`, (claims.aud as string[])[0]).get("/services")).status).toBe(200);
+    const refused = await client(e, `Bearer ${tokens.access_token}`).get("/services");
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.errors).toEqual([`This account's data is in the EU service region; use ${e.euApiUrl}`]);
+  });
+
+  test("an Acme (US) user of the same app: aud is the origin", async () => {
+    const tokens = await login(oidc("Classic web app"), "read", "admin@acme.example");
+    expect(tokens.claims().aud).toEqual([e.apiUrl, app("Classic web app").clientId]);
   });
 });
 

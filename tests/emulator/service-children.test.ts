@@ -1,6 +1,6 @@
 // The services endpoints beyond CRUD: integrations, event rules (+ convert), custom field
 // definitions and values, enablements, and what happens to children of a deleted service.
-import { admin, bearer, type Client, client, createService, type Emu, registry, startWithClient } from "./helpers";
+import { admin, bearer, type Client, client, createService, type Emu, euClient, registry, startWithClient } from "./helpers";
 
 let e: Emu;
 let api: Client;
@@ -230,4 +230,8 @@ test("escalation policies can be read for reference (account key)", async () => 
   expect((await key.get(`/escalation_policies/${e.seed.escalationPolicyId}`)).json.escalation_policy.name).toBe("Default");
   const globex = (await registry(e)).escalationPolicies.find((p) => p.account === "globex")!;
   expect((await key.get(`/escalation_policies/${globex.id}`)).status).toBe(404);
+  // And the other way round, through the EU base where Globex's key works.
+  const globexKey = euClient(e, `Token token=${e.seed.eu!.apiKey}`);
+  expect((await globexKey.get(`/escalation_policies/${globex.id}`)).json.escalation_policy.id).toBe(globex.id);
+  expect((await globexKey.get(`/escalation_policies/${e.seed.escalationPolicyId}`)).status).toBe(404);
 });

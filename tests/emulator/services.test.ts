@@ -1,5 +1,5 @@
 // Services endpoints against the contract's endpoint conventions and generic resource rules.
-import { ACCEPT, bearer, type Client, client, createService, type Emu, registry, send, serviceBody, startWithClient } from "./helpers";
+import { ACCEPT, bearer, type Client, client, createService, type Emu, euClient, registry, send, serviceBody, startWithClient } from "./helpers";
 
 let e: Emu;
 let api: Client;
@@ -292,7 +292,8 @@ describe("accounts are isolated", () => {
     const reg = await registry(e);
     const globexKey = reg.apiKeys.find((k) => k.account === "globex" && k.kind === "account")!;
     const globexPolicy = reg.escalationPolicies.find((p) => p.account === "globex")!;
-    const globex = client(e, `Token token=${globexKey.token}`);
+    // Globex is an EU account: its credentials work through the EU base only.
+    const globex = euClient(e, `Token token=${globexKey.token}`);
     const acmeId = await createService(e, api, { name: "acme-only" });
     expect((await globex.get(`/services/${acmeId}`)).status).toBe(404);
     expect((await globex.delete(`/services/${acmeId}`)).status).toBe(404);

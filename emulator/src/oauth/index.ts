@@ -3,7 +3,7 @@
 import formbody from "@fastify/formbody";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../core";
-import { baseUrl } from "../http";
+import { origin } from "../region";
 import { registerAuthorize } from "./authorize";
 import { purgeExpired } from "./codes";
 import { signingKey } from "./keys";
@@ -21,7 +21,7 @@ export function registerOAuth(app: FastifyInstance, core: EmulatorCore): void {
     registerAuthorize(scope, core);
     scope.get("/oauth/jwks", { config: { area: "oauth" } }, () => ({ keys: [signingKey(core.state).publicJwk] }));
     scope.get("/.well-known/openid-configuration", { config: { area: "oauth" } }, (req) => {
-      const base = baseUrl(core, req);
+      const base = origin(core, req);
       return {
         issuer: base,
         authorization_endpoint: `${base}/oauth/authorize`,

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SignJWT } from "jose";
 import type { EmulatorCore } from "../core";
 import { OAuthError } from "../errors";
-import { baseUrl } from "../http";
 import { tokenHash } from "../ids";
+import { origin, restBase } from "../region";
 import { accountBySubdomain, type App, appByClientId } from "../store";
 import { signingKey } from "./keys";
 import { s256, VERIFIER } from "./pkce";
@@ -82,10 +82,10 @@ async function idToken(core: EmulatorCore, req: FastifyRequest, app: App, userId
   const user = core.state.users[userId];
   const account = core.state.accounts[user.accountId];
   const key = signingKey(core.state);
-  const base = baseUrl(core, req);
   const now = Math.floor(core.clock.now() / 1000);
-  // `aud` names the REST host (for data-residency decisions) and the client, with `azp`, so
-  // standard OIDC libraries accept the token too.
+  // `aud` names the REST base of the account's region (where its data must be sent: the root or
+  // /eu) and the client, with `azp`, so standard OIDC libraries accept the token too. `iss` is the
+  // identity origin, the same for every region.
   return new SignJWT({
     ...(nonce ? { nonce } : {}),
     azp: app.clientId,
@@ -96,9 +96,9 @@ async function idToken(core: EmulatorCore, req: FastifyRequest, app: App, userId
     region: account.region,
   })
     .setProtectedHeader({ alg: "RS256", kid: key.kid, typ: "JWT" })
-    .setIssuer(base)
+    .setIssuer(origin(core, req))
     .setSubject(user.id)
-    .setAudience([base, app.clientId])
+    .setAudience([restBase(core, req, account.region), app.clientId])
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(key.privateKey);

@@ -8,6 +8,7 @@ import type { EmulatorCore } from "../core";
 import { invalid, notFound } from "../errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
+import { origin } from "../region";
 import type { Account, Role } from "../store";
 import { type Vendor, VENDORS, vendorById } from "../vendors";
 
@@ -21,7 +22,8 @@ export function abilitiesOf(account: Account): string[] {
   return [...BASE_ABILITIES, ...(account.aiopsEntitled ? ["event_intelligence"] : [])].sort();
 }
 
-export function renderVendor(base: string, v: Vendor) {
+/** `assets`: the origin (static files are served at the root only, not under /eu). */
+export function renderVendor(base: string, assets: string, v: Vendor) {
   const slug = v.name.toLowerCase().replace(/[^a-z0-9]+/g, "_");
   return {
     id: v.id,
@@ -31,8 +33,8 @@ export function renderVendor(base: string, v: Vendor) {
     html_url: null,
     name: v.name,
     website_url: v.website_url,
-    logo_url: `${base}/_emulator/static/vendors/${slug}_large.png`,
-    thumbnail_url: `${base}/_emulator/static/vendors/${slug}_thumb.png`,
+    logo_url: `${assets}/_emulator/static/vendors/${slug}_large.png`,
+    thumbnail_url: `${assets}/_emulator/static/vendors/${slug}_thumb.png`,
     description: v.description,
     integration_guide_url: v.website_url,
   };
@@ -80,13 +82,14 @@ export function registerCatalog(app: FastifyInstance, core: EmulatorCore): void 
     const list = VENDORS.filter((v) => !text || v.name.toLowerCase().includes(text)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const { page, meta } = paginate(list, q);
     const base = baseUrl(core, req);
-    return { vendors: page.map((v) => renderVendor(base, v)), ...meta };
+    const assets = origin(core, req);
+    return { vendors: page.map((v) => renderVendor(base, assets, v)), ...meta };
   });
 
   rest(app, "GET", "/vendors/:id", SCOPES.vendorsRead, (req) => {
     const v = vendorById(params(req).id);
     if (!v) throw notFound(`Vendor ${params(req).id}`);
-    return { vendor: renderVendor(baseUrl(core, req), v) };
+    return { vendor: renderVendor(baseUrl(core, req), origin(core, req), v) };
   });
 
   rest(app, "GET", "/priorities", SCOPES.prioritiesRead, (req) => {
@@ -109,7 +112,7 @@ export function registerCatalog(app: FastifyInstance, core: EmulatorCore): void 
       user: {
         id: u.id, type: "user", summary: u.name, self: `${base}/users/${u.id}`, html_url: `${base}/users/${u.id}`,
         name: u.name, email: u.email, time_zone: "Etc/UTC", color: "green", role: ROLE_NAMES[u.role],
-        avatar_url: `${base}/_emulator/static/avatar.png`, description: null, invitation_sent: false, job_title: "",
+        avatar_url: `${origin(core, req)}/_emulator/static/avatar.png`, description: null, invitation_sent: false, job_title: "",
         teams: [], contact_methods: [], notification_rules: [],
       },
     };
