@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+// pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE] [--account NAME [--stack S] [--cwd DIR]]
 // Prints a ready-to-run Pulumi TypeScript program adopting existing services (all of them, or the
 // ones named) with their integrations, event rules, custom field values and enablements.
 // Credentials come from the environment exactly as the provider resolves them (PAGERDUTY_TOKEN, or
-// PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...).
+// PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...); with
+// --account NAME from that named account's entry of the stack config (`pagerduty:accounts.NAME`,
+// read with `pulumi config`), and every resource of the program names the account.
 // Only GET requests are made. Secrets (credentials, integration keys) are never printed.
 import { writeFileSync } from "node:fs";
 import { commandLine, UsageError } from "./usage";
-import { resolveSettings } from "../config";
-import { PagerDutyError } from "../errors";
+import { accountNameProblem, ACCOUNTS_KEY, DEFAULT_ACCOUNT, parseAccounts, resolveSettings, type ProviderSettings } from "../config";
+import { ConfigError, PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
-import { createClient } from "../account/client";
+import { createClient, type ClientOverrides } from "../account/client";
 import type { ApiClient } from "../http/client";
+import { credentialsRefused } from "./account-clients";
+import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { listOffset } from "../kernel/pages";
 import { servicesWithName } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
@@ -22,19 +26,25 @@ import { renderProgram, type ServiceSnapshot } from "./program";
 const READ = ["services.read"];
 
 export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+                       [--account NAME [--stack STACK] [--cwd DIR]]
 
 Prints a Pulumi TypeScript program that adopts existing PagerDuty services (all of them, or the
 ones selected) with their integrations, event rules, custom field values and enablements.
 Only GET requests are made; secrets are never printed.
 
 Options:
-  --service ID    adopt the service with this id (repeatable)
-  --name NAME     adopt the service with exactly this name (repeatable)
-  --out FILE      write the program to FILE instead of stdout
-  -h, --help      show this help
-  --version       show the version
+  --service ID      adopt the service with this id (repeatable)
+  --name NAME       adopt the service with exactly this name (repeatable)
+  --out FILE        write the program to FILE instead of stdout
+  --account NAME    adopt from the named account of the stack config (pagerduty:accounts.NAME):
+                    its settings there are the credentials, and every resource of the program
+                    is declared with account: "NAME"
+  -s, --stack STACK the stack whose config --account reads (default: the selected stack)
+  -C, --cwd DIR     the Pulumi project directory (default: the current directory)
+  -h, --help        show this help
+  --version         show the version
 
-Credentials come from the environment (not from stack config):
+Without --account, credentials come from the environment (not from stack config):
   PAGERDUTY_TOKEN                                  an API key, or
   PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET    a Scoped OAuth app, with PAGERDUTY_SUBDOMAIN
                                                    (app token) or PAGERDUTY_REFRESH_TOKEN (user token)
@@ -44,6 +54,10 @@ export interface AdoptOptions {
   ids: string[];
   names: string[];
   out?: string;
+  /** A named account of the stack config; its settings are read with `pulumi config` in `cwd`. */
+  account?: string;
+  stack?: string;
+  cwd?: string;
 }
 
 export { UsageError };
@@ -56,6 +70,9 @@ export function parseArgs(argv: readonly string[]): AdoptOptions {
       service: { type: "string", multiple: true },
       name: { type: "string", multiple: true },
       out: { type: "string" },
+      account: { type: "string" },
+      stack: { type: "string", short: "s" },
+      cwd: { type: "string", short: "C" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
     },
@@ -63,13 +80,29 @@ export function parseArgs(argv: readonly string[]): AdoptOptions {
   );
   if (values.help) throw new UsageError(USAGE, 0);
   if (values.version) throw new UsageError(packageVersion(), 0);
-  for (const [flag, list] of [["--service", values.service], ["--name", values.name], ["--out", values.out === undefined ? undefined : [values.out]]] as const) {
+  const single = (v: string | undefined) => (v === undefined ? undefined : [v]);
+  for (const [flag, list] of [
+    ["--service", values.service], ["--name", values.name], ["--out", single(values.out)], ["--account", single(values.account)], ["--stack", single(values.stack)], ["--cwd", single(values.cwd)],
+  ] as const) {
     if (list?.some((v) => !v.trim())) throw new UsageError(`${flag} needs a value\n(see pagerduty-adopt --help)`);
   }
-  return { ids: values.service ?? [], names: values.name ?? [], ...(values.out !== undefined ? { out: values.out } : {}) };
+  const { account, stack, cwd } = values;
+  if (account === undefined && (stack !== undefined || cwd !== undefined)) {
+    throw new UsageError(`--stack and --cwd choose the stack whose config --account reads; without --account the credentials come from the environment\n(see pagerduty-adopt --help)`);
+  }
+  if (account !== undefined) {
+    if (account === DEFAULT_ACCOUNT) throw new UsageError(`--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the environment)`);
+    const problem = accountNameProblem(account);
+    if (problem) throw new UsageError(`--account: an account name ${problem}`);
+  }
+  return {
+    ids: values.service ?? [], names: values.name ?? [],
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(account !== undefined ? { account } : {}), ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}),
+  };
 }
 
-/** Settings errors name stack-config keys and their variables; this command reads the variables only. */
+/** Settings errors name stack-config keys and their variables; without --account this command reads the variables only. */
 export function environmentTerms(message: string): string {
   return message.replace(/"pagerduty:\w+" \(env (PAGERDUTY_\w+)\)/g, "$1");
 }
@@ -111,25 +144,55 @@ async function snapshot(client: ApiClient, s: Raw): Promise<ServiceSnapshot> {
   return { service: s, integrations, rules, customFields, enablements };
 }
 
+/** What adopt talks to; tests replace the pulumi CLI and the HTTP transport. */
+export interface AdoptDeps {
+  pulumi?: Pulumi;
+  env?: NodeJS.ProcessEnv;
+  clients?: ClientOverrides;
+}
+
+/**
+ * The settings of `account` from the stack config. Only a declared account: resolveSettings would
+ * say the same, but this names the stack and the key the user can check.
+ */
+function namedAccountSettings(account: string, opts: AdoptOptions, pulumi: Pulumi, env: NodeJS.ProcessEnv): ProviderSettings {
+  const config = stackConfig(pulumi);
+  const declared = [...parseAccounts(config.get(ACCOUNTS_KEY)).keys()];
+  if (!declared.includes(account)) {
+    throw new ConfigError(
+      `--account ${account}: the config of ${opts.stack ? `stack "${opts.stack}"` : "the selected stack"} has no "${ACCOUNTS_KEY}.${account}" ` +
+        `(declared: ${declared.length ? declared.join(", ") : "none"}); declare it with pulumi config set --path '${ACCOUNTS_KEY}.${account}.token' --secret ..., or choose the stack with --stack`,
+    );
+  }
+  return resolveSettings((key) => config.get(key), env, account);
+}
+
 /** The program, and how many services it adopts. */
-export async function adopt(opts: AdoptOptions): Promise<{ program: string; services: number }> {
+export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{ program: string; services: number }> {
+  const env = deps.env ?? process.env;
+  const { account } = opts;
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
-  const settings = resolveSettings(() => undefined);
-  const client = createClient(settings);
+  const settings =
+    account === undefined ? resolveSettings(() => undefined, env) : namedAccountSettings(account, opts, deps.pulumi ?? pulumiCli({ cwd: opts.cwd ?? process.cwd(), ...(opts.stack ? { stack: opts.stack } : {}) }), env);
+  const client = createClient(settings, deps.clients);
   try {
     const services = await selectServices(client, opts);
-    if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", "the account has no services to adopt");
+    if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", `${account === undefined ? "the account" : `account "${account}"`} has no services to adopt`);
     const snapshots: ServiceSnapshot[] = [];
     for (const s of services) snapshots.push(await snapshot(client, s));
-    return { program: renderProgram(snapshots, settings.apiUrl), services: snapshots.length };
+    return { program: renderProgram(snapshots, settings.apiUrl, account === undefined ? {} : { account }), services: snapshots.length };
+  } catch (e) {
+    // A named account's settings are keys of the stack config: name them when PagerDuty refuses.
+    throw account === undefined ? e : credentialsRefused(settings, e);
   } finally {
     await client.close();
   }
 }
 
 async function main(): Promise<number> {
+  let opts: AdoptOptions | undefined;
   try {
-    const opts = parseArgs(process.argv.slice(2));
+    opts = parseArgs(process.argv.slice(2));
     const { program, services } = await adopt(opts);
     if (opts.out) {
       writeFileSync(opts.out, program);
@@ -141,7 +204,9 @@ async function main(): Promise<number> {
       process.stdout.write(`${e.message}\n`);
       return 0;
     }
-    process.stderr.write(`pagerduty-adopt: ${environmentTerms(e instanceof Error ? e.message : String(e))}\n`);
+    const message = e instanceof Error ? e.message : String(e);
+    // Without --account the settings come from the environment only: say them in its terms.
+    process.stderr.write(`pagerduty-adopt: ${opts?.account === undefined ? environmentTerms(message) : message}\n`);
     return e instanceof UsageError ? e.exitCode : 1;
   }
 }

@@ -9,23 +9,30 @@
 //
 // Pulumi 3.248's own `pulumi refresh --import-pending-creates URN ID` drops the resource instead of
 // importing it, so the state is edited with `pulumi stack export` / `pulumi stack import`, then the
-// recorded objects are read with `pulumi refresh --target`. Credentials come from the stack's
-// config (as the provider reads them) or the PAGERDUTY_* environment. Only GET requests are made to
-// PagerDuty; nothing secret is printed.
-import { spawnSync } from "node:child_process";
+// recorded objects are read with `pulumi refresh --target`. Each create is looked for in its own
+// account (the `account` its inputs recorded), with that account's settings from the stack's config
+// as the provider reads them: the default account's top-level `pagerduty:*` keys or PAGERDUTY_*
+// environment, a named one's entry of `pagerduty:accounts`. An account that cannot be searched
+// (settings missing or refused) is named with the setting to fix, and then, as for an ambiguous
+// match, nothing is changed: `pulumi stack import` drops every pending operation, and a pending
+// create is what lets the next `up` adopt its object. Only GET requests are made to PagerDuty;
+// nothing secret is printed.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PagerDutyError } from "../errors";
-import { createClient } from "../account/client";
+import type { ClientOverrides } from "../account/client";
 import type { Checkpoint, Operation, StateResource } from "../account/stack-state";
-import { resolveSettings } from "../config";
+import { DEFAULT_ACCOUNT } from "../config";
+import { PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
+import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
 import { RECORDED_KINDS, type CreatedKind } from "../kernel/registry";
 import { servicesNamedExactly } from "../resources/service";
 import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
+import { AccountClients, accountLabel } from "./account-clients";
+import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { commandLine, UsageError } from "./usage";
 
 const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
@@ -56,48 +63,97 @@ export function parseArgs(argv: readonly string[]): RecoverOptions {
 
 export type { Checkpoint };
 
-/** What recovery does with one pending create. */
+/** What recovery does with one pending create; `account` is set when it is not the default one. */
 export type Decision =
-  | { urn: string; kind: "record"; id: string; what: string }
-  | { urn: string; kind: "settled" }
-  | { urn: string; kind: "not-made"; what: string }
-  | { urn: string; kind: "ambiguous"; ids: string[]; what: string };
+  | { urn: string; kind: "record"; id: string; what: string; account?: string }
+  | { urn: string; kind: "settled"; account?: string }
+  | { urn: string; kind: "not-made"; what: string; account?: string }
+  | { urn: string; kind: "ambiguous"; ids: string[]; what: string; account?: string }
+  /** Left pending: its account could not be searched (`reason` names the setting to fix). */
+  | { urn: string; kind: "failed"; what: string; account: string; reason: string };
 
-/** Finds the ids of the objects matching a pending create's recorded inputs. */
-export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>) => Promise<string[]>;
+/** Finds, in `account`, the ids of the objects matching a pending create's recorded inputs. */
+export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>, account: string) => Promise<string[]>;
 
 const describe = (kind: string, inputs: Record<string, unknown>) =>
   kind === "Service" ? `service "${inputs.name}"` : kind === "ServiceIntegration" ? `integration of service ${inputs.service}` : `event rule of service ${inputs.service}`;
 
+/** The pending creates of this package's types. */
+const pendingCreates = (checkpoint: Checkpoint) =>
+  (checkpoint.deployment.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
+
+/** A recorded `account` that is not a plain name (a secret): no account can be searched for it. */
+const UNREADABLE = "(unreadable)";
+
+function recordedAccount(props: Record<string, unknown> | undefined): string {
+  const a = props?.[ACCOUNT_INPUT];
+  return a === undefined || typeof a === "string" ? accountOf(props) : UNREADABLE;
+}
+
+/** The inputs a finder compares: the resource's own, without bookkeeping and the account. */
+function ownInputs(recorded: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { [ACCOUNT_INPUT]: _, ...rest } = userInputs(recorded ?? {});
+  return rest;
+}
+
 /**
- * Decides, for each pending create of this package's types, whether the object exists. Ids already
- * in the state and ids matched to another pending create are never offered twice.
+ * Decides, for each pending create of this package's types, whether the object exists, looking in
+ * the create's own account only. Ids already in the state and ids matched to another pending create
+ * of the same account are never offered twice. An account that cannot be searched (settings missing
+ * or refused, the API unreachable) has its creates "failed", undecided; the other accounts are
+ * decided all the same. A create whose resource is in the state needs no search.
  */
 export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decision[]> {
   const resources = checkpoint.deployment.resources ?? [];
   const inState = new Set(resources.map((r) => r.urn));
-  const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => `${r.type}/${r.id}`));
-  const decisions: Decision[] = [];
-  const pending = (checkpoint.deployment.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
-  // Services first: children of a recorded service are found through it.
-  pending.sort((a, b) => Number(RECOVERABLE[a.resource.type] !== "Service") - Number(RECOVERABLE[b.resource.type] !== "Service"));
-  for (const op of pending) {
-    const { urn, type } = op.resource;
-    if (inState.has(urn)) {
-      decisions.push({ urn, kind: "settled" });
-      continue;
-    }
-    const kind = RECOVERABLE[type];
-    const inputs = userInputs(op.resource.inputs ?? {});
-    const what = describe(kind, inputs);
-    const ids = (await find(kind, inputs)).filter((id) => !taken.has(`${type}/${id}`));
-    if (ids.length === 1) {
-      taken.add(`${type}/${ids[0]}`);
-      decisions.push({ urn, kind: "record", id: ids[0], what });
-    } else if (ids.length === 0) decisions.push({ urn, kind: "not-made", what });
-    else decisions.push({ urn, kind: "ambiguous", ids: [...ids].sort(), what });
+  const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => heldKey(recordedAccount(r.inputs ?? r.outputs), r.type, r.id!)));
+  const byAccount = new Map<string, Operation[]>();
+  for (const op of pendingCreates(checkpoint)) {
+    const account = recordedAccount(op.resource.inputs);
+    byAccount.set(account, [...(byAccount.get(account) ?? []), op]);
   }
+  const accounts = [...byAccount.keys()].sort((a, b) => Number(a !== DEFAULT_ACCOUNT) - Number(b !== DEFAULT_ACCOUNT) || a.localeCompare(b));
+  const decisions: Decision[] = [];
+  for (const account of accounts) decisions.push(...(await planAccount(account, byAccount.get(account)!, inState, taken, find)));
   return decisions;
+}
+
+const heldKey = (account: string, type: string, id: string) => `${account}/${type}/${id}`;
+
+async function planAccount(account: string, ops: Operation[], inState: ReadonlySet<string>, taken: Set<string>, find: Finder): Promise<Decision[]> {
+  const named = account === DEFAULT_ACCOUNT ? {} : { account };
+  // Services first: children of a recorded service are found through it.
+  const pending = [...ops].sort((a, b) => Number(RECOVERABLE[a.resource.type] !== "Service") - Number(RECOVERABLE[b.resource.type] !== "Service"));
+  const decisions: Decision[] = [];
+  const claimed: string[] = [];
+  try {
+    if (account === UNREADABLE) throw new PagerDutyError("ERR_STATE", `the recorded "${ACCOUNT_INPUT}" input is not a plain account name (a secret?), so the account to search is not known`);
+    for (const op of pending) {
+      const { urn, type } = op.resource;
+      if (inState.has(urn)) {
+        decisions.push({ urn, kind: "settled", ...named });
+        continue;
+      }
+      const kind = RECOVERABLE[type];
+      const inputs = ownInputs(op.resource.inputs);
+      const what = describe(kind, inputs);
+      const ids = (await find(kind, inputs, account)).filter((id) => !taken.has(heldKey(account, type, id)));
+      if (ids.length === 1) {
+        taken.add(heldKey(account, type, ids[0]));
+        claimed.push(heldKey(account, type, ids[0]));
+        decisions.push({ urn, kind: "record", id: ids[0], what, ...named });
+      } else if (ids.length === 0) decisions.push({ urn, kind: "not-made", what, ...named });
+      else decisions.push({ urn, kind: "ambiguous", ids: [...ids].sort(), what, ...named });
+    }
+    return decisions;
+  } catch (e) {
+    for (const key of claimed) taken.delete(key);
+    const reason = e instanceof Error ? e.message : String(e);
+    return pending.map((op) => {
+      const { urn, type } = op.resource;
+      return inState.has(urn) ? { urn, kind: "settled", ...named } : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, reason };
+    });
+  }
 }
 
 /**
@@ -110,7 +166,7 @@ export function apply(checkpoint: Checkpoint, decisions: readonly Decision[]): C
   const kept: Operation[] = [];
   for (const op of checkpoint.deployment.pending_operations ?? []) {
     const d = op.type === "creating" ? byUrn.get(op.resource.urn) : undefined;
-    if (!d || d.kind === "ambiguous") kept.push(op);
+    if (!d || d.kind === "ambiguous" || d.kind === "failed") kept.push(op);
     else if (d.kind === "record") added.push({ ...op.resource, id: d.id, outputs: { ...(op.resource.inputs ?? {}) } });
   }
   const resources = [...(checkpoint.deployment.resources ?? []), ...dependencyOrder(added)];
@@ -142,71 +198,84 @@ function dependencyOrder(added: StateResource[]): StateResource[] {
 
 // ---- finding objects ---------------------------------------------------------------------------
 
-/** Objects matching recorded inputs, through the API (GET only), as the provider finds them. */
+/** Objects matching recorded inputs, through one account's API (GET only), as the provider finds them. */
+export function findIn(client: ApiClient, kind: CreatedKind, inputs: Record<string, unknown>): Promise<string[]> {
+  if (kind === "Service") return servicesNamedExactly(client, String(inputs.name ?? ""));
+  if (kind === "ServiceIntegration") return integrationsLike(client, inputs as unknown as IntegrationInputs);
+  return rulesLike(client, inputs as unknown as RuleInputs);
+}
+
+/** Each account searched with its own client. */
 export const finderIn =
-  (client: ApiClient): Finder =>
-  async (kind, inputs) => {
-    if (kind === "Service") return servicesNamedExactly(client, String(inputs.name ?? ""));
-    if (kind === "ServiceIntegration") return integrationsLike(client, inputs as unknown as IntegrationInputs);
-    return rulesLike(client, inputs as unknown as RuleInputs);
-  };
+  (clients: AccountClients): Finder =>
+  (kind, inputs, account) =>
+    clients.use(account, (client) => findIn(client, kind, inputs));
 
-// ---- the pulumi CLI ----------------------------------------------------------------------------
+// ---- the summary -------------------------------------------------------------------------------
 
-function pulumi(opts: RecoverOptions, args: string[], input?: string): string {
-  const full = ["--non-interactive", ...args, ...(opts.stack ? ["--stack", opts.stack] : [])];
-  const r = spawnSync("pulumi", full, { cwd: opts.cwd, encoding: "utf8", maxBuffer: 256 << 20, input });
-  if (r.error) throw new PagerDutyError("ERR_CONFIG", `cannot run pulumi: ${r.error.message}`);
-  if (r.status !== 0) {
-    // stderr only: the stdout of `config --show-secrets` must never be printed.
-    const detail = r.stderr.trim().split("\n").slice(-6).join("\n");
-    const locked = /currently locked/.test(detail) ? "\nThe stack is still locked by the interrupted update: when no `pulumi` runs for it any more, run `pulumi cancel --yes`, then this command again." : "";
-    throw new PagerDutyError("ERR_CONFIG", `pulumi ${args[0]} ${args[1] ?? ""} failed (exit ${r.status}):\n${detail}${locked}`);
-  }
-  return r.stdout;
-}
-
-/** The stack's `pagerduty:*` config, secrets decrypted in memory only. */
-function stackConfig(opts: RecoverOptions): Map<string, string> {
-  const raw = JSON.parse(pulumi(opts, ["config", "--json", "--show-secrets"]) || "{}") as Record<string, { value?: unknown }>;
-  const out = new Map<string, string>();
-  for (const [key, v] of Object.entries(raw)) if (key.startsWith("pagerduty:") && v?.value !== undefined) out.set(key, String(v.value));
-  return out;
-}
+const inAccount = (d: Decision) => (d.account ? `, account "${d.account}"` : "");
 
 function report(decisions: readonly Decision[]): string {
   const lines = decisions.map((d) => {
     switch (d.kind) {
-      case "record": return `  record    ${d.urn} -> ${d.id} (${d.what})`;
-      case "settled": return `  settled   ${d.urn} (already in the state; the stale pending create is dropped)`;
-      case "not-made": return `  not made  ${d.urn} (no ${d.what} matches; \`pulumi up\` creates it)`;
-      case "ambiguous": return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}): ${d.ids.join(", ")}`;
+      case "record": return `  record    ${d.urn} -> ${d.id} (${d.what}${inAccount(d)})`;
+      case "settled": return `  settled   ${d.urn} (${d.account ? `account "${d.account}"; ` : ""}already in the state; the stale pending create is dropped)`;
+      case "not-made": return `  not made  ${d.urn} (no ${d.what} matches${inAccount(d)}; \`pulumi up\` creates it)`;
+      case "ambiguous": return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}${inAccount(d)}): ${d.ids.join(", ")}`;
+      case "failed": return `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be searched`;
     }
   });
   return lines.join("\n");
 }
 
-export async function recover(opts: RecoverOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  const checkpoint = JSON.parse(pulumi(opts, ["stack", "export"])) as Checkpoint;
-  const interrupted = (checkpoint.deployment.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
+/** Why each account that could not be searched failed, once per account. */
+function failures(decisions: readonly Decision[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const d of decisions) if (d.kind === "failed" && !out.has(d.account)) out.set(d.account, d.reason);
+  return out;
+}
+
+const accountList = (accounts: Iterable<string>) => [...accounts].map(accountLabel).join(", ");
+
+// ---- the command -------------------------------------------------------------------------------
+
+/** What recover talks to; tests replace the pulumi CLI and the HTTP transport. */
+export interface RecoverDeps {
+  pulumi?: Pulumi;
+  env?: NodeJS.ProcessEnv;
+  clients?: ClientOverrides;
+}
+
+export async function recover(opts: RecoverOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`), deps: RecoverDeps = {}): Promise<number> {
+  const pulumi = deps.pulumi ?? pulumiCli(opts);
+  const checkpoint = JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
+  const interrupted = pendingCreates(checkpoint);
   if (!interrupted.length) {
     out("pagerduty-recover: no interrupted creates in the stack's state; nothing to do");
     return 0;
   }
-  const config = stackConfig(opts);
-  const client = createClient(resolveSettings((key) => config.get(key), process.env));
+  const clients = new AccountClients(stackConfig(pulumi), deps.env ?? process.env, deps.clients);
   let decisions: Decision[];
   try {
-    decisions = await plan(checkpoint, finderIn(client));
+    decisions = await plan(checkpoint, finderIn(clients));
   } finally {
-    await client.close();
+    await clients.close();
   }
   out(`pagerduty-recover: ${interrupted.length} interrupted create(s):\n${report(decisions)}`);
-  const ambiguous = decisions.filter((d) => d.kind === "ambiguous");
-  if (ambiguous.length) {
+  const failed = failures(decisions);
+  for (const [account, reason] of failed) out(`${accountLabel(account)}: ${reason}`);
+  const ambiguous = decisions.some((d) => d.kind === "ambiguous");
+  if (ambiguous || failed.size) {
+    // `pulumi stack import` drops every pending operation of the state it writes, and a pending
+    // create is what lets the next `up` (on any runner) adopt its object instead of making a second
+    // one: the state is written only once every pending create is decided.
+    const todo = [
+      ...(ambiguous ? ["which object belongs to the state is not certain for the AMBIGUOUS ones: delete the extra objects in PagerDuty (keep one of each)"] : []),
+      ...(failed.size ? [`${accountList(failed.keys())} could not be searched: fix the settings named above`] : []),
+    ];
     out(
-      "Nothing was changed: which object belongs to the state is not certain for the AMBIGUOUS ones. Delete the extra objects " +
-        "in PagerDuty (keep one of each), then run `npx pagerduty-recover` again.",
+      `Nothing was changed: ${todo.join("; ")}. Then run \`npx pagerduty-recover\` again` +
+        (failed.size ? " (writing the state back would drop the pending creates left undecided, which the next `pulumi up` needs to adopt their objects)." : "."),
     );
     return 1;
   }
@@ -220,11 +289,11 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void 
   try {
     const file = path.join(dir, "state.json");
     fs.writeFileSync(file, JSON.stringify(apply(checkpoint, decisions)), { mode: 0o600 });
-    pulumi(opts, ["stack", "import", "--file", file]);
+    pulumi(["stack", "import", "--file", file]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (recorded.length) pulumi(opts, refresh);
+  if (recorded.length) pulumi(refresh);
   out(`Done: ${recorded.length} object(s) recorded in the state, ${decisions.length - recorded.length} pending create(s) dropped. Run \`pulumi up\` next.`);
   return 0;
 }
