@@ -8,9 +8,9 @@ import * as path from "node:path";
 import {
   ACCOUNTS_KEY, accountNames, CONFIG_KEYS, DEFAULT_ACCOUNT, describeSetting, hasTopLevelCredentials, resolveDriftAllFields, resolveSettings, type ProviderSettings,
 } from "../config";
-import { ApiError, ConfigError, TokenError } from "../errors";
 import type { TokenSource } from "../auth/token-source";
 import { createAccountClient, type ClientOverrides } from "./client";
+import { credentialsRefused } from "./refusal";
 import { AccountContext, type Warn } from "./context";
 import { defaultJournalDir, Journal } from "./journal";
 import { StackState, type Exporter } from "./stack-state";
@@ -113,7 +113,7 @@ export class Deployment {
         else await found.tokens.get();
       } catch (e) {
         found.verified = undefined;
-        throw refused(settings, e);
+        throw credentialsRefused(settings, e, REFUSED_ADVICE);
       }
     })();
     return found.verified;
@@ -168,23 +168,10 @@ export class Deployment {
 const sameValues = (a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string>) =>
   a !== undefined && a.size === b.size && [...b].every(([k, v]) => a.get(k) === v);
 
-/** A refusal of the credentials themselves as a configuration error naming the settings to fix. */
-function refused(settings: ProviderSettings, e: unknown): unknown {
-  const kind = settings.credentials.kind;
-  const keys =
-    e instanceof ApiError && e.status === 401 && kind === "api_key" ? (["token"] as const)
-    : e instanceof TokenError && e.oauthError === "invalid_grant" && kind === "refresh_token" ? (["refreshToken"] as const)
-    : e instanceof TokenError && (e.status === 400 || e.status === 401) && kind !== "api_key" ? (["clientId", "clientSecret"] as const)
-    : undefined;
-  if (!keys) return e;
-  const named = keys.map((k) => describeSetting(k, settings.account)).join(" and ");
-  const whose = settings.account === DEFAULT_ACCOUNT ? "" : ` of account "${settings.account}"`;
-  return new ConfigError(
-    `PagerDuty refused the credentials${whose} in ${named}: ${(e as Error).message}. Set the current values ` +
-      `(pulumi config set --secret ...). After a rotation, run refresh and destroy with --run-program: ` +
-      `without it they reuse the settings stored at the last \`pulumi up\``,
-  );
-}
+/** What to do about refused credentials, after the settings are named. */
+const REFUSED_ADVICE =
+  "Set the current values (pulumi config set --secret ...). After a rotation, run refresh and destroy with --run-program: " +
+  "without it they reuse the settings stored at the last `pulumi up`";
 
 /** Identifies account + credential (and the settings a client is built from) without keeping the credential: a hash. */
 function accountKey(s: ProviderSettings): string {

@@ -2,27 +2,9 @@
 // them: the default account from the top-level `pagerduty:*` settings (environment fallbacks), a
 // named one from its entry of `pagerduty:accounts` alone.
 import { createClient, type ClientOverrides } from "../account/client";
-import { DEFAULT_ACCOUNT, describeSetting, resolveSettings, type ProviderSettings } from "../config";
-import { ApiError, ConfigError, TokenError } from "../errors";
+import { resolveSettings, type ProviderSettings } from "../config";
+import { credentialsRefused } from "../account/refusal";
 import type { ApiClient } from "../http/client";
-
-/** How messages name an account. */
-export const accountLabel = (account: string) => (account === DEFAULT_ACCOUNT ? "the default account" : `account "${account}"`);
-
-/**
- * A refusal of the credentials themselves, as a ConfigError naming the settings to fix; any other
- * error as it is.
- */
-export function credentialsRefused(settings: ProviderSettings, e: unknown): unknown {
-  const kind = settings.credentials.kind;
-  let keys: ReadonlyArray<"token" | "refreshToken" | "clientId" | "clientSecret"> | undefined;
-  if (e instanceof ApiError && e.status === 401 && kind === "api_key") keys = ["token"];
-  else if (e instanceof TokenError && e.oauthError === "invalid_grant" && kind === "refresh_token") keys = ["refreshToken"];
-  else if (e instanceof TokenError && (e.status === 400 || e.status === 401) && kind !== "api_key") keys = ["clientId", "clientSecret"];
-  if (!keys) return e;
-  const named = keys.map((k) => describeSetting(k, settings.account)).join(" and ");
-  return new ConfigError(`PagerDuty refused the credentials of ${accountLabel(settings.account)} in ${named}: ${(e as Error).message}`);
-}
 
 /** One client per account, made on first use; `close` closes them all. */
 export class AccountClients {

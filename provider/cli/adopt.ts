@@ -14,7 +14,7 @@ import { ConfigError, PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
 import { createClient, type ClientOverrides } from "../account/client";
 import type { ApiClient } from "../http/client";
-import { credentialsRefused } from "./account-clients";
+import { credentialsRefused } from "../account/refusal";
 import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { listOffset } from "../kernel/pages";
 import { servicesWithName } from "../resources/service";

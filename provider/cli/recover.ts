@@ -31,7 +31,8 @@ import { RECORDED_KINDS, type CreatedKind } from "../kernel/registry";
 import { servicesNamedExactly } from "../resources/service";
 import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
-import { AccountClients, accountLabel } from "./account-clients";
+import { accountLabel } from "../account/refusal";
+import { AccountClients } from "./account-clients";
 import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { commandLine, UsageError } from "./usage";
 

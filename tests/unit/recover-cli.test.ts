@@ -231,7 +231,7 @@ describe("named accounts", () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain(`  FAILED    ${urn(T.service, "us-svc")} (service "Checkout"): left pending, the default account could not be searched`);
     expect(r.out).toContain(`  record    ${urn(T.service, "eu-svc")} -> PEUSVC (service "Checkout", account "eu")`);
-    expect(r.out).toMatch(/^the default account: PagerDuty refused the credentials of the default account in "pagerduty:token" \(env PAGERDUTY_TOKEN\)/m);
+    expect(r.out).toMatch(/^the default account: PagerDuty refused the credentials in "pagerduty:token" \(env PAGERDUTY_TOKEN\)/m);
     expect(r.imported).toEqual([]);
   });
 
