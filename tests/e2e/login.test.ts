@@ -109,6 +109,19 @@ const storedToken = () => {
   return { code: r.status ?? -1, stdout: r.stdout };
 };
 
+/** The user approves in the browser; the bin exits 0 having printed nothing on stdout. */
+async function approved(run: Awaited<ReturnType<typeof startLogin>>, user = admin): Promise<{ result: Awaited<typeof run.done>; pageText: string }> {
+  const page = await consent(run.url, "Approve", undefined, user);
+  await page.waitForURL((u) => u.toString().startsWith(run.redirectUri));
+  await expect(page.locator("#title").textContent()).resolves.toBe("Logged in");
+  const pageText = await page.content();
+  await page.close();
+  const result = await run.done;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("");
+  return { result, pageText };
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -142,14 +155,7 @@ test("approve in the browser: the refresh token is stored as a secret and deploy
   expect(run.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
   expect(run.url.toString()).not.toContain(emu.oauth.clientSecret);
 
-  const page = await consent(run.url, "Approve");
-  await page.waitForURL((u) => u.toString().startsWith(run.redirectUri));
-  await expect(page.locator("#title").textContent()).resolves.toBe("Logged in");
-  const pageText = await page.content();
-  await page.close();
-  const result = await run.done;
-  expect(result.code).toBe(0);
-  expect(result.stdout).toBe("");
+  const { result, pageText } = await approved(run);
   expect(result.stderr).toMatch(/Stored the refresh token as the secret "pagerduty:refreshToken"/);
   // The id_token verified against the emulator's JWKS, naming the account the stack is set up for.
   expect(result.stderr).toContain("The id_token is verified (admin@acme.example, account Acme Corp).");
@@ -192,14 +198,7 @@ test("--account eu: Globex's admin logs in with Globex's app; the token (secret)
     const run = await startLogin(["--account", "eu"], undefined, app.clientId);
     expect(run.url.searchParams.get("client_id")).toBe(app.clientId);
     expect(run.url.toString()).not.toContain(app.clientSecret);
-    const page = await consent(run.url, "Approve", undefined, gus);
-    await page.waitForURL((u) => u.toString().startsWith(run.redirectUri));
-    await expect(page.locator("#title").textContent()).resolves.toBe("Logged in");
-    const pageText = await page.content();
-    await page.close();
-    const result = await run.done;
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe("");
+    const { result, pageText } = await approved(run, gus);
     expect(result.stderr).toContain("The id_token is verified (admin@globex.example, account Globex).");
     expect(result.stderr).toContain("Set pagerduty:accounts.eu.serviceRegion = eu (from the id_token) in the selected stack.");
     expect(result.stderr).toContain("Set pagerduty:accounts.eu.subdomain = globex (from the id_token) in the selected stack.");
