@@ -1,6 +1,7 @@
 // End-to-end harness: the real Pulumi CLI (built by scripts/setup-pulumi.sh), the packed package
 // installed into a throwaway project, and the emulator as a separate process over HTTP.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -28,6 +29,38 @@ export function tarball(): string {
   const name = execFileSync("npm", ["pack", "--pack-destination", WORK], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
   process.env.PPD_TARBALL = path.join(WORK, name);
   return process.env.PPD_TARBALL;
+}
+
+/**
+ * Installs the packed package and the SDK into `dir` as `npm install <tarball> @pulumi/pulumi` does:
+ * npm runs once per test process into a template, each project gets a copy of its node_modules,
+ * package.json dependencies and lock (npm cost about 11 s of CPU per project; a copy, under one).
+ */
+function installPackage(dir: string): void {
+  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  const templates = path.join(WORK, "e2e-modules");
+  const template = path.join(templates, `${process.pid}-${createHash("sha256").update(`${tarball()}|${fs.statSync(tarball()).mtimeMs}|${sdk}`).digest("hex").slice(0, 12)}`);
+  if (!fs.existsSync(path.join(template, "package-lock.json"))) {
+    // One template per test process (two workers never share one); those of ended processes go.
+    for (const old of fs.existsSync(templates) ? fs.readdirSync(templates) : []) if (!alive(Number(old.split("-")[0]))) fs.rmSync(path.join(templates, old), { recursive: true, force: true });
+    fs.rmSync(template, { recursive: true, force: true });
+    fs.mkdirSync(template, { recursive: true });
+    fs.writeFileSync(path.join(template, "package.json"), JSON.stringify({ name: "template", private: true }));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: template, stdio: "ignore" });
+  }
+  execFileSync("cp", ["-a", path.join(template, "node_modules"), path.join(template, "package-lock.json"), dir]);
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  pkg.dependencies = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8")).dependencies;
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The emulator CLI's ready line. */
@@ -162,8 +195,7 @@ export class PulumiProject {
     );
     const project = new PulumiProject(dir, env);
     project.setProgram(program);
-    const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: dir, stdio: "ignore" });
+    installPackage(dir);
     project.must(["stack", "init", "dev"]);
     const config: Record<string, string> = {
       "pagerduty:apiUrl": emu.apiUrl,
