@@ -23,6 +23,7 @@ import type { RetryOptions } from "../http/retry";
 import { Transport } from "../http/transport";
 import { AccountMismatchError, accountSettingSteps, loginAccount, type AccountSettingStep, type LoginAccount } from "./login-account";
 import { LoopbackServer, type Redirect } from "./loopback-server";
+import { configValues } from "./stack-config";
 import { packageVersion } from "./package-version";
 
 /** Exit codes, one per way the flow can end (also listed in --help). */
@@ -218,12 +219,9 @@ function readStackConfig(opts: LoginOptions, io: LoginIo): Record<string, string
     if (opts.print && !opts.stack) return undefined;
     throw new LoginError(`cannot read the stack's config to store the token in: ${why}\nRun pagerduty-login in the Pulumi project's directory (with --stack NAME if no stack is selected), or use --print.`, EXIT.error);
   }
-  // A structured value (pagerduty:accounts) comes as its JSON text in "value" (and as "objectValue"),
-  // which is what the provider parses too.
-  const parsed = JSON.parse(r.stdout || "{}") as Record<string, { value?: unknown }>;
-  const config: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parsed)) if (typeof v?.value === "string") config[k] = v.value;
-  return config;
+  // The CLIs' one reading of `config --json --show-secrets` (structured values as JSON text; a parse
+  // failure never quotes the decrypted text).
+  return Object.fromEntries(configValues(r.stdout));
 }
 
 function lastLines(text: string | undefined): string {

@@ -45,7 +45,7 @@ export function accountOf(props: Props | undefined): string {
 }
 
 /** Props without the account: the resource's own fields, as its schema and diff know them. */
-function withoutAccount(props: Props): Props {
+export function withoutAccount(props: Props): Props {
   if (!props || !(ACCOUNT_INPUT in props)) return props;
   const { [ACCOUNT_INPUT]: _, ...rest } = props;
   return rest;

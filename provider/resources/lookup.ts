@@ -16,7 +16,7 @@ import { fromApi } from "../kernel/case";
 import { accountNameProblem } from "../config";
 import { ConfigError } from "../errors";
 import { checkInputs, toFailure, UNKNOWN, userInputs } from "../kernel/check";
-import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
+import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/factory";
 import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
@@ -200,10 +200,7 @@ const hasUnknown = (v: unknown): boolean =>
   v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
 /** The lookup's own inputs: without the account it runs in. */
-const queryOf = (news: Record<string, unknown>) => {
-  const { [ACCOUNT_INPUT]: _, ...rest } = userInputs(news);
-  return rest as LookupInputs;
-};
+const queryOf = (news: Record<string, unknown>) => userInputs(withoutAccount(news)) as LookupInputs;
 
 /** The account a lookup names, as its outputs keep it (absent: the default account). */
 const accountField = (news: Record<string, unknown>) => (typeof news?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: news[ACCOUNT_INPUT] } : {});
@@ -215,8 +212,7 @@ export function lookupProvider(contextOf: (account: string) => AccountContext): 
     if (hasUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
     const problem = news?.[ACCOUNT_INPUT] === undefined ? undefined : accountNameProblem(news[ACCOUNT_INPUT]);
     if (problem) return { inputs: news, failures: [toFailure([ACCOUNT_INPUT], problem)] };
-    const { [ACCOUNT_INPUT]: _, ...rest } = news;
-    const checked = checkInputs(lookupInputs, { ...rest, result: undefined });
+    const checked = checkInputs(lookupInputs, { ...withoutAccount(news), result: undefined });
     if (checked.failures?.length) return checked;
     try {
       const result = await runLookup(contextOf(accountOf(news)), checked.inputs as LookupInputs);
