@@ -44,6 +44,8 @@ export interface ProviderSettings {
   retry: Required<RetryOptions>;
   /** Where rotated refresh tokens are kept (refresh_token credentials only). */
   tokenCacheDir: string;
+  /** How long after its create an object may answer 404 or be left out of listings (account/consistency.ts). */
+  consistencyWindowMs: number;
 }
 
 /** Each setting's stack-config key and environment fallback. */
@@ -59,6 +61,7 @@ export const CONFIG_KEYS = {
   scopes: ["pagerduty:scopes", "PAGERDUTY_SCOPES"],
   maxConcurrency: ["pagerduty:maxConcurrency", "PAGERDUTY_MAX_CONCURRENCY"],
   requestsPerMinute: ["pagerduty:requestsPerMinute", "PAGERDUTY_REQUESTS_PER_MINUTE"],
+  consistencyWindow: ["pagerduty:consistencyWindow", "PAGERDUTY_CONSISTENCY_WINDOW"],
   driftAllFields: ["pagerduty:driftAllFields", "PAGERDUTY_DRIFT_ALL_FIELDS"],
 } as const satisfies Record<string, readonly [string, string]>;
 
@@ -72,7 +75,7 @@ export const ACCOUNTS_KEY = "pagerduty:accounts";
 
 /** The settings a named account may set (driftAllFields is the stack's, not an account's). */
 export const ACCOUNT_SETTINGS = [
-  "clientId", "clientSecret", "subdomain", "serviceRegion", "apiUrl", "authUrl", "token", "refreshToken", "scopes", "maxConcurrency", "requestsPerMinute",
+  "clientId", "clientSecret", "subdomain", "serviceRegion", "apiUrl", "authUrl", "token", "refreshToken", "scopes", "maxConcurrency", "requestsPerMinute", "consistencyWindow",
 ] as const satisfies readonly Setting[];
 
 const ACCOUNT_NAME = /^[a-z][a-z0-9_-]{0,39}$/i;
@@ -146,7 +149,7 @@ export function parseAccounts(raw: string | undefined): Map<string, Record<strin
     if (!isRecord(entry)) throw new ConfigError(`${where} must be a map of settings (clientId, clientSecret, subdomain, ...)`);
     for (const [key, v] of Object.entries(entry)) {
       if (!known.has(key)) throw new ConfigError(`${where}.${key} is not an account setting; known: ${ACCOUNT_SETTINGS.join(", ")}`);
-      const ok = typeof v === "string" || (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute")) || (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
+      const ok = typeof v === "string" || (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute" || key === "consistencyWindow")) || (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
       if (!ok) throw new ConfigError(`${where}.${key} must be ${key === "scopes" ? "a string or a list of strings" : "a string"}; got ${JSON.stringify(v)}`);
     }
     accounts.set(name, entry);
@@ -169,6 +172,13 @@ export function hasTopLevelCredentials(get: (key: string) => string | undefined,
 export function describeSetting(s: Setting, account: string = DEFAULT_ACCOUNT): string {
   return account === DEFAULT_ACCOUNT ? describe(s) : `"${ACCOUNTS_KEY}.${account}.${s}"`;
 }
+
+/**
+ * How long after its create an object may answer 404 or be left out of listings, by region
+ * (kernel/consistency.ts): as long as PagerDuty's own Terraform provider waits (2 minutes; 5 in the
+ * EU since its issue #1088).
+ */
+export const DEFAULT_WINDOW_MS: Record<ServiceRegion, number> = { us: 120_000, eu: 300_000 };
 
 const API_HOSTS: Record<ServiceRegion, string> = { us: "https://api.pagerduty.com", eu: "https://api.eu.pagerduty.com" };
 const IDENTITY_HOST = "https://identity.pagerduty.com";
@@ -228,6 +238,7 @@ function resolveFrom(source: SettingSource, account: string, env: NodeJS.Process
     },
     retry: { ...DEFAULT_RETRY },
     tokenCacheDir: defaultTokenCacheDir(env),
+    consistencyWindowMs: seconds(source, "consistencyWindow", DEFAULT_WINDOW_MS[region]),
   };
 }
 
@@ -301,6 +312,15 @@ function positiveInt({ value, describe }: SettingSource, s: Setting, fallback: n
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${describe(s)} must be a positive integer; got ${JSON.stringify(raw)}`);
   return n;
+}
+
+/** A non-negative number of seconds, as ms. */
+function seconds({ value, describe }: SettingSource, s: Setting, fallbackMs: number): number {
+  const raw = value(s);
+  if (raw === undefined) return fallbackMs;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) throw new ConfigError(`${describe(s)} must be a number of seconds from 0 to 3600; got ${JSON.stringify(raw)}`);
+  return Math.round(n * 1000);
 }
 
 function describe(s: Setting): string {

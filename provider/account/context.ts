@@ -3,9 +3,10 @@
 // event-rule lanes; what was learnt about the account once per process) and the deployment's
 // journal and stack state. Resource code gets it handed; nothing of it lives in module globals, so
 // two accounts never share a budget, a listing or a lane, and a test builds one instead of patching.
-import { DEFAULT_ACCOUNT } from "../config";
+import { DEFAULT_ACCOUNT, DEFAULT_WINDOW_MS } from "../config";
 import type { ApiClient } from "../http/client";
 import { DriftRecords } from "../kernel/drift";
+import { Consistency } from "../kernel/consistency";
 import { Journal } from "./journal";
 import { Listings } from "./listings";
 import { RuleLanes } from "./rule-lanes";
@@ -25,6 +26,8 @@ export interface ContextParts {
   warn?: Warn;
   /** Whether refresh also reports drift of fields the program leaves unset (`pagerduty:driftAllFields`). */
   driftAllFields?: boolean | (() => boolean);
+  /** How long after its create an object may stay invisible (account/consistency.ts; default: the US window). */
+  consistency?: Consistency;
 }
 
 export class AccountContext {
@@ -35,6 +38,8 @@ export class AccountContext {
   readonly listings: Listings;
   readonly lanes = new RuleLanes();
   readonly drift = new DriftRecords();
+  /** The account's eventual consistency: how 404s and empty searches of young objects are waited out. */
+  readonly consistency: Consistency;
   private readonly memos = new Map<string, Promise<unknown>>();
   private readonly warned = new Set<string>();
 
@@ -44,6 +49,7 @@ export class AccountContext {
     this.journal = parts.journal ?? new Journal();
     this.warn = parts.warn ?? ((m) => void process.stderr.write(`warning: ${m}\n`));
     this.listings = new Listings(this.client);
+    this.consistency = parts.consistency ?? new Consistency({ windowMs: DEFAULT_WINDOW_MS.us });
     const { stack, driftAllFields } = parts;
     this.stackOf = typeof stack === "function" ? stack : () => stack;
     this.driftOf = typeof driftAllFields === "function" ? driftAllFields : () => driftAllFields ?? false;

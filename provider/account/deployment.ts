@@ -11,6 +11,7 @@ import {
 import type { TokenSource } from "../auth/token-source";
 import { createAccountClient, type ClientOverrides } from "./client";
 import { credentialsRefused } from "./refusal";
+import { Consistency } from "../kernel/consistency";
 import { AccountContext, type Warn } from "./context";
 import { defaultJournalDir, Journal } from "./journal";
 import { StackState, type Exporter } from "./stack-state";
@@ -145,6 +146,7 @@ export class Deployment {
         journal: this.journal(settings.account),
         stack: () => this.stackState,
         warn: this.options.warn,
+        consistency: new Consistency({ windowMs: settings.consistencyWindowMs }),
         driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env),
       });
       found = { context, tokens };
@@ -175,6 +177,6 @@ const REFUSED_ADVICE =
 
 /** Identifies account + credential (and the settings a client is built from) without keeping the credential: a hash. */
 function accountKey(s: ProviderSettings): string {
-  const identity = [s.account, s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir];
+  const identity = [s.account, s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir, s.consistencyWindowMs];
   return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }

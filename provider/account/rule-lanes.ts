@@ -7,7 +7,8 @@ import { applyMove, effectivePosition, planMoves } from "../kernel/rule-order";
 
 /** Lists the service's rule ids in order, and moves one rule (one request each). */
 export interface RuleMover {
-  list(service: string): Promise<string[]>;
+  /** `expect`: rules this lane wrote, which the listing must show (a young one may be missing for a while). */
+  list(service: string, expect: readonly string[]): Promise<string[]>;
   move(service: string, id: string, position: number): Promise<unknown>;
 }
 
@@ -105,7 +106,7 @@ export class Lane {
   }
 
   private async reconcile(): Promise<void> {
-    let order = await this.mover.list(this.service);
+    let order = await this.mover.list(this.service, [...new Set([...this.known.keys(), ...this.desired.keys()])]);
     for (const move of planMoves(order, this.desired)) {
       await this.mover.move(this.service, move.id, move.position);
       order = applyMove(order, move);

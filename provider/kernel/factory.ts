@@ -5,10 +5,12 @@ import type { AccountContext } from "../account/context";
 import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
 import { ConfigError } from "../errors";
 import { checkInputs, UNKNOWN } from "./check";
-import { diffRules, type ResourceDefinition } from "./define";
+import { CREATED_AT_KEY, recordedCreation } from "./consistency";
+import { diffRules, outputShape, type ResourceDefinition } from "./define";
 import { diffManaged } from "./diff";
 import { serverMaintained, unmanagedChanges } from "./drift";
 import { deleteOrGone, readOrGone, updateOrGone } from "./gone";
+import { PartialCreateError } from "./partial";
 
 type Props = Record<string, unknown>;
 
@@ -60,6 +62,17 @@ function carryAccount<T extends { outs?: Props } | { props?: Props }>(result: T,
   return result;
 }
 
+/**
+ * The creation time a create records in state (kernel/consistency.ts), carried through reads and
+ * updates like the account, so a 404 of a young object is waited out by later processes too.
+ */
+function carryStamp<T extends { outs?: Props } | { props?: Props }>(result: T, stamp: unknown): T {
+  if (typeof stamp !== "number") return result;
+  if ("outs" in result && result.outs) return { ...result, outs: { ...result.outs, [CREATED_AT_KEY]: stamp } };
+  if ("props" in result && result.props) return { ...result, props: { ...result.props, [CREATED_AT_KEY]: stamp } };
+  return result;
+}
+
 /** Why the `account` input is unusable, as a check failure (undefined: it is fine or not known yet). */
 function accountFailure(news: Props): dynamic.CheckFailure | undefined {
   const a = news?.[ACCOUNT_INPUT];
@@ -76,6 +89,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
   const { definition } = resource;
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
+  const stamped = !("createdAt" in outputShape(definition));
   // Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
@@ -87,6 +101,9 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       // no account yet (no usable settings): nothing was journaled by this process either
     }
   };
+
+  /** When the object was made, if this process or its state knows (undefined: its age is unknown). */
+  const youngSince = (ctx: AccountContext, id: string, props: Props | undefined) => ctx.consistency.createdAt(kind, id) ?? recordedCreation(props);
 
   return {
     async check(_olds, news) {
@@ -139,17 +156,29 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const news = withoutAccount(inputs);
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
-      const made = resource.adopt && typeof adoptId === "string" && adoptId ? await resource.adopt(ctx, adoptId, news) : await resource.create(ctx, news);
-      return carryAccount(made, inputs);
+      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(await resource.adopt(ctx, adoptId, news), inputs);
+      // The state records when what this process made was made, so a later process can tell a 404 of
+      // it from lag: the API's `createdAt` where the kind has one, else a stamp of ours (the object's
+      // own create, or that of the service whose settings it holds).
+      const stamp = (id: string, outs: Props | undefined) =>
+        stamped ? ctx.consistency.createdAt(kind, id) ?? (typeof outs?.service === "string" ? ctx.consistency.createdAt("Service", outs.service) : undefined) : undefined;
+      try {
+        const made = await resource.create(ctx, news);
+        return carryAccount(carryStamp(made, stamp(made.id, made.outs)), inputs);
+      } catch (e) {
+        if (e instanceof PartialCreateError) Object.assign(e.properties, stamped ? { [CREATED_AT_KEY]: stamp(e.id, e.properties) } : {}, typeof inputs?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: inputs[ACCOUNT_INPUT] } : {});
+        throw e;
+      }
     },
 
     async read(id, state) {
       settle(id, state);
       const ctx = contextOf(accountOf(state));
       const props = state && withoutAccount(state);
-      const result = await readOrGone(() => resource.read(ctx, id, props ?? {}));
+      // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
+      const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, props ?? {})));
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
-      return carryAccount(result, state);
+      return carryAccount(result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, state);
     },
 
     async update(id, olds, inputs) {
@@ -157,13 +186,14 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
-      return carryAccount(await updateOrGone(resource.subject(id, before), () => resource.update!(ctx, id, before, news)), inputs);
+      const updated = await updateOrGone(resource.subject(id, before), () => ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, before, news)));
+      return carryAccount(carryStamp(updated, olds?.[CREATED_AT_KEY]), inputs);
     },
 
     async delete(id, state) {
       settle(id, state);
       const ctx = contextOf(accountOf(state));
-      await deleteOrGone(() => resource.delete(ctx, id, withoutAccount(state) ?? {}));
+      await deleteOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.delete(ctx, id, withoutAccount(state) ?? {})));
     },
   };
 }

@@ -10,6 +10,9 @@
 //   declared identifying inputs and be the only one no resource of the stack holds.
 // Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
 // makes no request for this: the journal is local and the state is read once per process.
+// The service is eventually consistent (kernel/consistency.ts): a search that finds nothing is
+// believed only once an object the interrupted create made would be visible, so a lagging listing
+// cannot cause a second create.
 import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError } from "../errors";
@@ -117,10 +120,14 @@ export async function createOnce<T>(ctx: AccountContext, spec: CreateSpec<T>): P
         : undefined;
   if (id) {
     ctx.journal.claim(spec.kind, id);
+    ctx.consistency.created(spec.kind, id);
     return { id, adopted: true };
   }
   return send(ctx, spec, origin);
 }
+
+/** When this process started: an interrupted earlier run made its objects before then. */
+const processStart = Math.round(performance.timeOrigin);
 
 /**
  * Candidates no other resource holds: not in the stack's state, not created or adopted by this
@@ -173,7 +180,8 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
     return undefined;
   }
   if (!interrupted) return undefined;
-  const free = await unheld(ctx, spec, await spec.declared(), origin);
+  // The interrupted run ended before this process started; what it made may still be invisible.
+  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.declared(), origin));
   if (free.length > 1) {
     const ids = [...free].sort();
     throw new AmbiguousCreateError(
@@ -194,7 +202,9 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
 /** The object an earlier, interrupted create of this resource made, if there is one and it is provable. */
 async function resume<T>(ctx: AccountContext, spec: CreateSpec<T>, prior: Intent): Promise<string | undefined> {
   if (prior.id) {
-    if (!(await spec.exists(prior.id)) || !(await unheld(ctx, spec, [prior.id], prior.origin)).length) return undefined;
+    const id = prior.id;
+    const seen = await ctx.consistency.search(prior.sentAt, async () => ((await spec.exists(id)) ? [id] : []));
+    if (!seen.length || !(await unheld(ctx, spec, [id], prior.origin)).length) return undefined;
     await adopted(
       ctx,
       spec,
@@ -217,11 +227,14 @@ async function resume<T>(ctx: AccountContext, spec: CreateSpec<T>, prior: Intent
  * the create was not carried out, several fail with the list.
  */
 async function search<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Intent, story: string, withState = true): Promise<string | undefined> {
-  const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
-    (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
-  );
-  const freeIds = new Set(found.length ? await unheld(ctx, spec, found.map((c) => c.id), intent.origin, withState) : []);
-  const free = found.filter((c) => freeIds.has(c.id));
+  // Asked again until the window since the create was sent has passed: what it made may still be invisible.
+  const free = await ctx.consistency.search(intent.sentAt, async () => {
+    const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
+      (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
+    );
+    const freeIds = new Set(found.length ? await unheld(ctx, spec, found.map((c) => c.id), intent.origin, withState) : []);
+    return found.filter((c) => freeIds.has(c.id));
+  });
   if (free.length > 1) {
     const ids = free.map((c) => c.id).sort();
     throw new AmbiguousCreateError(
@@ -269,9 +282,12 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   if (origin) await safely(ctx, () => ctx.journal.begin(intent));
   let first: unknown;
   /** Sends the POST and records what its reply made. */
+  // A child's parent made moments ago may answer 404 for a while: nothing was made, so it is asked again.
+  const parentSince = spec.parent === undefined ? undefined : ctx.consistency.createdAt("Service", spec.parent);
   const post = async (): Promise<CreateOutcome<T>> => {
-    const r = await spec.post();
+    const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.settle(parentSince, () => spec.post());
     ctx.journal.claim(spec.kind, r.id);
+    ctx.consistency.created(spec.kind, r.id);
     if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
     return { id: r.id, created: r.value };
   };
@@ -303,6 +319,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   }
   if (id) {
     ctx.journal.claim(spec.kind, id);
+    ctx.consistency.created(spec.kind, id);
     return { id, adopted: true };
   }
   // Provably not made: creating it now cannot duplicate it.

@@ -232,11 +232,14 @@ export const resource: Resource = {
 
   async create(ctx, news) {
     const { service, values } = managed(news);
-    const live = await getFieldValues(ctx.client, service);
-    const names = Object.keys(values);
-    const previousValues = pick(live, names);
-    const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, {}, []));
-    return { id: service, outs: outputs(service, after, names, previousValues) };
+    // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
+    return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
+      const live = await getFieldValues(ctx.client, service);
+      const names = Object.keys(values);
+      const previousValues = pick(live, names);
+      const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, {}, []));
+      return { id: service, outs: outputs(service, after, names, previousValues) };
+    });
   },
 
   async read(ctx, id, props) {

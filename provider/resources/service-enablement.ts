@@ -112,9 +112,12 @@ export const resource: Resource = {
 
   async create(ctx, news) {
     const { service, feature, enabled } = managed(news);
-    const before = await current(ctx, service, feature);
-    const after = await write(ctx, service, feature, enabled);
-    return { id: `${service}/${feature}`, outs: outputs(service, feature, after, before.enabled) };
+    // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
+    return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
+      const before = await current(ctx, service, feature);
+      const after = await write(ctx, service, feature, enabled);
+      return { id: `${service}/${feature}`, outs: outputs(service, feature, after, before.enabled) };
+    });
   },
 
   async read(ctx, id, props) {

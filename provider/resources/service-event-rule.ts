@@ -297,9 +297,20 @@ async function getRule(client: ApiClient, service: string, id: string): Promise<
 
 /** The service's lane in the account, which reconciles with these requests. */
 function laneOf(ctx: AccountContext, service: string): Lane {
+  // Rules made moments ago may be left out of the listing and answer 404 for a while
+  // (kernel/consistency.ts): the order is planned only once the listing shows every rule made here.
+  const young = (id: string) => ctx.consistency.createdAt("ServiceEventRule", id);
   const mover: RuleMover = {
-    list: async (s) => (await listRules(ctx.client, s)).map((r) => r.id),
-    move: (s, id, position) => putRule(ctx.client, s, id, { position }),
+    list: async (s, expect) => {
+      const ages = expect.map(young).filter((t): t is number => t !== undefined);
+      let ids: string[] = [];
+      await ctx.consistency.search(ages.length ? Math.max(...ages) : 0, async () => {
+        ids = (await listRules(ctx.client, s)).map((r) => r.id);
+        return ages.length && expect.some((id) => young(id) !== undefined && !ids.includes(id)) ? [] : [ids];
+      });
+      return ids;
+    },
+    move: (s, id, position) => ctx.consistency.settle(young(id), () => putRule(ctx.client, s, id, { position })),
   };
   return ctx.lanes.of(service, mover);
 }

@@ -274,7 +274,8 @@ const isNameTaken = (e: unknown): e is ApiError => e instanceof ApiError && e.st
  * would have been adopted), so only then is recovery suggested.
  */
 async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Promise<PagerDutyError> {
-  const holder = (await servicesNamedExactly(ctx.client, name).catch(() => []))[0];
+  // The holder may be a service made moments ago, not yet in the listing: asked again while it may lag.
+  const holder = (await ctx.consistency.search(Date.now(), () => servicesNamedExactly(ctx.client, name)).catch(() => []))[0];
   let resource: string | undefined;
   let known = false;
   try {
@@ -339,7 +340,9 @@ export const resource: Resource = {
     const created = toOutputs(outcome.created);
     // The API creates services only as active; any other status is a second step.
     if (inputs.status === undefined || inputs.status === created.status) return { id, outs: created };
-    return { id, outs: await finishCreate(id, created, () => put(client, id, { status: inputs.status })) };
+    // A service made a moment ago may answer 404 for a while (kernel/consistency.ts).
+    const since = ctx.consistency.createdAt("Service", id);
+    return { id, outs: await finishCreate(id, created, () => ctx.consistency.settle(since, () => put(client, id, { status: inputs.status }))) };
   },
 
   async read(ctx, id) {

@@ -38,6 +38,14 @@ describe("resolveSettings", () => {
     expect(resolveSettings(fromMap(creds), { PAGERDUTY_REQUESTS_PER_MINUTE: "120" }).requestsPerMinute).toBe(120);
   });
 
+  it("waits out the service's lag 2 minutes in the US and 5 in the EU unless pagerduty:consistencyWindow (seconds) says otherwise", () => {
+    expect(resolveSettings(fromMap(creds), {}).consistencyWindowMs).toBe(120_000);
+    expect(resolveSettings(fromMap({ ...creds, "pagerduty:serviceRegion": "eu" }), {}).consistencyWindowMs).toBe(300_000);
+    expect(resolveSettings(fromMap({ ...creds, "pagerduty:consistencyWindow": "7.5" }), {}).consistencyWindowMs).toBe(7_500);
+    expect(resolveSettings(fromMap(creds), { PAGERDUTY_CONSISTENCY_WINDOW: "0" }).consistencyWindowMs).toBe(0);
+    expect(() => resolveSettings(fromMap({ ...creds, "pagerduty:consistencyWindow": "-1" }), {})).toThrow(/"pagerduty:consistencyWindow" \(env PAGERDUTY_CONSISTENCY_WINDOW\) must be a number of seconds from 0 to 3600; got "-1"/);
+  });
+
   it("picks the EU REST host by region and keeps identity global", () => {
     const s = resolveSettings(fromMap({ ...creds, "pagerduty:serviceRegion": "EU" }), {});
     expect([s.serviceRegion, s.apiUrl, s.authUrl]).toEqual(["eu", "https://api.eu.pagerduty.com", "https://identity.pagerduty.com"]);

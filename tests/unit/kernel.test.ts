@@ -13,6 +13,7 @@ import { defineResource } from "../../provider/kernel/define";
 import { serverMaintained } from "../../provider/kernel/drift";
 import { makeProvider, type Resource } from "../../provider/kernel/factory";
 import { CREATED_KINDS, createdKindOf, DEFINITIONS, RESOURCES } from "../../provider/kernel/registry";
+import { virtualConsistency } from "./virtual-consistency";
 
 describe("registry", () => {
   test("the kinds that create remote objects are read off the definitions", () => {
@@ -81,7 +82,8 @@ describe("factory", () => {
       throw notFound();
     },
   };
-  const ctx = new AccountContext({ client: {} as ApiClient });
+  const lag = virtualConsistency();
+  const ctx = new AccountContext({ client: {} as ApiClient, consistency: lag.consistency });
   const p = makeProvider(fake, () => ctx);
 
   test("check: the schema, then the resource's own verification, naming the field", async () => {
@@ -104,11 +106,27 @@ describe("factory", () => {
     calls.length = 0;
   });
 
-  test("404: a read is gone, a delete is done, an update names the object and the way out", async () => {
+  test("404 after a second look: a read is gone, a delete is done, an update names the object and the way out", async () => {
+    lag.waits.length = 0;
     await expect(p.read("T1", { name: "a" })).resolves.toEqual({ id: "", props: {} });
     await expect(p.delete("T1", { name: "a" })).resolves.toBeUndefined();
     await expect(p.update("T1", { name: "a" }, { name: "a", size: 2 })).rejects.toThrow(/^thing T1 is gone: it was deleted outside Pulumi .*Run "pulumi refresh"/);
-    expect(calls).toEqual(["read", "delete"]);
+    // Of unknown age: two more looks, 1 s and 2 s apart, before a 404 is believed.
+    expect(calls).toEqual(["read", "read", "read", "delete", "delete", "delete"]);
+    expect(lag.waits).toEqual([1000, 2000, 1000, 2000, 1000, 2000]);
+  });
+
+  test("404 of an object made moments ago (its state's stamp) is asked again until the window has passed", async () => {
+    calls.length = 0;
+    lag.waits.length = 0;
+    const made = lag.consistency.now() - 10_000;
+    await expect(p.read("T1", { name: "a", __createdAt: made })).resolves.toEqual({ id: "", props: {} });
+    const total = lag.waits.reduce((a, b) => a + b, 0);
+    // Asked until the 120 s window since its create had passed (110 s from now), then the two second looks.
+    expect(total).toBeGreaterThanOrEqual(110_000);
+    expect(total).toBeLessThanOrEqual(110_000 + 3_000);
+    expect(lag.waits[0]).toBe(250);
+    expect(Math.max(...lag.waits)).toBe(5_000);
   });
 });
 
@@ -138,7 +156,7 @@ describe("accounts", () => {
   });
 
   test("what an account failed to learn is asked again", async () => {
-    const ctx = new AccountContext({ client: {} as ApiClient });
+    const ctx = new AccountContext({ client: {} as ApiClient, consistency: virtualConsistency().consistency });
     await expect(ctx.once("k", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     await expect(ctx.once("k", async () => 7)).resolves.toBe(7);
   });

@@ -8,13 +8,17 @@ import { StackState, type Checkpoint, type Exporter } from "../../provider/accou
 import { resource as integration } from "../../provider/resources/service-integration";
 import { resource as serviceResource } from "../../provider/resources/service";
 import { useApi } from "./resource-api";
+import { virtualConsistency } from "./virtual-consistency";
 
 const api = useApi();
 const services = api.provider(serviceResource);
 const integrations = api.provider(integration);
-/** The account context with this test's journal and the stack's state read through `exporter`. */
+/**
+ * The account context with this test's journal and the stack's state read through `exporter`, of an
+ * account that shows no lag (window 0: one search is believed; tests/unit/consistency.test.ts has the lag).
+ */
 const setUp = (exporter: Exporter, j = journal) =>
-  api.reset({ journal: j, stack: new StackState("organization/recovery/dev", exporter), warn: (m) => void warnings.push(m) });
+  api.reset({ journal: j, stack: new StackState("organization/recovery/dev", exporter), warn: (m) => void warnings.push(m), consistency: virtualConsistency(0).consistency });
 let dir: string;
 let journal: Journal;
 let warnings: string[];
@@ -306,5 +310,70 @@ describe("names the program gives twice", () => {
     const reason = 'Service "b" and Service "a" both set name "Checkout": ...';
     await expect(services.check!({}, { ...inputs, __conflict: reason })).resolves.toEqual({ failures: [{ property: "", reason }] });
     await expect(services.check!({}, inputs)).resolves.not.toHaveProperty("failures", expect.arrayContaining([expect.anything()]));
+  });
+});
+
+describe("under the service's lag (a 2-minute window, on a virtual clock)", () => {
+  let lag: ReturnType<typeof virtualConsistency>;
+  beforeEach(() => {
+    lag = virtualConsistency(120_000);
+    api.reset({ journal, stack: new StackState("organization/recovery/dev", async () => structuredClone(state)), warn: (m) => void warnings.push(m), consistency: lag.consistency });
+  });
+
+  test("a lost reply whose service the listing shows only on the third look is adopted, never created twice", async () => {
+    answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
+    answer("GET", "/services", { services: [], more: false });
+    answer("GET", "/services", { services: [], more: false });
+    answer("GET", "/services", { services: [service("PMADE")], more: false });
+    answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
+    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
+    expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(1);
+    expect(lag.waits).toEqual([1000, 2000]);
+  });
+
+  test("a lost reply whose service never shows is created again only once the window since the create has passed", async () => {
+    answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
+    api.pool().intercept({ method: "GET", path: (p: string) => p.startsWith("/services?") }).reply(200, { services: [], more: false }).persist();
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    const waited = lag.waits.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(119_000);
+    expect(waited).toBeLessThanOrEqual(120_000);
+    expect(Math.max(...lag.waits)).toBe(10_000);
+  });
+
+  test("an integration of a service made moments ago: its create's 404 is asked again, nothing is made twice", async () => {
+    lag.consistency.created("Service", "PSVC");
+    answer("POST", "/services/PSVC/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("POST", "/services/PSVC/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("POST", "/services/PSVC/integrations", { integration: { id: "PI1", type: "events_api_v2_inbound_integration", name: "events", service: { id: "PSVC" } } }, 201);
+    await expect(integrations.create!({ service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN })).resolves.toMatchObject({ id: "PI1" });
+    expect(lag.waits).toEqual([250, 500]);
+  });
+
+  test("a service made moments ago whose status change answers 404 at first: the change is asked again", async () => {
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    answer("PUT", "/services/PNEW", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("PUT", "/services/PNEW", { service: { ...service("PNEW"), status: "disabled" } });
+    await expect(services.create!({ ...inputs, status: "disabled" })).resolves.toMatchObject({ id: "PNEW", outs: { status: "disabled" } });
+    expect(lag.waits).toEqual([250]);
+  });
+
+  test("a refresh of a service made seconds ago (its createdAt) waits out its 404s; it is not dropped", async () => {
+    const made = new Date(Date.now() - 3_000).toISOString();
+    answer("GET", "/services/PNEW", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("GET", "/services/PNEW", { error: { message: "Not Found", code: 2100 } }, 404);
+    answer("GET", "/services/PNEW", { service: { ...service("PNEW"), created_at: made } });
+    await expect(services.read!("PNEW", { name: "Checkout", createdAt: made })).resolves.toMatchObject({ id: "PNEW" });
+    expect(lag.waits).toEqual([250, 500]);
+  });
+
+  test("the holder of a taken name is looked for until the listing shows it", async () => {
+    state.deployment.resources = [held("PTAKEN", "other")];
+    answer("POST", "/services", { error: { message: "Name has already been taken", code: 2001, errors: ["Name has already been taken"] } }, 400);
+    answer("GET", "/services", { services: [], more: false });
+    answer("GET", "/services", { services: [service("PTAKEN")], more: false });
+    await expect(services.create!(inputs)).rejects.toThrow(/the name is taken by service PTAKEN, which resource .*::other of this stack manages/);
   });
 });

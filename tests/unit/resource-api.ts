@@ -13,6 +13,7 @@ import { Journal } from "../../provider/account/journal";
 import { resolveSettings } from "../../provider/config";
 import { makeProvider, type Resource } from "../../provider/kernel/factory";
 import { useMockAgent } from "./http-mock";
+import { virtualConsistency } from "./virtual-consistency";
 
 export const API = "https://api.test";
 
@@ -45,7 +46,7 @@ export function useApi(): Api {
     const settings = resolveSettings(() => undefined, { PAGERDUTY_TOKEN: "test-key", PAGERDUTY_API_URL: API });
     const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
     dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
-    ctx = new AccountContext({ journal: new Journal(dir), warn: (m) => void warnings.push(m), ...parts, client });
+    ctx = new AccountContext({ journal: new Journal(dir), warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency, ...parts, client });
     return ctx;
   };
   beforeEach(() => {
@@ -77,6 +78,11 @@ export function reply(api: Pick<Api, "pool" | "calls">, method: string, path: st
 }
 
 export const notFound = { error: { message: "Not Found", code: 2100 } };
+
+/** A 404 to the first look and to both second looks a 404 gets before it is believed (kernel/consistency.ts). */
+export function replyGone(api: Pick<Api, "pool" | "calls">, method: string, path: string): void {
+  for (let look = 0; look < 3; look++) reply(api, method, path, notFound, 404);
+}
 
 /** A resource's provider for tests of check and diff that need no account (any request fails). */
 export function offline(r: Resource): ReturnType<Api["provider"]> {

@@ -1,6 +1,6 @@
 import { PagerDutyError } from "../../provider/errors";
 import { enablementOf, resource, warningsOf } from "../../provider/resources/service-enablement";
-import { notFound, reply, useApi } from "./resource-api";
+import { notFound, reply, replyGone, useApi } from "./resource-api";
 
 const api = useApi();
 const provider = api.provider(resource);
@@ -96,7 +96,7 @@ describe("read and update", () => {
     await expect(provider.read!("PSVC/aiops", props)).resolves.toEqual({ id: "PSVC/aiops", props: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" } });
   });
   test("read of a deleted service drops the resource", async () => {
-    reply(api, "GET", LIST, notFound, 404);
+    replyGone(api, "GET", LIST);
     await expect(provider.read!("PSVC/aiops", props)).resolves.toEqual({ id: "", props: {} });
   });
   test("update writes and keeps previousEnabled", async () => {
@@ -106,7 +106,7 @@ describe("read and update", () => {
     });
   });
   test("update of a service deleted out of band says it is gone and that pulumi refresh reconciles", async () => {
-    reply(api, "PUT", ONE, notFound, 404);
+    replyGone(api, "PUT", ONE);
     const update = provider.update!("PSVC/aiops", props, { service: "PSVC", feature: "aiops", enabled: true });
     await expect(update).rejects.toThrow(/^service PSVC \(enablement aiops\) is gone: it was deleted outside Pulumi \(PUT .* 404.*\)\. Run "pulumi refresh"/);
   });
@@ -131,7 +131,7 @@ describe("delete", () => {
     expect(err.message).toBe("restoring aiops of service PSVC to enabled=true did not take effect: the API reports enabled=false");
   });
   test("a deleted service has nothing to restore", async () => {
-    reply(api, "PUT", ONE, notFound, 404);
+    replyGone(api, "PUT", ONE);
     await expect(provider.delete!("PSVC/aiops", props)).resolves.toBeUndefined();
   });
 });

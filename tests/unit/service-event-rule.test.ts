@@ -9,6 +9,7 @@ import type { ApiClient } from "../../provider/http/client";
 import { makeProvider } from "../../provider/kernel/factory";
 import { applyMove, effectivePosition, planMoves, targetOrder } from "../../provider/kernel/rule-order";
 import { actionsMatch, resource, toBody, toOutputs } from "../../provider/resources/service-event-rule";
+import { virtualConsistency } from "./virtual-consistency";
 
 // ---- an in-memory rules API behind the account's client, with the API's move semantics -------------
 type Rule = { id: string; [k: string]: unknown };
@@ -57,7 +58,7 @@ const journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-rules-"));
 afterAll(() => fs.rmSync(journalDir, { recursive: true, force: true }));
 let ctx: AccountContext;
 /** A new account context: what a new provider process (a new `pulumi up`) starts from. */
-const resetLanes = () => (ctx = new AccountContext({ client, journal: new Journal(journalDir), warn: (m) => void warnings.push(m) }));
+const resetLanes = () => (ctx = new AccountContext({ client, journal: new Journal(journalDir), warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency }));
 const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {

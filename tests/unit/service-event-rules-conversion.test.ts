@@ -3,6 +3,7 @@ import { ApiError } from "../../provider/errors";
 import type { ApiClient } from "../../provider/http/client";
 import { makeProvider } from "../../provider/kernel/factory";
 import { resource, toOutputs } from "../../provider/resources/service-event-rules-conversion";
+import { virtualConsistency } from "./virtual-consistency";
 
 const calls: string[] = [];
 const warnings: string[] = [];
@@ -18,7 +19,7 @@ const client = {
     return { service: { id: "PSVC1" } };
   },
 } as unknown as ApiClient;
-const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m) });
+const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency });
 const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {

@@ -116,7 +116,9 @@ test("an object the listing lacks is read on its own, so a deleted one still lea
   const [, gone, missingIntegration] = await Promise.all([readService("P000"), readService("PGONE"), readIntegration("IGONE", "P001")]);
   expect(gone).toEqual({ id: "", props: {} });
   expect(missingIntegration).toEqual({ id: "", props: {} });
-  expect(shows()).toEqual(["GET /services/P000", "GET /services/PGONE", "GET /services/P001/integrations/IGONE"]);
+  // A gone object is looked at three times (two second looks, kernel/consistency.ts) before it leaves the state.
+  const gones = ["GET /services/PGONE", "GET /services/P001/integrations/IGONE"];
+  expect(shows().sort()).toEqual(["GET /services/P000", ...gones, ...gones, ...gones].sort());
   expect(lists()).toHaveLength(1);
 });
 

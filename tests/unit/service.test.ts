@@ -5,6 +5,7 @@ import { makeProvider } from "../../provider/kernel/factory";
 import { resource, toBody, toOutputs } from "../../provider/resources/service";
 import { useMockAgent } from "./http-mock";
 import { offline } from "./resource-api";
+import { virtualConsistency } from "./virtual-consistency";
 
 const provider = offline(resource);
 
@@ -81,7 +82,7 @@ describe("check: the escalation policy at preview", () => {
   const useClient = (env: Record<string, string>) => {
     const settings = resolveSettings(() => undefined, { PAGERDUTY_API_URL: API, PAGERDUTY_AUTH_URL: AUTH, ...env });
     const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
-    ctx = new AccountContext({ client, warn: (m) => void warnings.push(m) });
+    ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency });
   };
   beforeEach(() => (warnings.length = 0));
 
