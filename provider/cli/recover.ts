@@ -26,6 +26,7 @@ import { DEFAULT_ACCOUNT } from "../config";
 import { PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
+import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
 import { RECORDED_KINDS, type CreatedKind } from "../kernel/registry";
 import { servicesNamedExactly } from "../resources/service";
@@ -206,11 +207,26 @@ export function findIn(client: ApiClient, kind: CreatedKind, inputs: Record<stri
   return rulesLike(client, inputs as unknown as RuleInputs);
 }
 
-/** Each account searched with its own client. */
+/**
+ * Each account searched with its own client. The service shows a new object late
+ * (kernel/consistency.ts): a search that finds nothing is asked again until the account's window has
+ * passed since `since`, when the interrupted run may last have created something.
+ */
 export const finderIn =
-  (clients: AccountClients): Finder =>
+  (clients: AccountClients, since?: number): Finder =>
   (kind, inputs, account) =>
-    clients.use(account, (client) => findIn(client, kind, inputs));
+    clients.use(account, (client) => {
+      if (since === undefined) return findIn(client, kind, inputs);
+      const consistency = new Consistency({ windowMs: clients.settings(account).consistencyWindowMs });
+      return consistency.search(since, () => findIn(client, kind, inputs));
+    });
+
+/** When the stack's state was last written: the interrupted run made nothing after it ended (undefined: not recorded). */
+function lastWritten(checkpoint: Checkpoint): number | undefined {
+  const manifest = checkpoint.deployment.manifest as { time?: unknown } | undefined;
+  const t = typeof manifest?.time === "string" ? Date.parse(manifest.time) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
 
 // ---- the summary -------------------------------------------------------------------------------
 
@@ -258,7 +274,8 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void 
   const clients = new AccountClients(stackConfig(pulumi), deps.env ?? process.env, deps.clients);
   let decisions: Decision[];
   try {
-    decisions = await plan(checkpoint, finderIn(clients));
+    // Without a recorded time, the run may have ended just now.
+    decisions = await plan(checkpoint, finderIn(clients, lastWritten(checkpoint) ?? Date.now()));
   } finally {
     await clients.close();
   }

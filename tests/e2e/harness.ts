@@ -141,6 +141,10 @@ export function offlineEnv(dirs: { home: string; state: string; cache: string })
     PAGERDUTY_CLIENT_ID: "",
     PAGERDUTY_CLIENT_SECRET: "",
     PAGERDUTY_TOKEN: "",
+    // The emulator shows a new object at once unless a test turns its lag on (tests/e2e/lag.test.ts
+    // sets a window to match): a short window keeps the refreshes after these tests' hand-made
+    // deletes from waiting out the 2 minutes PagerDuty itself needs.
+    PAGERDUTY_CONSISTENCY_WINDOW: process.env.PAGERDUTY_CONSISTENCY_WINDOW ?? "3",
     XDG_CACHE_HOME: dirs.cache,
   };
 }

@@ -95,13 +95,15 @@ describe("named accounts", () => {
   const EU_TOKEN = "eu-token-5ecret";
 
   /** Pending creates in the default account and in "eu"; the same service name in both. */
-  function twoAccounts(): Checkpoint {
+  function twoAccounts(lastWritten = "2026-01-01T00:00:00Z"): Checkpoint {
     const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
       urn: urn(type, name), type, custom: true, inputs: { __provider: "p", __origin: name, ...inputs }, parent: STACK, provider: `${PROVIDER}::uuid`, ...extra,
     });
     return {
       version: 3,
       deployment: {
+        // When the interrupted run last wrote the state: long ago, unless a test says otherwise.
+        manifest: { time: lastWritten },
         resources: [
           { urn: STACK, type: T.stack, custom: false },
           { urn: PROVIDER, type: T.provider, custom: true, id: "uuid" },
@@ -195,6 +197,22 @@ describe("named accounts", () => {
       [urn(T.rule, "eu-rule"), "RULE1", "eu"],
     ]);
     expect(r.calls.find((c) => c[0] === "refresh")).toEqual(["refresh", "--yes", "--skip-preview", ...[urn(T.service, "us-svc"), urn(T.service, "eu-svc"), urn(T.rule, "eu-rule")].flatMap((u) => ["--target", u])]);
+  });
+
+  test("right after an interruption, a create that finds nothing is looked for again until the window has passed: an object the listing shows late is recorded", async () => {
+    const listing = (p: string) => p.startsWith("/services?") && p.includes("query=Checkout");
+    mock().get(DEFAULT_API).intercept({ path: listing, method: "GET" }).reply(200, services([]));
+    mock().get(DEFAULT_API).intercept({ path: listing, method: "GET" }).reply(200, services([{ id: "PLATE", name: "Checkout" }]));
+    mock().get(EU_API).intercept({ path: listing, method: "GET" }).reply(200, services([{ id: "PEUSVC", name: "Checkout" }]));
+    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET" })
+      .reply(200, { rules: [{ id: "RULE1", position: 0, disabled: false, conditions: { operator: "and", subconditions: [] }, actions: {} }], more: false });
+    const pulumi = fakePulumi(twoAccounts(new Date().toISOString()), configJson({ apiUrl: EU_API, token: EU_TOKEN }));
+    const lines: string[] = [];
+    const code = await recover({ cwd: "/nowhere", dryRun: false }, (l) => void lines.push(l), {
+      pulumi: pulumi.run, env: { ...env, PAGERDUTY_CONSISTENCY_WINDOW: "5" }, clients: { dispatcher: mock() },
+    });
+    expect(code).toBe(0);
+    expect(lines.join("\n")).toContain(`  record    ${urn(T.service, "us-svc")} -> PLATE (service "Checkout")`);
   });
 
   test("an account without credentials is named with its settings, the other account is still searched, and nothing is written", async () => {
