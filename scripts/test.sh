@@ -33,11 +33,6 @@ alone='tests/e2e/(crash-up|crash-reply|fresh-runner|service-event-rule|service-i
 npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "$alone" --json --outputFile=.work/jest-e2e.json || status=$?
 npx jest --selectProjects e2e --runInBand --testPathPatterns "$alone" --json --outputFile=.work/jest-e2e-alone.json || status=$?
 
-# One plain closing line for CI: "N passed, N failed, N skipped".
-node -e '
-  const r = process.argv.slice(1).map((f) => { try { return require(require("path").resolve(f)); } catch { return null; } });
-  const sum = (k) => r.reduce((n, x) => n + (x ? x[k] : 0), 0);
-  const missing = r.filter((x) => !x).length;
-  console.log(`${sum("numPassedTests")} passed, ${sum("numFailedTests") + missing} failed, ${sum("numPendingTests")} skipped`);
-' .work/jest-fast.json .work/jest-e2e.json .work/jest-e2e-alone.json
+# One plain closing line for CI: "N passed, N failed, N skipped" (a suite that failed to run counts).
+node scripts/test-summary.js .work/jest-fast.json .work/jest-e2e.json .work/jest-e2e-alone.json
 exit $status
