@@ -13,7 +13,10 @@ import { virtualConsistency } from "./virtual-consistency";
 
 // ---- an in-memory rules API behind the account's client, with the API's move semantics -------------
 type Rule = { id: string; [k: string]: unknown };
-const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], ruleIds: [] as unknown[], seq: 0 };
+const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], ruleIds: [] as unknown[], seq: 0, lag: 0, tick: 0 };
+/** Eventual consistency: a rule created while `api.lag` > 0 stays hidden for that many later requests (404 by id, left out of listings). */
+const hiddenUntil = new Map<string, number>();
+const hidden = (r: Rule) => (hiddenUntil.get(r.id) ?? 0) > api.tick;
 const warnings: string[] = [];
 const notFound = (method: string, path: string) => new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
 
@@ -21,6 +24,7 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   const m = /^\/services\/([^/]+)\/rules(?:\/([^/]+))?$/.exec(path)!;
   const [, service, id] = m;
   api.calls.push(`${method} ${id ?? ""}`.trim());
+  api.tick++;
   const list = api.rules.get(service) ?? [];
   api.rules.set(service, list);
   await new Promise((r) => setTimeout(r, Math.random() * 3)); // interleave like real I/O
@@ -35,15 +39,19 @@ async function request(method: string, path: string, opts: { body?: any; query?:
     if (list.includes(r)) list.splice(list.indexOf(r), 1);
     list.splice(Math.min(position ?? list.length, list.length), 0, r);
   };
-  if (method === "GET" && !id) return { rules: list.slice(opts.query.offset, opts.query.offset + opts.query.limit).map(render), more: opts.query.offset + opts.query.limit < list.length };
+  if (method === "GET" && !id) {
+    const shown = list.filter((r) => !hidden(r));
+    return { rules: shown.slice(opts.query.offset, opts.query.offset + opts.query.limit).map(render), more: opts.query.offset + opts.query.limit < shown.length };
+  }
   if (method === "POST") {
     const { position, ...fields } = opts.body.rule;
     const r: Rule = { id: `R${++api.seq}`, disabled: false, conditions: { operator: "and", subconditions: [] }, time_frame: null, variables: [], actions: {}, ...fields };
     place(r, position);
+    if (api.lag) hiddenUntil.set(r.id, api.tick + api.lag);
     return { rule: render(r) };
   }
   const r = list.find((x) => x.id === id);
-  if (!r) throw notFound(method, path);
+  if (!r || hidden(r)) throw notFound(method, path);
   if (method === "GET") return { rule: render(r) };
   if (method === "DELETE") return void list.splice(list.indexOf(r), 1);
   api.ruleIds.push(opts.body.rule_id);
@@ -65,6 +73,8 @@ beforeEach(() => {
   api.rules.clear();
   api.converted.clear();
   api.writes = [];
+  api.lag = 0;
+  hiddenUntil.clear();
   warnings.length = 0;
   resetLanes();
   api.calls = [];
@@ -245,6 +255,23 @@ describe("CRUD against the in-memory API", () => {
     expect(api.rules.get("PSVC1")!.map((r) => r.id)).toEqual(results.map((r) => r.id).reverse());
     expect(api.calls.filter((c) => c === "GET")).toHaveLength(1);
     expect(api.calls.filter((c) => c.startsWith("PUT"))).toHaveLength(1);
+  });
+
+  test("rules made moments ago, hidden from the listing and answering 404 for a while, still end at the requested positions, each made once", async () => {
+    api.rules.set("PSVC1", [{ id: "U0", actions: {} }]);
+    api.lag = 6;
+    const results = await Promise.all([create(2), create(1), create(0)]);
+    api.lag = 0;
+    const order = api.rules.get("PSVC1")!.map((r) => r.id);
+    expect(order).toHaveLength(4);
+    expect(results.map((r) => order.indexOf(r.id))).toEqual([2, 1, 0]);
+    expect(api.writes.filter((w) => w.startsWith("POST"))).toHaveLength(3);
+    // A young rule's state records when it was made, for the reads and deletes of later processes.
+    expect(results.every((r) => typeof r.outs.__createdAt === "number")).toBe(true);
+    resetLanes();
+    api.lag = 0;
+    const read = await provider.read!(results[0].id, results[0].outs);
+    expect(read.props!.__createdAt).toBe(results[0].outs.__createdAt);
   });
 
   test("a single rule asking for a position past the end reports it and does not drift", async () => {
