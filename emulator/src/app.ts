@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
 import type { EmulatorCore } from "./core";
+import { tooDeep } from "./depth";
 import { ApiError, type ApiErrorName, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
 import { registerOAuth } from "./oauth";
@@ -136,11 +137,12 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   app.decorateRequest("principal", null);
 
   // Empty JSON bodies (e.g. a DELETE sent with a JSON content type) are fine; vendor JSON types too.
+  // Nesting is bounded here (depth.ts), before anything reads the body.
   const json = app.getDefaultJsonParser("error", "error") as (req: FastifyRequest, body: string, done: (e: Error | null, v?: unknown) => void) => void;
   app.removeContentTypeParser("application/json");
   for (const type of ["application/json", /^application\/vnd\.[\w.-]+\+json/]) {
     app.addContentTypeParser(type, { parseAs: "string" }, (req: FastifyRequest, body: string, done: (e: Error | null, v?: unknown) => void) =>
-      body === "" ? done(null, undefined) : json(req, body, done),
+      body === "" ? done(null, undefined) : json(req, body, (e, v) => done(e ?? tooDeep(v) ?? null, v)),
     );
   }
 
