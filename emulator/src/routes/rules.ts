@@ -180,9 +180,16 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
     const { page, meta } = paginate(s.ruleIds.map((id) => core.state.rules[id]), query(req));
-    // include[]=migrated_metadata: when and by whom the rules were converted (only once they were).
+    // include[]=migrated_metadata: when, by whom, into what and how the rules were converted (only
+    // once they were), as in every example of the description. Conversions here are all by API.
     const migrated = many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
-      ? { migrated_at: s.rulesConvertedAt, migrated_by: s.rulesConvertedBy ?? null, migrated_status: "completed" }
+      ? {
+          migrated_at: s.rulesConvertedAt,
+          migrated_by: s.rulesConvertedBy ?? null,
+          migrated_status: "completed",
+          migrated_to: { id: s.id, type: "event_orchestration_reference", self: `${base}/event_orchestrations/services/${s.id}` },
+          migrated_via: "API",
+        }
       : {};
     return { rules: page.map((r) => renderRule(base, s, r)), ...meta, ...migrated };
   });
@@ -261,12 +268,8 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
           : { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_rules", value: "converted", before_value: "active" }]);
     }
-    // The description's shape: the status and the URL of the service's orchestration.
-    return {
-      convert_status: "completed",
-      converted_to: `${base}/event_orchestrations/service/${s.id}`,
-      converted_at: s.rulesConvertedAt,
-      rules_converted: s.ruleIds.length,
-    };
+    // The description's shape, and nothing else: the status and the URL of the service's
+    // orchestration (when and by whom: `GET /services/{id}/rules?include[]=migrated_metadata`).
+    return { convert_status: "completed", converted_to: `${base}/event_orchestrations/service/${s.id}` };
   });
 }
