@@ -7,6 +7,7 @@ import type { EmulatorCore } from "./core";
 import { tooDeep } from "./depth";
 import { ApiError, type ApiErrorName, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
+import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
 import { isEu, requireRegion, stripEuPrefix } from "./region";
 import { registerAudit } from "./routes/audit";
@@ -22,6 +23,8 @@ import { AJV_OPTIONS, schemaErrors } from "./schemas";
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 const FAULT_ERRORS: Record<number, ApiErrorName> = {
+  // A transient 404: what a lagging read replica answers for an object created moments ago (lag.ts).
+  404: "NOT_FOUND",
   429: "RATE_LIMITED",
   500: "INTERNAL",
   502: "BAD_GATEWAY",
@@ -201,6 +204,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     for (const method of [r.method].flat()) if (method !== "HEAD") core.routes.push({ method, url: r.url });
   });
 
+  registerLagGate(app, core);
   registerServices(app, core);
   registerIntegrations(app, core);
   registerRules(app, core);

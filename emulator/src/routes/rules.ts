@@ -10,7 +10,7 @@ import { SCOPES } from "../oauth/scopes";
 import type { RuleRecord, ServiceRecord } from "../store";
 import { createRuleBody, updateRuleBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { findService, serviceRef } from "../service-lookup";
+import { findService, serviceRef, startLag } from "../service-lookup";
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;
@@ -179,7 +179,8 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
   rest(app, "GET", "/services/:id/rules", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
-    const { page, meta } = paginate(s.ruleIds.map((id) => core.state.rules[id]), query(req));
+    // Rules in their consistency-lag window are left out; positions stay those of the primary.
+    const { page, meta } = paginate(core.lag.visible(s.ruleIds, (id) => id).map((id) => core.state.rules[id]), query(req));
     // include[]=migrated_metadata: when, by whom, into what and how the rules were converted (only
     // once they were), as in every example of the description. Conversions here are all by API.
     const migrated = many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
@@ -212,6 +213,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     };
     core.state.rules[r.id] = r;
     moveTo(s, r.id, position ?? s.ruleIds.length);
+    startLag(core, p.accountId, r.id);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
     reply.code(201);
