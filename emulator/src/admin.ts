@@ -6,6 +6,7 @@ import type { EmulatorCore } from "./core";
 import { ApiError, invalid, notFound } from "./errors";
 import { parseFault } from "./faults";
 import { type Handler, params } from "./http";
+import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
 import { applySeed, type SeedDocument, SeedError } from "./seed";
@@ -90,6 +91,13 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
       route("DELETE", "/faults/:fault_id", (req, reply) => {
         if (!core.faults.remove(Number(params(req).fault_id))) throw notFound(`Fault ${params(req).fault_id}`);
         return reply.code(204).send();
+      });
+
+      // Consistency lag (lag.ts): new windows use the settings in force at each object's create.
+      route("GET", "/lag", () => core.lag.settings);
+      route("PUT", "/lag", (req) => {
+        core.lag.settings = parseLag(req.body, core.lag.settings);
+        return core.lag.settings;
       });
 
       route("PUT", "/rate-limit", (req) => {

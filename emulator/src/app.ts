@@ -4,8 +4,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
 import type { EmulatorCore } from "./core";
+import { tooDeep } from "./depth";
 import { ApiError, type ApiErrorName, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
+import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
 import { isEu, requireRegion, stripEuPrefix } from "./region";
 import { registerAudit } from "./routes/audit";
@@ -21,6 +23,8 @@ import { AJV_OPTIONS, schemaErrors } from "./schemas";
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 const FAULT_ERRORS: Record<number, ApiErrorName> = {
+  // A transient 404: what a lagging read replica answers for an object created moments ago (lag.ts).
+  404: "NOT_FOUND",
   429: "RATE_LIMITED",
   500: "INTERNAL",
   502: "BAD_GATEWAY",
@@ -136,11 +140,12 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   app.decorateRequest("principal", null);
 
   // Empty JSON bodies (e.g. a DELETE sent with a JSON content type) are fine; vendor JSON types too.
+  // Nesting is bounded here (depth.ts), before anything reads the body.
   const json = app.getDefaultJsonParser("error", "error") as (req: FastifyRequest, body: string, done: (e: Error | null, v?: unknown) => void) => void;
   app.removeContentTypeParser("application/json");
   for (const type of ["application/json", /^application\/vnd\.[\w.-]+\+json/]) {
     app.addContentTypeParser(type, { parseAs: "string" }, (req: FastifyRequest, body: string, done: (e: Error | null, v?: unknown) => void) =>
-      body === "" ? done(null, undefined) : json(req, body, done),
+      body === "" ? done(null, undefined) : json(req, body, (e, v) => done(e ?? tooDeep(v) ?? null, v)),
     );
   }
 
@@ -199,6 +204,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     for (const method of [r.method].flat()) if (method !== "HEAD") core.routes.push({ method, url: r.url });
   });
 
+  registerLagGate(app, core);
   registerServices(app, core);
   registerIntegrations(app, core);
   registerRules(app, core);

@@ -8,6 +8,7 @@ import { parseArgs as parseNodeArgs } from "node:util";
 import type { ReadyLine } from "./client";
 import type { EmulatorOptions } from "./core";
 import { startEmulator } from "./index";
+import { MAX_LAG_MS } from "./lag";
 
 export const USAGE = `usage: pagerduty-emulator [options]
 
@@ -24,6 +25,10 @@ US accounts is at the root, that of EU accounts under /eu ("euApiUrl"); identity
                     REQUESTS_CA_BUNDLE)
   --cert FILE       serve HTTPS with this PEM certificate (chain) ...
   --key FILE        ... and this PEM private key (both or neither; implies --tls)
+  --lag MS          consistency lag: a new service, integration or event rule of a US account
+                    answers 404 and is left out of listings for MS milliseconds (default 0)
+  --lag-eu MS       the same for EU accounts (default: the --lag value)
+  --lag-deletes     deletes of such an object answer 404 too (default: deletes work)
   -h, --help        show this help and exit
   -v, --version     print the version and exit`;
 
@@ -43,6 +48,9 @@ const OPTIONS = {
   tls: { type: "boolean" },
   cert: { type: "string" },
   key: { type: "string" },
+  lag: { type: "string" },
+  "lag-eu": { type: "string" },
+  "lag-deletes": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -82,6 +90,10 @@ export function parseArgs(argv: string[]): CliCommand {
   set("seed", nonEmpty("seed", values.seed));
   set("rateLimit", integer("rate-limit", values["rate-limit"], 1));
   set("tls", cert && key ? { certFile: cert, keyFile: key } : values.tls ? true : undefined);
+  const lag = integer("lag", values.lag, 0, MAX_LAG_MS);
+  const euLag = integer("lag-eu", values["lag-eu"], 0, MAX_LAG_MS);
+  if (lag !== undefined || euLag !== undefined || values["lag-deletes"])
+    options.lag = { ms: lag ?? 0, euMs: euLag ?? lag ?? 0, deletes: values["lag-deletes"] ?? false };
   return { kind: "run", options };
 }
 
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
     url: emu.url, apiUrl: emu.apiUrl, euApiUrl: emu.euApiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken,
     account, oauth, apiKey, escalationPolicyId,
     ...(eu ? { eu } : {}),
+    lag: { ...emu.core.lag.settings },
     ...(emu.caFile ? { caFile: emu.caFile } : {}),
   };
   process.stdout.write(JSON.stringify(ready) + "\n");

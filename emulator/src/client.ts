@@ -1,5 +1,6 @@
 // For scripts and tests that drive a running emulator from outside: the CLI's ready line and a
 // client-credentials token from it.
+import type { LagSettings } from "./lag";
 
 /** One account's seeded credentials (its REST base: `apiUrl` for region us, `euApiUrl` for eu). */
 export interface ReadyCredentials {
@@ -20,6 +21,8 @@ export interface ReadyLine extends ReadyCredentials {
   adminToken: string;
   /** The first EU account's credentials, when the seed has an EU account. */
   eu?: ReadyCredentials;
+  /** Consistency-lag settings (`--lag`, `--lag-eu`, `--lag-deletes`; all 0/false by default). */
+  lag: LagSettings;
   /** Only with --tls/--cert: the PEM file clients should trust for the https:// URLs. */
   caFile?: string;
 }

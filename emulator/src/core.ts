@@ -1,8 +1,9 @@
-// The emulator's runtime: state plus the clock, id allocator, statistics, faults, rate limiter
-// and persistence that every route shares. Routes get it as `core`; nothing here knows HTTP.
+// The emulator's runtime: state plus the clock, id allocator, statistics, faults, rate limiter,
+// consistency lag and persistence that every route shares. Routes get it as `core`; nothing here knows HTTP.
 import { Clock } from "./clock";
 import { Faults } from "./faults";
 import { IdAllocator, secret } from "./ids";
+import { Lag, type LagSettings, NO_LAG } from "./lag";
 import { loadState, saveState } from "./persistence";
 import { RateLimiter } from "./ratelimit";
 import { applySeed, defaultSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
@@ -33,6 +34,8 @@ export interface EmulatorOptions {
    * 127.0.0.1/localhost/::1 (the CA kept beside `dataFile`, else in a temp dir); or the user's files.
    */
   tls?: boolean | { certFile: string; keyFile: string };
+  /** Consistency lag (lag.ts); default none. A reset returns to these settings. */
+  lag?: Partial<LagSettings>;
 }
 
 export const DEFAULT_RATE_LIMIT = 960;
@@ -47,6 +50,7 @@ export class EmulatorCore {
   readonly stats = new Stats();
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
+  readonly lag: Lag;
   /** Authorization codes and pending consent pages: short-lived, never persisted. */
   readonly codes = new Map<string, AuthCode>();
   readonly pending = new Map<string, PendingAuthorization>();
@@ -58,6 +62,7 @@ export class EmulatorCore {
   constructor(readonly opts: EmulatorOptions = {}) {
     this.dataFile = opts.dataFile;
     this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+    this.lag = new Lag({ ...NO_LAG, ...opts.lag }, this.clock, this.stats);
     const loaded = this.dataFile ? loadState(this.dataFile) : undefined;
     if (loaded) {
       this.state = loaded;
@@ -90,8 +95,8 @@ export class EmulatorCore {
 
   /**
    * Back to the registry as it was at startup (accounts, users, apps, keys, policies, field
-   * definitions) with no services, tokens, audit records, faults, statistics or clock offset.
-   * Ids handed out before stay used.
+   * definitions) with no services, tokens, audit records, faults, statistics or clock offset, and
+   * the startup lag settings. Ids handed out before stay used.
    */
   reset(): void {
     const fresh = emptyState(this.state.adminToken);
@@ -103,6 +108,7 @@ export class EmulatorCore {
     this.faults.clear();
     this.limiter.reset();
     this.clock.reset();
+    this.lag.reset();
     Object.assign(this.stats, new Stats());
     this.save();
   }

@@ -6,7 +6,8 @@
 import { invalid } from "./errors";
 import { isObject } from "./validate";
 
-export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+/** 404 is the transient not-found of a lagging replica (lag.ts), for a client's retry of it. */
+export const FAULT_STATUSES = [404, 429, 500, 502, 503, 504] as const;
 
 export interface FaultSpec {
   /** "METHOD /path/:param", "/path/:param" (any method) or "*"; `{param}` is accepted too. */

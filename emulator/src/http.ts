@@ -62,11 +62,17 @@ export function many(q: Record<string, string | string[] | undefined>, key: stri
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+/**
+ * A non-negative integer query parameter. Past Number.MAX_SAFE_INTEGER digits stop being exact
+ * (and 400 digits are Infinity, which JSON writes as null), so such a value is refused too.
+ */
 export function intParam(q: Record<string, string | string[] | undefined>, key: string, dflt: number, min: number): number {
   const raw = single(q[key]);
   if (raw === undefined || raw === "") return dflt;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw invalid(`"${key}" must be an integer >= ${min}`);
-  return Number(raw);
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min)
+    throw invalid(`"${key}" must be an integer from ${min} to ${Number.MAX_SAFE_INTEGER}, got ${raw.length > 20 ? `${raw.slice(0, 20)}… (${raw.length} characters)` : JSON.stringify(raw)}`);
+  return n;
 }
 
 export const MAX_LIMIT = 100;

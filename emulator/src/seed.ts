@@ -2,6 +2,7 @@
 // definitions) turned into state. Secrets and ids left out are generated, so the default seed
 // gets fresh credentials on every start; a seed file or a data file fixes them.
 import { readFileSync } from "node:fs";
+import { deepestPath, MAX_DEPTH, pathText } from "./depth";
 import { createFieldDef } from "./field-defs";
 import { IdAllocator, randomString, secret } from "./ids";
 import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
@@ -110,11 +111,16 @@ export function defaultSeed(): SeedDocument {
 }
 
 export function readSeedFile(file: string): SeedDocument {
+  let doc: SeedDocument;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as SeedDocument;
+    doc = JSON.parse(readFileSync(file, "utf8")) as SeedDocument;
   } catch (e) {
     throw new SeedError(`Cannot read seed file ${file}: ${(e as Error).message}`);
   }
+  // The same bound as request bodies (depth.ts): the seed is cloned and saved like them.
+  const deep = deepestPath(doc);
+  if (deep) throw new SeedError(`Seed file ${file}: "${pathText(deep)}" nests more than ${MAX_DEPTH} levels`);
+  return doc;
 }
 
 /**

@@ -1,5 +1,5 @@
 // What every route of a service's children needs about the service: finding it in the caller's
-// account, and the reference other objects carry to it.
+// account, the reference other objects carry to it, and the consistency lag of new objects.
 import type { Principal } from "./auth";
 import type { EmulatorCore } from "./core";
 import { notFound } from "./errors";
@@ -15,4 +15,9 @@ export function findService(core: EmulatorCore, p: Principal, id: string): Servi
 
 export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) {
   return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
+}
+
+/** Start the consistency-lag window (lag.ts) of an object just created, by its account's region. */
+export function startLag(core: EmulatorCore, accountId: string, id: string): void {
+  core.lag.created(id, core.state.accounts[accountId]?.region ?? "us");
 }

@@ -7,6 +7,8 @@ export class Stats {
   tokensIssued: Record<Grant, number> = { client_credentials: 0, authorization_code: 0, refresh_token: 0 };
   faultsInjected = 0;
   rateLimited = 0;
+  /** Consistency lag (lag.ts): not-founds answered because of it, objects it left out of listings. */
+  lag = { hidden404: 0, leftOut: 0 };
 
   count(route: string, status: number | "dropped"): void {
     this.total++;
@@ -21,6 +23,7 @@ export class Stats {
       tokensIssued: this.tokensIssued,
       faultsInjected: this.faultsInjected,
       rateLimited: this.rateLimited,
+      lag: this.lag,
     };
   }
 }

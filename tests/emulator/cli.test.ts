@@ -56,7 +56,8 @@ jest.setTimeout(30_000);
 test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on SIGTERM and SIGINT", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const r = await run(["--port", "0"]);
-    expect(Object.keys(r.ready)).toEqual(["url", "apiUrl", "euApiUrl", "authUrl", "adminToken", "account", "oauth", "apiKey", "escalationPolicyId", "eu"]);
+    expect(Object.keys(r.ready)).toEqual(["url", "apiUrl", "euApiUrl", "authUrl", "adminToken", "account", "oauth", "apiKey", "escalationPolicyId", "eu", "lag"]);
+    expect(r.ready.lag).toEqual({ ms: 0, euMs: 0, deletes: false });
     expect(r.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(r.ready.apiUrl).toBe(r.ready.url);
     expect(r.ready.euApiUrl).toBe(`${r.ready.url}/eu`);
@@ -119,6 +120,23 @@ test("--data FILE: a restart keeps the same credentials and objects; the file is
   expect(await stop(second)).toBe(0);
 });
 
+test("--lag, --lag-eu, --lag-deletes: the ready line reports the settings, and new objects are hidden for that long", async () => {
+  const r = await run(["--lag", "60000", "--lag-eu", "120000", "--lag-deletes"]);
+  expect(r.ready.lag).toEqual({ ms: 60000, euMs: 120000, deletes: true });
+  const lag = await send(`${r.ready.url}/_emulator/lag`, { headers: { "x-emulator-admin-token": r.ready.adminToken } });
+  expect(lag.json).toEqual(r.ready.lag);
+  const tok = await fetchAppToken(r.ready);
+  const created = await api(r.ready, tok, "/services", {
+    method: "POST",
+    body: JSON.stringify({ service: { name: "lagging", escalation_policy: { id: r.ready.escalationPolicyId } } }),
+  });
+  expect(created.status).toBe(201);
+  const id = created.json.service.id;
+  expect((await api(r.ready, tok, `/services/${id}`)).status).toBe(404);
+  expect((await api(r.ready, tok, `/services/${id}`, { method: "DELETE" })).status).toBe(404);
+  expect(await stop(r)).toBe(0);
+});
+
 test("--seed FILE fixes accounts, apps and credentials; --rate-limit sets the per-minute limit", async () => {
   const seed = join(dir, "seed.json");
   writeFileSync(seed, JSON.stringify({
@@ -173,7 +191,7 @@ test("--help lists every flag and exits 0; --version prints the package version"
   for (const flag of ["--help", "-h"]) {
     const r = await runToExit([flag]);
     expect(r.code).toBe(0);
-    for (const f of ["--port", "--host", "--data", "--seed", "--rate-limit", "--tls", "--cert", "--key", "--help", "--version"]) expect(r.out).toContain(f);
+    for (const f of ["--port", "--host", "--data", "--seed", "--rate-limit", "--tls", "--cert", "--key", "--lag", "--lag-eu", "--lag-deletes", "--help", "--version"]) expect(r.out).toContain(f);
   }
   const pkg = JSON.parse(readFileSync(join(ROOT, "emulator", "package.json"), "utf8")) as { version: string };
   for (const flag of ["--version", "-v"]) {
@@ -247,6 +265,11 @@ test("parseArgs (in process): every flag, and the errors that name the flag", as
   });
   expect(parseArgs(["--cert", "c.pem", "--key", "k.pem"])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1", tls: { certFile: "c.pem", keyFile: "k.pem" } } });
   expect(parseArgs([])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1" } });
+  const lagged = (...args: string[]) => (parseArgs(["--port", "0", ...args]) as { options: { lag?: unknown } }).options.lag;
+  expect(lagged("--lag", "3000")).toEqual({ ms: 3000, euMs: 3000, deletes: false });
+  expect(lagged("--lag", "3000", "--lag-eu", "8000", "--lag-deletes")).toEqual({ ms: 3000, euMs: 8000, deletes: true });
+  expect(lagged("--lag-eu", "8000")).toEqual({ ms: 0, euMs: 8000, deletes: false });
+  expect(lagged()).toBeUndefined();
   expect(parseArgs(["-h"])).toEqual({ kind: "help" });
   expect(parseArgs(["--version"])).toEqual({ kind: "version" });
   for (const [args, message] of [
@@ -254,6 +277,9 @@ test("parseArgs (in process): every flag, and the errors that name the flag", as
     [["--data="], "--data needs a value"],
     [["--key", "k.pem"], "--cert and --key go together"],
     [["--tls=yes"], "--tls"],
+    [["--lag=-1"], '--lag must be an integer from 0 to 3600000, got "-1"'],
+    [["--lag-eu", "3600001"], '--lag-eu must be an integer from 0 to 3600000, got "3600001"'],
+    [["--lag", "2s"], '--lag must be an integer from 0 to 3600000, got "2s"'],
   ] as const) {
     expect(() => parseArgs([...args])).toThrow(UsageError);
     expect(() => parseArgs([...args])).toThrow(message);

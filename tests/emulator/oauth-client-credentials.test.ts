@@ -20,7 +20,7 @@ test("reply: access_token, token_type bearer, expires_in one day, scope granted 
   const res = await grant({});
   expect(res.status).toBe(200);
   expect(res.headers.get("cache-control")).toBe("no-store");
-  expect(res.json).toEqual({ access_token: expect.any(String), token_type: "bearer", expires_in: 86400, scope: "services.read services.write" });
+  expect(res.json).toEqual({ access_token: expect.any(String), token_type: "bearer", expires_in: 86400, scope: "services.read services.write openid" });
   expect(res.json).not.toHaveProperty("refresh_token");
   const api = client(e, `Bearer ${res.json.access_token}`);
   expect((await api.get("/services")).status).toBe(200);
@@ -29,10 +29,24 @@ test("reply: access_token, token_type bearer, expires_in one day, scope granted 
 test("authentication rule 6: invalid scopes are dropped from the grant, not an error; names are case sensitive", async () => {
   const res = await grant({ scope: `${selector(e.seed.account)} services.read bogus.scope Services.Write audit_records.read` });
   expect(res.status).toBe(200);
-  expect(res.json.scope).toBe("services.read audit_records.read");
+  expect(res.json.scope).toBe("services.read audit_records.read openid");
   const api = client(e, `Bearer ${res.json.access_token}`);
   const write = await api.post("/services", { service: { name: "x", escalation_policy: { id: e.seed.escalationPolicyId } } });
   expect(write.status).toBe(403);
+});
+
+test("contract: every token's scope includes openid; with no valid scope requested the grant is openid alone, never empty", async () => {
+  for (const scope of [`${selector(e.seed.account)} bogus.scope Services.Read`, selector(e.seed.account), `${selector(e.seed.account)} openid services.read`]) {
+    const res = await grant({ scope });
+    expect(res.status).toBe(200);
+    const granted = res.json.scope.split(" ");
+    expect(granted).toContain("openid");
+    expect(granted.filter((s: string) => s === "openid")).toHaveLength(1);
+  }
+  const none = await grant({ scope: `${selector(e.seed.account)} bogus.scope` });
+  expect(none.json.scope).toBe("openid");
+  // A token for openid alone reaches no REST route.
+  expect((await client(e, `Bearer ${none.json.access_token}`).get("/services")).status).toBe(403);
 });
 
 test("the scope must start with the account selector as_account-<region>.<subdomain>", async () => {

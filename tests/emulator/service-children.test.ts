@@ -115,7 +115,8 @@ describe("event rules", () => {
     const a = (await api.post(`/services/${sid}/rules`, rule("a"))).json.rule;
     const res = await api.post(`/services/${sid}/rules/convert`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ convert_status: "completed", converted_to: `${e.url}/event_orchestrations/service/${sid}`, rules_converted: 1 });
+    // Exactly the description's keys (issue 29: converted_at and rules_converted were the emulator's own).
+    expect(res.json).toEqual({ convert_status: "completed", converted_to: `${e.url}/event_orchestrations/service/${sid}` });
     expect((await api.get(`/services/${sid}/rules/${a.id}`)).status).toBe(200);
     for (const write of [
       api.post(`/services/${sid}/rules`, rule("b")),
@@ -127,7 +128,28 @@ describe("event rules", () => {
       expect(r.json.error.errors[0]).toMatch(/converted/);
     }
     // Converting again is harmless and reports the same state.
-    expect((await api.post(`/services/${sid}/rules/convert`)).json.converted_at).toBe(res.json.converted_at);
+    const meta = (await api.get(`/services/${sid}/rules?include[]=migrated_metadata`)).json;
+    const again = await api.post(`/services/${sid}/rules/convert`);
+    expect(again.json).toEqual(res.json);
+    expect((await api.get(`/services/${sid}/rules?include[]=migrated_metadata`)).json.migrated_at).toBe(meta.migrated_at);
+  });
+
+  test("include[]=migrated_metadata: absent before a conversion; after it every key of the description's example", async () => {
+    const sid = await createService(e, api);
+    const before = (await api.get(`/services/${sid}/rules?include[]=migrated_metadata`)).json;
+    expect(Object.keys(before).filter((k) => k.startsWith("migrated_"))).toEqual([]);
+    await api.post(`/services/${sid}/rules/convert`);
+    const after = (await api.get(`/services/${sid}/rules?include[]=migrated_metadata`)).json;
+    expect(after).toMatchObject({
+      migrated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      migrated_by: { id: expect.any(String), type: "app_reference", self: expect.stringContaining("/apps/") },
+      migrated_status: "completed",
+      migrated_to: { id: sid, type: "event_orchestration_reference", self: `${e.url}/event_orchestrations/services/${sid}` },
+      migrated_via: "API",
+    });
+    // Without the include, none of it.
+    const plain = (await api.get(`/services/${sid}/rules`)).json;
+    expect(Object.keys(plain).filter((k) => k.startsWith("migrated_"))).toEqual([]);
   });
 });
 

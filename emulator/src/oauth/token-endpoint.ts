@@ -10,6 +10,7 @@ import { tokenHash } from "../ids";
 import { origin, restBase } from "../region";
 import { accountBySubdomain, type App, appByClientId } from "../store";
 import { signingKey } from "./keys";
+import { OPENID } from "./scopes";
 import { s256, VERIFIER } from "./pkce";
 import { issueAccessToken, issueRefreshToken, revokeHashes } from "./tokens";
 
@@ -71,8 +72,10 @@ function clientCredentials(core: EmulatorCore, form: Form) {
   if (account.id !== app.accountId) {
     throw new OAuthError("unauthorized_client", "The client_credentials grant works only on the account that created the app");
   }
-  // Scope names are case sensitive; what the app is not configured with is dropped, not refused.
-  const granted = [...new Set(requested.filter((s) => app.scopes.includes(s)))];
+  // Scope names are case sensitive; what the app is not configured with is dropped, not refused
+  // (contract, authentication rule 6): the grant is what is valid, and always `openid`, so a
+  // request naming no valid scope gets a token for `openid` only, never an empty scope.
+  const granted = [...new Set([...requested.filter((s) => app.scopes.includes(s)), OPENID])];
   const t = issueAccessToken(core, app, { accountId: account.id, scopes: granted, kind: "app" });
   core.stats.tokensIssued.client_credentials++;
   return { access_token: t.token, token_type: "bearer", expires_in: t.expiresIn, scope: granted.join(" ") };

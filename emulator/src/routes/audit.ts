@@ -6,7 +6,7 @@ import type { EmulatorCore } from "../core";
 import { ApiError, notFound } from "../errors";
 import { intParam, MAX_LIMIT, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
-import { owned } from "../store";
+import { type AuditRecord, owned } from "../store";
 
 const DAY = 86_400_000;
 
@@ -29,6 +29,12 @@ function decodeCursor(raw: string): number {
   throw new ApiError("INVALID_INPUT", ['"cursor" is not a cursor this server returned']);
 }
 
+/** The service a record is about and the object it changed. */
+function resourceIds(r: AuditRecord): string[] {
+  const details = r.body.details as { resource?: { id?: string } } | undefined;
+  return [r.serviceId, details?.resource?.id ?? r.serviceId];
+}
+
 export function registerAudit(app: FastifyInstance, core: EmulatorCore): void {
   rest(app, "GET", "/services/:id/audit/records", SCOPES.auditRead, (req) => {
     const p = who(req);
@@ -46,7 +52,9 @@ export function registerAudit(app: FastifyInstance, core: EmulatorCore): void {
     const limit = Math.min(intParam(q, "limit", 25, 1), MAX_LIMIT);
     const cursor = single(q.cursor);
     const before = cursor ? decodeCursor(cursor) : Infinity;
-    const matching = mine.filter((r) => r.at >= since && r.at < until && r.seq < before).sort((a, b) => b.seq - a.seq);
+    // Records of objects in their consistency-lag window are left out with them (lag.ts).
+    const inRange = mine.filter((r) => r.at >= since && r.at < until && r.seq < before);
+    const matching = core.lag.visible(inRange, resourceIds).sort((a, b) => b.seq - a.seq);
     const page = matching.slice(0, limit);
     return {
       records: page.map((r) => r.body),

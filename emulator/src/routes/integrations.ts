@@ -11,7 +11,7 @@ import type { IntegrationRecord, ServiceRecord } from "../store";
 import { integrationBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
 import { renderIntegration } from "../integration-view";
-import { findService, serviceRef } from "../service-lookup";
+import { findService, serviceRef, startLag } from "../service-lookup";
 import { vendorById } from "../vendors";
 
 const EMAIL_TYPE = "generic_email_inbound_integration";
@@ -132,6 +132,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
     };
     core.state.integrations[i.id] = i;
     s.integrationIds.push(i.id);
+    startLag(core, p.accountId, i.id);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "create", integrationRef(base, i), changes(undefined, view(i)));
     reply.code(201);

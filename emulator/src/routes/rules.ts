@@ -10,7 +10,7 @@ import { SCOPES } from "../oauth/scopes";
 import type { RuleRecord, ServiceRecord } from "../store";
 import { createRuleBody, updateRuleBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { findService, serviceRef } from "../service-lookup";
+import { findService, serviceRef, startLag } from "../service-lookup";
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;
@@ -179,10 +179,18 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
   rest(app, "GET", "/services/:id/rules", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
-    const { page, meta } = paginate(s.ruleIds.map((id) => core.state.rules[id]), query(req));
-    // include[]=migrated_metadata: when and by whom the rules were converted (only once they were).
+    // Rules in their consistency-lag window are left out; positions stay those of the primary.
+    const { page, meta } = paginate(core.lag.visible(s.ruleIds, (id) => id).map((id) => core.state.rules[id]), query(req));
+    // include[]=migrated_metadata: when, by whom, into what and how the rules were converted (only
+    // once they were), as in every example of the description. Conversions here are all by API.
     const migrated = many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
-      ? { migrated_at: s.rulesConvertedAt, migrated_by: s.rulesConvertedBy ?? null, migrated_status: "completed" }
+      ? {
+          migrated_at: s.rulesConvertedAt,
+          migrated_by: s.rulesConvertedBy ?? null,
+          migrated_status: "completed",
+          migrated_to: { id: s.id, type: "event_orchestration_reference", self: `${base}/event_orchestrations/services/${s.id}` },
+          migrated_via: "API",
+        }
       : {};
     return { rules: page.map((r) => renderRule(base, s, r)), ...meta, ...migrated };
   });
@@ -205,6 +213,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     };
     core.state.rules[r.id] = r;
     moveTo(s, r.id, position ?? s.ruleIds.length);
+    startLag(core, p.accountId, r.id);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
     reply.code(201);
@@ -261,12 +270,8 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
           : { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_rules", value: "converted", before_value: "active" }]);
     }
-    // The description's shape: the status and the URL of the service's orchestration.
-    return {
-      convert_status: "completed",
-      converted_to: `${base}/event_orchestrations/service/${s.id}`,
-      converted_at: s.rulesConvertedAt,
-      rules_converted: s.ruleIds.length,
-    };
+    // The description's shape, and nothing else: the status and the URL of the service's
+    // orchestration (when and by whom: `GET /services/{id}/rules?include[]=migrated_metadata`).
+    return { convert_status: "completed", converted_to: `${base}/event_orchestrations/service/${s.id}` };
   });
 }

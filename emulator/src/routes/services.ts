@@ -9,7 +9,7 @@ import { owned, type ServiceRecord, type State } from "../store";
 import { createServiceBody, updateServiceBody, updateServicesBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
 import { renderIntegration } from "../integration-view";
-import { findService, serviceRef } from "../service-lookup";
+import { findService, serviceRef, startLag } from "../service-lookup";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
 const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
@@ -206,7 +206,8 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
       ? { ...policyRef, type: "escalation_policy", name: policy.name }
       : policyRef,
     teams: [],
-    integrations: s.integrationIds.map((id) => {
+    // Integrations still in their consistency-lag window are left out (lag.ts).
+    integrations: core.lag.visible(s.integrationIds, (id) => id).map((id) => {
       const i = core.state.integrations[id];
       return include.has("integrations") ? renderIntegration(core, base, i) : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
     }),
@@ -230,8 +231,9 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     if (!(SORTS as readonly string[]).includes(sort)) throw invalid(`"sort_by" must be one of: ${SORTS.join(", ")}`);
     const text = single(q.query)?.toLowerCase();
     const name = single(q.name);
-    const list = Object.values(core.state.services)
-      .filter((s) => s.accountId === p.accountId && (!text || s.name.toLowerCase().includes(text)) && (name === undefined || s.name === name))
+    const mine = Object.values(core.state.services)
+      .filter((s) => s.accountId === p.accountId && (!text || s.name.toLowerCase().includes(text)) && (name === undefined || s.name === name));
+    const list = core.lag.visible(mine, (s) => s.id)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     if (sort === "name:desc") list.reverse();
     const { page, meta } = paginate(list, q);
@@ -278,6 +280,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     applyManaged(core, s, m, now);
     core.state.services[s.id] = s;
     rename(core, s, undefined, s.name);
+    startLag(core, p.accountId, s.id);
     const base = baseUrl(core, req);
     audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
     reply.code(201);
@@ -312,7 +315,9 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     items.forEach((item, i) => {
       const n = v.nested(`services[${i}].`);
       const s = owned(core.state.services, item.id, p.accountId);
-      if (!s) return n.fail(`"services[${i}]": service ${item.id} not found`);
+      const lagging = s !== undefined && core.lag.isHidden(s.id);
+      if (lagging) core.lag.countHidden404();
+      if (!s || lagging) return n.fail(`"services[${i}]": service ${item.id} not found`);
       if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
       seen.add(s.id);
       plan.push({ s, next: { ...managed(s), ...parseFields(n, item) } });

@@ -1,0 +1,35 @@
+// The consistency lag at the door of every route under a service (lag.ts): a request naming a
+// hidden service, integration or event rule is answered as if the object did not exist, before its
+// handler runs. One hook rather than a check in each handler, so every child route (integrations,
+// rules and their reorder, custom field values, enablements, audit records, convert) is covered,
+// including those added later. Listings leave hidden objects out in their own handlers.
+import type { FastifyInstance } from "fastify";
+import type { EmulatorCore } from "./core";
+import { notFound } from "./errors";
+import { params, who } from "./http";
+import { owned } from "./store";
+
+const SERVICE_ROUTES = "/services/:id";
+
+export function registerLagGate(app: FastifyInstance, core: EmulatorCore): void {
+  // preHandler: after authentication, scope and body checks, as for a service that does not exist.
+  app.addHook("preHandler", async (req) => {
+    const lag = core.lag;
+    if (!lag.active || req.routeOptions.config.area !== "rest") return;
+    const url = req.routeOptions.url ?? "";
+    if (url !== SERVICE_ROUTES && !url.startsWith(`${SERVICE_ROUTES}/`)) return;
+    // Deletes reach the primary unless deletes lag too.
+    if (req.method === "DELETE" && !lag.settings.deletes) return;
+    const { id, integration_id: integrationId, rule_id: ruleId } = params(req);
+    const s = owned(core.state.services, id, who(req).accountId);
+    if (!s) return;
+    let missing: string | undefined;
+    if (lag.isHidden(s.id)) missing = `Service ${s.id}`;
+    else if (integrationId !== undefined && s.integrationIds.includes(integrationId) && lag.isHidden(integrationId))
+      missing = `Integration ${integrationId} of service ${s.id}`;
+    else if (ruleId !== undefined && s.ruleIds.includes(ruleId) && lag.isHidden(ruleId)) missing = `Event rule ${ruleId} of service ${s.id}`;
+    if (missing === undefined) return;
+    lag.countHidden404();
+    throw notFound(missing);
+  });
+}
