@@ -32,22 +32,18 @@ export class ServiceEventRulesConversion extends pulumi.dynamic.Resource {
   declare readonly service: pulumi.Output<string>;
   /** The state the API reports for the conversion, e.g. "completed". */
   declare readonly convertStatus: pulumi.Output<string>;
-  /** When the rules were converted (ISO 8601), when the API says. */
-  declare readonly convertedAt: pulumi.Output<string | null>;
   /** Id of the event orchestration the rules now live in. */
   declare readonly convertedTo: pulumi.Output<string | null>;
   /** Type of the object the rules were converted to, when the API says. */
   declare readonly convertedToType: pulumi.Output<string | null>;
-  /** How many rules were converted, when the API says. */
-  declare readonly rulesConverted: pulumi.Output<number | null>;
   /** The account the object lives in, as the program names it (undefined: the default account). */
   declare readonly account: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ServiceEventRulesConversionArgs, opts?: pulumi.CustomResourceOptions) {
     // Output-only properties must be present (as undefined) to appear on the resource.
     const outputs = {
-      service: undefined, convertStatus: undefined, convertedAt: undefined, convertedTo: undefined,
-      convertedToType: undefined, rulesConverted: undefined, account: undefined,
+      service: undefined, convertStatus: undefined, convertedTo: undefined, convertedToType: undefined,
+      account: undefined,
     };
     super(providerFor("ServiceEventRulesConversion"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceEventRulesConversion");
   }

@@ -35,21 +35,18 @@ export const definition = defineResource({
   outputs: z.object({
     service: z.string(),
     convertStatus: z.string().describe('The state the API reports for the conversion, e.g. "completed".'),
-    convertedAt: z.string().nullable().describe("When the rules were converted (ISO 8601), when the API says."),
     convertedTo: z.string().nullable().describe("Id of the event orchestration the rules now live in."),
     convertedToType: z.string().nullable().describe("Type of the object the rules were converted to, when the API says."),
-    rulesConverted: z.number().nullable().describe("How many rules were converted, when the API says."),
   }),
   replaceOn: ["service"],
   origin: false,
 });
 
+/** The reply of `POST /services/{id}/rules/convert`, as the API description shows it. */
 interface ApiConversion {
   convert_status?: string;
-  converted_at?: string;
   /** The API description's shape is the orchestration's URL; older replies carried a reference. */
   converted_to?: string | { id?: string; type?: string; self?: string } | null;
-  rules_converted?: number;
 }
 
 /** The orchestration's id: the reference's, or the last segment of its URL. */
@@ -62,11 +59,9 @@ function convertedTo(to: ApiConversion["converted_to"]): string | null {
 export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof definition> {
   return {
     service,
-    convertStatus: r.convert_status ?? "converted",
-    convertedAt: r.converted_at ?? null,
+    convertStatus: r.convert_status ?? "completed",
     convertedTo: convertedTo(r.converted_to),
     convertedToType: typeof r.converted_to === "object" ? (r.converted_to?.type ?? null) : null,
-    rulesConverted: r.rules_converted ?? null,
   };
 }
 

@@ -37,7 +37,7 @@ test("create converts the service's rules; later rule writes are refused", async
   project.must(["up", "--yes", "--skip-preview"]);
   const c = conversion()!;
   expect(c.id).toBe(serviceId("svc"));
-  expect(c.outputs).toMatchObject({ service: serviceId("svc"), convertStatus: "completed", convertedAt: expect.any(String), rulesConverted: 0 });
+  expect(c.outputs).toMatchObject({ service: serviceId("svc"), convertStatus: "completed", convertedTo: expect.any(String) });
   expect(await ruleWrite(serviceId("svc"))).toBe(409);
   expect(await ruleWrite(serviceId("other"))).toBe(201);
 });

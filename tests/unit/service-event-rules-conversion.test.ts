@@ -8,7 +8,7 @@ import { virtualConsistency } from "./virtual-consistency";
 const calls: string[] = [];
 const warnings: string[] = [];
 let serviceExists = true;
-const reply = { convert_status: "converted", converted_at: "2026-11-22T00:00:00Z", converted_to: { id: "PSVC1", type: "event_orchestration_service_reference", self: "x" }, rules_converted: 2 };
+const reply = { convert_status: "completed", converted_to: { id: "PSVC1", type: "event_orchestration_service_reference", self: "x" } };
 
 // A client that records its requests: the conversion makes no request this fake cannot answer.
 const client = {
@@ -30,16 +30,17 @@ beforeEach(() => {
 
 test("outputs of the verb reply", () => {
   expect(toOutputs("PSVC1", reply)).toEqual({
-    service: "PSVC1", convertStatus: "converted", convertedAt: "2026-11-22T00:00:00Z", convertedTo: "PSVC1",
-    convertedToType: "event_orchestration_service_reference", rulesConverted: 2,
+    service: "PSVC1", convertStatus: "completed", convertedTo: "PSVC1", convertedToType: "event_orchestration_service_reference",
   });
-  expect(toOutputs("PSVC1", {})).toMatchObject({ convertStatus: "converted", convertedAt: null, convertedTo: null });
+  // The description's reply: the orchestration's URL.
+  expect(toOutputs("PSVC1", { convert_status: "completed", converted_to: "https://api.pagerduty.com/event_orchestrations/services/PSVC1" })).toMatchObject({ convertedTo: "PSVC1", convertedToType: null });
+  expect(toOutputs("PSVC1", {})).toMatchObject({ convertStatus: "completed", convertedTo: null });
 });
 
 test("create calls the verb once; the id is the service", async () => {
   const r = await provider.create!({ service: "PSVC1", __provider: "p" });
   expect(calls).toEqual(["POST /services/PSVC1/rules/convert"]);
-  expect(r).toMatchObject({ id: "PSVC1", outs: { convertStatus: "converted", rulesConverted: 2 } });
+  expect(r).toMatchObject({ id: "PSVC1", outs: { convertStatus: "completed", convertedTo: "PSVC1" } });
 });
 
 test("read never writes: it keeps the converted state while the service exists, and is gone with it", async () => {
