@@ -6,7 +6,11 @@
 #    it (a destroy, a refresh, an `up` from a laptop) must not run meanwhile (README: "When a
 #    deployment is interrupted");
 # 2. the objects PagerDuty made whose creates the state still has pending: `pagerduty-recover`
-#    records them in the state (it reads the stack's backend, so it needs no file from that runner).
+#    records them in the state (it reads the stack's backend, so it needs no file from that runner);
+# 3. with a local file backend (PULUMI_BACKEND_URL=file://...), a checkpoint the lost machine left
+#    cut short (`failed to load checkpoint: EOF`): `pagerduty-recover` restores its `.bak` (keeping
+#    the broken file as `.corrupt-<time>`), said here as a warning; with no usable `.bak` it fails
+#    naming the newest checkpoint of a completed update, and nothing is changed.
 # Then `pulumi up` creates what is still missing.
 set -uo pipefail
 here=$(dirname "$0")
@@ -35,11 +39,16 @@ if ! with_stale_lock_cleared node "$recover_cli" --stack "${PULUMI_STACK:?}"; th
   exit 1
 fi
 recovered=$(grep -E '^  (record|settled|not made) ' "$out" || true)
+restored=$(grep -E "^pagerduty-recover: restored the stack's checkpoint" "$out" || true)
+if [ -n "$restored" ]; then
+  echo "::warning title=Checkpoint restored::${restored#pagerduty-recover: }"
+fi
 
 with_stale_lock_cleared pulumi up --yes --diff --non-interactive --color never --suppress-progress --stack "$PULUMI_STACK"
 code=$?
 note=()
-if [ -n "$recovered" ]; then note=("An interrupted earlier run was repaired first (pagerduty-recover):" '```' "$recovered" '```'); fi
+if [ -n "$restored" ]; then note=("The stack's checkpoint was cut short by an interrupted run and restored from its backup first:" '```' "$restored" '```'); fi
+if [ -n "$recovered" ]; then note+=("An interrupted earlier run was repaired first (pagerduty-recover):" '```' "$recovered" '```'); fi
 if [ "$code" -eq 0 ]; then
   summarize "Pulumi up of \`$PULUMI_STACK\`: succeeded" "$out" "${note[@]}"
 else

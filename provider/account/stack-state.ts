@@ -5,6 +5,7 @@
 // it with `pulumi stack export` (no lock is taken, nothing secret is decrypted), once per process
 // and only when a create needs it, so an `up` without creates costs nothing.
 import { execFile } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
 import { createdKindOf } from "../kernel/registry";
@@ -55,22 +56,53 @@ export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
   return { startedAt, held, pending };
 }
 
-/** `pulumi stack export` of `stack`, run in `cwd` (the project directory). */
-export function exportStack(stack: string, cwd = process.cwd()): Promise<Checkpoint> {
-  return new Promise((resolve, reject) => {
+/**
+ * How often an export that caught the checkpoint mid-write is tried: 5 attempts, waits of 0.2, 0.4,
+ * 0.8 and 1.6 s (3 s in all). The engine replaces the checkpoint many times during an `up`, and
+ * the CLI can read it while it is being written (`failed to load checkpoint: EOF`).
+ */
+export interface ExportRetry {
+  attempts: number;
+  baseDelayMs: number;
+}
+
+export const EXPORT_RETRY: ExportRetry = { attempts: 5, baseDelayMs: 200 };
+
+/** What the CLI says when the checkpoint it read was cut short. */
+const CUT_SHORT = /failed to load checkpoint: (unexpected )?EOF|unexpected end of JSON input/i;
+
+/** `pulumi stack export` of `stack`, run in `cwd` (the project directory); `pulumi` is the CLI to run. */
+export async function exportStack(stack: string, cwd = process.cwd(), retry: ExportRetry = EXPORT_RETRY, pulumi = pulumiCommand()): Promise<Checkpoint> {
+  for (let n = 1; ; n++) {
+    const outcome = await exportOnce(pulumi, stack, cwd);
+    if (!(outcome instanceof Error)) return outcome;
+    if (!CUT_SHORT.test(outcome.message)) throw outcome;
+    if (n >= retry.attempts) {
+      const over = (retryWaitMs(n - 1, retry) / 1000).toFixed(1);
+      throw new PagerDutyError("ERR_STATE", `${outcome.message} (the checkpoint read cut short ${n} times over ${over} s)`);
+    }
+    await sleep(retry.baseDelayMs * 2 ** (n - 1));
+  }
+}
+
+/** Sum of the waits before the first `n` retries. */
+const retryWaitMs = (n: number, r: ExportRetry) => r.baseDelayMs * (2 ** n - 1);
+
+function exportOnce(pulumi: string, stack: string, cwd: string): Promise<Checkpoint | PagerDutyError> {
+  return new Promise((resolve) => {
     execFile(
-      pulumiCommand(),
+      pulumi,
       ["stack", "export", "--non-interactive", "--stack", stack],
       { cwd, encoding: "utf8", maxBuffer: 1 << 30 },
       (error, stdout, stderr) => {
         if (error) {
           const detail = (stderr || error.message).trim().split("\n").slice(-3).join(" ");
-          return reject(new PagerDutyError("ERR_STATE", `reading the state of stack "${stack}" with \`pulumi stack export\` failed: ${detail}`));
+          return resolve(new PagerDutyError("ERR_STATE", `reading the state of stack "${stack}" with \`pulumi stack export\` failed: ${detail}`));
         }
         try {
           resolve(JSON.parse(stdout) as Checkpoint);
         } catch (e) {
-          reject(new PagerDutyError("ERR_STATE", `\`pulumi stack export\` of stack "${stack}" printed no state: ${(e as Error).message}`));
+          resolve(new PagerDutyError("ERR_STATE", `\`pulumi stack export\` of stack "${stack}" printed no state: ${(e as Error).message}`));
         }
       },
     );
@@ -137,6 +169,8 @@ export class StackState {
   }
 
   private start(): Export {
+    // An export retried after a read cut short started later than this: its snapshot is only newer
+    // than `startedAt` says, which `interrupted` and `since` can rely on.
     const startedAt = Date.now();
     const e: Export = { startedAt, snap: this.exporter(this.stack).then((c) => digest(c, startedAt)) };
     this.first ??= e;

@@ -28,11 +28,11 @@ export interface TokenSet {
 const DEFAULT_EXPIRES_IN_S = 3600;
 
 export function clientCredentialsGrant(endpoint: TokenEndpoint, auth: ClientAuth, scope: string): Promise<HttpResponse> {
-  return postForm(endpoint, auth, { grant_type: "client_credentials", scope });
+  return postForm("TOKEN", endpoint, auth, { grant_type: "client_credentials", scope });
 }
 
 export function refreshTokenGrant(endpoint: TokenEndpoint, auth: ClientAuth, refreshToken: string): Promise<HttpResponse> {
-  return postForm(endpoint, auth, { grant_type: "refresh_token", refresh_token: refreshToken });
+  return postForm("TOKEN_ONCE", endpoint, auth, { grant_type: "refresh_token", refresh_token: refreshToken });
 }
 
 export function authorizationCodeGrant(
@@ -40,7 +40,7 @@ export function authorizationCodeGrant(
   auth: ClientAuth,
   grant: { code: string; redirectUri: string; codeVerifier?: string },
 ): Promise<HttpResponse> {
-  return postForm(endpoint, auth, {
+  return postForm("TOKEN_ONCE", endpoint, auth, {
     grant_type: "authorization_code",
     code: grant.code,
     redirect_uri: grant.redirectUri,
@@ -48,8 +48,12 @@ export function authorizationCodeGrant(
   });
 }
 
-/** Only network failures are retried here (RETRY_RULES.TOKEN): an OAuth error is an answer. */
-async function postForm(endpoint: TokenEndpoint, auth: ClientAuth, fields: Record<string, string>): Promise<HttpResponse> {
+/**
+ * `rule`: "TOKEN" for a grant that can be asked again (429, 5xx and dropped connections retried),
+ * "TOKEN_ONCE" for one that spends what it sends (retried only when nothing reached the server).
+ * An OAuth error is an answer under both (RETRY_RULES).
+ */
+async function postForm(rule: "TOKEN" | "TOKEN_ONCE", endpoint: TokenEndpoint, auth: ClientAuth, fields: Record<string, string>): Promise<HttpResponse> {
   const form = new URLSearchParams(fields);
   auth(form);
   const request = {
@@ -63,7 +67,7 @@ async function postForm(endpoint: TokenEndpoint, auth: ClientAuth, fields: Recor
     },
     body: form.toString(),
   };
-  const { response } = await withRetry("TOKEN", endpoint.retry, () => endpoint.transport.send(request));
+  const { response } = await withRetry(rule, endpoint.retry, () => endpoint.transport.send(request));
   return response;
 }
 

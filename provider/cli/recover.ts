@@ -16,7 +16,8 @@
 // (settings missing or refused) is named with the setting to fix, and then, as for an ambiguous
 // match, nothing is changed: `pulumi stack import` drops every pending operation, and a pending
 // create is what lets the next `up` adopt its object. Only GET requests are made to PagerDuty;
-// nothing secret is printed.
+// nothing secret is printed. A local file backend's checkpoint cut short by a lost machine is
+// restored from its .bak first (checkpoint-repair.ts), said on stderr.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -34,6 +35,7 @@ import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
 import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
+import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage, whoamiIn } from "./checkpoint-repair";
 import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { commandLine, UsageError } from "./usage";
 
@@ -259,13 +261,33 @@ const accountList = (accounts: Iterable<string>) => [...accounts].map(accountLab
 /** What recover talks to; tests replace the pulumi CLI and the HTTP transport. */
 export interface RecoverDeps {
   pulumi?: Pulumi;
+  /** `pulumi whoami --json` (the backend URL), asked only when the checkpoint does not load. */
+  whoami?: () => string;
   env?: NodeJS.ProcessEnv;
   clients?: ClientOverrides;
+  /** Where what was repaired is said (stderr). */
+  err?: (line: string) => void;
+}
+
+/**
+ * `pulumi stack export`. A checkpoint that does not load is checked in the local file backend: if
+ * it is cut short and its .bak is whole, the .bak is restored (saying so) and the export runs again.
+ */
+function exportState(opts: RecoverOptions, pulumi: Pulumi, deps: RecoverDeps): Checkpoint {
+  try {
+    return JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
+  } catch (e) {
+    if (!(e instanceof Error) || !BROKEN_CHECKPOINT.test(e.message)) throw e;
+    const repair = repairCheckpoint(locateStack(pulumi, deps.whoami ?? whoamiIn(opts.cwd)), opts.cwd);
+    if (repair.kind === "not-local") throw e;
+    if (repair.kind === "restored") (deps.err ?? ((l) => process.stderr.write(`${l}\n`)))(`pagerduty-recover: ${restoredMessage(repair)}`);
+    return JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
+  }
 }
 
 export async function recover(opts: RecoverOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`), deps: RecoverDeps = {}): Promise<number> {
   const pulumi = deps.pulumi ?? pulumiCli(opts);
-  const checkpoint = JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
+  const checkpoint = exportState(opts, pulumi, deps);
   const interrupted = pendingCreates(checkpoint);
   if (!interrupted.length) {
     out("pagerduty-recover: no interrupted creates in the stack's state; nothing to do");

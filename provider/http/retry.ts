@@ -2,12 +2,21 @@
 // only on 429 (the service rejected it without acting) and on failures before any byte was sent.
 // A 429 is bounded by the time waited, not by attempts: a burst of another client's traffic is
 // waited out (honouring the service's reset) instead of failing the deployment after a few seconds.
+// So is an outage that refuses connections (OUTAGE_REASONS): a restart of the service's edge, or of
+// the emulator, takes seconds, and nothing reached the server, so every method waits it out.
 import { setTimeout as sleep } from "node:timers/promises";
 import { NetworkError } from "../errors";
 import { UNSENT_CODES, type HttpResponse, type Method } from "./transport";
 
-/** The token endpoint has its own rule: network failures and 429 are retried, never an OAuth error. */
-export type RetryClass = Method | "TOKEN";
+/**
+ * The token endpoint has two rules. "TOKEN", the client-credentials grant: asking again only
+ * issues another token, so 5xx and dropped connections are retried like a GET. "TOKEN_ONCE", a grant
+ * that spends what it sends (a refresh token that rotates, an authorization code that works once):
+ * a request that may have reached the server is never repeated, since a replayed code or refresh
+ * token fails and can make the server revoke what the first request was issued. An OAuth error
+ * (400 invalid_client, invalid_grant) is an answer under both rules.
+ */
+export type RetryClass = Method | "TOKEN" | "TOKEN_ONCE";
 
 interface RetryRule {
   retryStatus: (status: number) => boolean;
@@ -17,13 +26,25 @@ interface RetryRule {
 
 const idempotent: RetryRule = { retryStatus: (s) => s === 429 || s >= 500, network: "transient" };
 
+/** Gateway and server failures a token endpoint answers while it (or what is in front of it) restarts. */
+const TOKEN_5XX = new Set([500, 502, 503, 504]);
+
 export const RETRY_RULES: Readonly<Record<RetryClass, RetryRule>> = {
   GET: idempotent,
   PUT: idempotent,
   DELETE: idempotent,
   POST: { retryStatus: (s) => s === 429, network: "unsent" },
-  TOKEN: { retryStatus: (s) => s === 429, network: "transient" },
+  TOKEN: { retryStatus: (s) => s === 429 || TOKEN_5XX.has(s), network: "transient" },
+  TOKEN_ONCE: { retryStatus: (s) => s === 429, network: "unsent" },
 };
+
+/**
+ * Failures before sending that an outage or a restart causes, and that come back at once: retried
+ * for `outageWindowMs` of waiting whatever the method, outside the attempt count. A name that does
+ * not resolve (ENOTFOUND, most often a typo in the URL) and a connect timeout (each attempt already
+ * takes `connectTimeoutMs`) keep the attempt count.
+ */
+export const OUTAGE_REASONS: ReadonlySet<string> = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EADDRNOTAVAIL"]);
 
 /** Network failures worth another try; anything else (TLS trust, bad arguments) fails at once. */
 const TRANSIENT_REASONS = new Set([
@@ -39,7 +60,10 @@ const TRANSIENT_REASONS = new Set([
 ]);
 
 export interface RetryOptions {
-  /** Attempts in total, the first included; 429 replies are bounded by `maxTotalDelayMs` only. */
+  /**
+   * Attempts in total, the first included; 429 replies are bounded by `maxTotalDelayMs` only, and
+   * outage failures (OUTAGE_REASONS) by `outageWindowMs` only.
+   */
   maxAttempts?: number;
   /** First backoff step; doubles per attempt. */
   baseDelayMs?: number;
@@ -47,6 +71,13 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Cap on the sum of waits for one request: past it the request fails instead of waiting. */
   maxTotalDelayMs?: number;
+  /**
+   * Sum of waits after outage failures (a refused connection: nothing was sent) for one request.
+   * 30 s outlasts a restart of an edge proxy or of the emulator (seconds); past it the request fails.
+   */
+  outageWindowMs?: number;
+  /** Cap on one wait after an outage failure, so a service that is back is tried again within it. */
+  outageMaxDelayMs?: number;
   /** Multiplies every wait; tests use 0.001 to run a 30 s wait in 30 ms. */
   timeScale?: number;
   /** Source of jitter in [0, 1). */
@@ -58,6 +89,8 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxTotalDelayMs: 60_000,
+  outageWindowMs: 30_000,
+  outageMaxDelayMs: 2_000,
   timeScale: 1,
   random: Math.random,
 };
@@ -70,14 +103,16 @@ export interface RetryHooks {
 export interface RetryOutcome {
   response: HttpResponse;
   attempts: number;
-  /** Unscaled time spent waiting between attempts. */
+  /** Unscaled time spent waiting between attempts, outage waits (a budget of their own) not included. */
   waitedMs: number;
 }
 
 /**
- * Runs `attempt` until it yields a response the rule does not retry, the attempt count (not for
- * 429) or wait budget is spent (the last response is returned, or the last NetworkError thrown), or a
- * non-retryable error is thrown.
+ * Runs `attempt` until it yields a response the rule does not retry, a budget is spent (the last
+ * response is returned, or the last NetworkError thrown), or a non-retryable error is thrown. Three
+ * budgets: outage failures spend `outageWindowMs` of waiting; 429 replies `maxTotalDelayMs`; other
+ * retried failures spend attempts (`maxAttempts`, outage failures and 429s not counted) and
+ * `maxTotalDelayMs`.
  */
 export async function withRetry(
   kind: RetryClass,
@@ -87,6 +122,9 @@ export async function withRetry(
 ): Promise<RetryOutcome> {
   const rule = RETRY_RULES[kind];
   let waited = 0;
+  let outageWaited = 0;
+  let outagesInRow = 0;
+  let outages = 0;
   for (let n = 1; ; n++) {
     let response: HttpResponse | undefined;
     let failure: NetworkError | undefined;
@@ -97,17 +135,36 @@ export async function withRetry(
       if (!(e instanceof NetworkError) || !networkRetryable(rule, e)) throw e;
       failure = e;
     }
-    const delay = retryDelay(n, response, options);
-    const rateLimited = response?.status === 429;
-    if ((!rateLimited && n >= options.maxAttempts) || waited + delay > options.maxTotalDelayMs) {
-      if (failure) throw failure;
-      return { response: response!, attempts: n, waitedMs: waited };
+    let delay: number;
+    if (failure && isOutage(failure)) {
+      outages++;
+      delay = outageDelay(++outagesInRow, options);
+      if (outageWaited + delay > options.outageWindowMs) throw failure;
+      outageWaited += delay;
+    } else {
+      outagesInRow = 0;
+      delay = retryDelay(n - outages, response, options);
+      const rateLimited = response?.status === 429;
+      if ((!rateLimited && n - outages >= options.maxAttempts) || waited + delay > options.maxTotalDelayMs) {
+        if (failure) throw failure;
+        return { response: response!, attempts: n, waitedMs: waited };
+      }
+      waited += delay;
     }
-    waited += delay;
     const scaled = delay * options.timeScale;
     hooks.onWait?.(scaled, response);
     await sleep(scaled);
   }
+}
+
+function isOutage(e: NetworkError): boolean {
+  return !e.sent && OUTAGE_REASONS.has(e.reason);
+}
+
+/** Unscaled wait after the `k`th outage failure in a row: backoff with equal jitter, capped low. */
+export function outageDelay(k: number, o: Required<RetryOptions>): number {
+  const step = Math.min(o.outageMaxDelayMs, o.baseDelayMs * 2 ** (k - 1));
+  return step / 2 + (o.random() * step) / 2;
 }
 
 function networkRetryable(rule: RetryRule, e: NetworkError): boolean {

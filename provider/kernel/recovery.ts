@@ -174,8 +174,11 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   } catch (e) {
     await ctx.warnOnce(
       "stack-state",
-      `creates go on without checking the stack's state for creates an interrupted run left pending: ${e instanceof Error ? e.message : String(e)}. ` +
-        `After an interrupted deployment, run \`${RECOVER_COMMAND}\` before \`pulumi up\``,
+      // Only the read failed: say what was skipped, not that a run was interrupted.
+      `creates go on without checking the stack's state for creates an earlier run left pending, as reading it failed ` +
+        `(${e instanceof Error ? e.message : String(e)}). This is no sign that a run was interrupted; it matters only if an earlier ` +
+        `\`pulumi up\` of this stack was cut off (killed, runner lost) on another machine, whose creates this machine's journal does not know: ` +
+        `then run \`${RECOVER_COMMAND}\` before \`pulumi up\`, so that what that run made is recorded instead of made again`,
     );
     return undefined;
   }

@@ -115,12 +115,13 @@ describe("token requests (MockAgent)", () => {
     expect(processTokenResponse(res).accessToken).toBe("at");
   });
 
-  it("retries network failures and 429 only", async () => {
+  it("retries network failures, 429 and 5xx of the client-credentials grant; an OAuth error is an answer", async () => {
     const pool = mock().get(origin);
     pool.intercept({ path: "/oauth/token", method: "POST" }).replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     pool.intercept({ path: "/oauth/token", method: "POST" }).reply(503, "busy");
+    pool.intercept({ path: "/oauth/token", method: "POST" }).reply(400, { error: "invalid_client" });
     const res = await clientCredentialsGrant(endpoint, clientSecretPost("cid", "s"), "as_account-us.acme");
-    expect(res.status).toBe(503); // an answer, even a 5xx, is not retried at the token endpoint
+    expect(res.status).toBe(400);
   });
 
   it("gives up after the attempt cap with a NetworkError", async () => {

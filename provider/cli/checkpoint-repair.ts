@@ -1,0 +1,153 @@
+// A local file backend's checkpoint cut short (`failed to load checkpoint: EOF`, `unexpected end of
+// JSON input`): a machine lost while the engine wrote it can leave it empty or truncated. Pulumi
+// 3.248's file backend copies the checkpoint to `<file>.bak` before each write, so the .bak is the
+// state one checkpoint earlier. This restores it, keeping the broken file beside it as
+// `<file>.corrupt-<time>`; if the .bak is unreadable too, nothing is changed and the newest
+// checkpoint of a completed update (`.pulumi/history/...`) is named. Only file:// backends (and
+// `pulumi login --local`) are handled: a service backend writes its checkpoint atomically.
+//
+// Layout (pkg/backend/diy in pulumi 3.248): `.pulumi/stacks/<project>/<stack>.json` (a legacy
+// backend without projects: `.pulumi/stacks/<stack>.json`), compressed variants `.json.gz` and
+// `.json.zst` (PULUMI_DIY_BACKEND_GZIP / _ZSTD; the newest of the variants is the checkpoint),
+// metadata in `<file>.attrs`, history in `.pulumi/history/<project>/<stack>/<stack>-<ns>.checkpoint.json[.gz]`.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as zlib from "node:zlib";
+import { PagerDutyError } from "../errors";
+import type { Pulumi } from "./stack-config";
+
+/** Where a stack's state lives, as the `pulumi` CLI reports it. */
+export interface StackLocation {
+  /** `pulumi whoami --json`'s `url`, e.g. `file://~` or `file:///var/state`. */
+  backendUrl: string;
+  project: string;
+  stack: string;
+}
+
+export type Repair =
+  /** Not a file backend, or no checkpoint file found: nothing to check here. */
+  | { kind: "not-local"; reason: string }
+  /** The checkpoint parses: the failure was something else, or a write that has finished since. */
+  | { kind: "intact"; file: string }
+  | { kind: "restored"; file: string; kept: string; from: string };
+
+/** The message a `pulumi` command prints when the checkpoint it loaded was not whole JSON. */
+export const BROKEN_CHECKPOINT = /failed to load checkpoint|unexpected end of JSON input/i;
+
+/** The stack's backend URL and fully qualified name, from the CLI (both work with a broken checkpoint). */
+export function locateStack(pulumi: Pulumi, whoami: () => string): StackLocation {
+  const url = (JSON.parse(whoami()) as { url?: unknown }).url;
+  if (typeof url !== "string") throw new PagerDutyError("ERR_STATE", "`pulumi whoami --json` named no backend url");
+  const name = pulumi(["-Q", "stack", "--show-name"]).trim();
+  const parts = name.split("/");
+  if (parts.length !== 3) throw new PagerDutyError("ERR_STATE", `\`pulumi stack --show-name -Q\` printed "${name}", not <organization>/<project>/<stack>`);
+  return { backendUrl: url, project: parts[1], stack: parts[2] };
+}
+
+/** `pulumi whoami --json` in `cwd` (it takes no --stack). */
+export const whoamiIn = (cwd: string) => (): string => {
+  const r = spawnSync("pulumi", ["--non-interactive", "whoami", "--json"], { cwd, encoding: "utf8" });
+  if (r.error || r.status !== 0) throw new PagerDutyError("ERR_STATE", `pulumi whoami failed: ${(r.stderr || r.error?.message || "").trim()}`);
+  return r.stdout;
+};
+
+/** The directory of a file backend URL, resolved as the CLI does (`~` is the home directory), or undefined. */
+export function fileBackendDir(url: string, cwd: string): string | undefined {
+  if (!url.startsWith("file://")) return undefined;
+  let dir = url.slice("file://".length).split("?")[0];
+  if (dir === "~" || dir.startsWith("~/")) dir = path.join(os.homedir(), dir.slice(1));
+  return path.resolve(cwd, dir);
+}
+
+/** Whether `text` is a whole checkpoint: JSON with a version (what `pulumi stack export` needs first). */
+function parses(file: string): boolean {
+  try {
+    const v = JSON.parse(decompress(fs.readFileSync(file)).toString("utf8")) as { version?: unknown };
+    return typeof v === "object" && v !== null && typeof v.version === "number";
+  } catch {
+    return false;
+  }
+}
+
+/** As the backend reads: compression is told by the first bytes, not the name. */
+function decompress(bytes: Buffer): Buffer {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return zlib.gunzipSync(bytes);
+  if (bytes.readUInt32LE(0) === 0xfd2fb528) {
+    const zstd = (zlib as unknown as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
+    if (!zstd) throw new PagerDutyError("ERR_STATE", `zstd checkpoints need Node.js 22.15 or later to be checked (this is ${process.version})`);
+    return zstd(bytes);
+  }
+  return bytes;
+}
+
+/** The checkpoint file: the newest of the `.json`, `.json.gz`, `.json.zst` variants, as the backend picks. */
+function checkpointFile(base: string): string | undefined {
+  const found = [".json", ".json.gz", ".json.zst"]
+    .map((ext) => base + ext)
+    .filter((f) => fs.existsSync(f))
+    .map((f) => ({ f, t: fs.statSync(f).mtimeMs }));
+  found.sort((a, b) => b.t - a.t);
+  return found[0]?.f;
+}
+
+/**
+ * Checks the stack's checkpoint in a file backend and restores its .bak if it does not parse.
+ * Throws ERR_STATE, changing nothing, when the .bak does not parse either.
+ */
+export function repairCheckpoint(where: StackLocation, cwd: string, now = new Date()): Repair {
+  const root = fileBackendDir(where.backendUrl, cwd);
+  if (!root) return { kind: "not-local", reason: `the backend ${where.backendUrl} is not a local file backend` };
+  const stacks = path.join(root, ".pulumi", "stacks");
+  const projectBase = path.join(stacks, where.project, where.stack);
+  const legacyBase = path.join(stacks, where.stack);
+  const file = checkpointFile(projectBase) ?? checkpointFile(legacyBase);
+  if (!file) return { kind: "not-local", reason: `no checkpoint of stack "${where.stack}" under ${stacks}` };
+  if (parses(file)) return { kind: "intact", file };
+  const bak = `${file}.bak`;
+  if (!fs.existsSync(bak) || !parses(bak)) {
+    const legacy = file.startsWith(legacyBase + ".");
+    const history = newestHistory(path.join(root, ".pulumi", "history", ...(legacy ? [] : [where.project]), where.stack), where.stack);
+    throw new PagerDutyError(
+      "ERR_STATE",
+      `the checkpoint ${file} is cut short (not whole JSON), and its backup ${bak} ${fs.existsSync(bak) ? "is unreadable too" : "does not exist"}; nothing was changed. ` +
+        (history
+          ? `The newest checkpoint of a completed update is ${history}: copy it over ${file} to go back to the state after that update ` +
+            "(objects made since then are not in it: `pulumi up` then reports a taken service name with its id, adopt it with `adoptId`), then run this again"
+          : `No completed update's checkpoint was found under ${path.join(root, ".pulumi", "history")}; the state has to be rebuilt (pagerduty-adopt)`),
+    );
+  }
+  const kept = `${file}.corrupt-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
+  fs.renameSync(file, kept);
+  fs.copyFileSync(bak, file);
+  // The backend keeps each file's metadata (content type, md5) in `<file>.attrs`: the .bak's describe it now.
+  if (fs.existsSync(`${bak}.attrs`)) fs.copyFileSync(`${bak}.attrs`, `${file}.attrs`);
+  return { kind: "restored", file, kept, from: bak };
+}
+
+/** The newest history checkpoint in `dir` that parses, if any. */
+function newestHistory(dir: string, stack: string): string | undefined {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const checkpoints = names
+    .map((n) => ({ n, m: new RegExp(`^${stack.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d+)\\.checkpoint\\.json(\\.gz|\\.zst)?$`).exec(n) }))
+    .filter((x): x is { n: string; m: RegExpExecArray } => x.m !== null)
+    .sort((a, b) => (BigInt(b.m[1]) > BigInt(a.m[1]) ? 1 : -1))
+    .map((x) => path.join(dir, x.n));
+  return checkpoints.find(parses);
+}
+
+/** What was done, for stderr. */
+export function restoredMessage(r: Extract<Repair, { kind: "restored" }>): string {
+  return (
+    `restored the stack's checkpoint from its backup: ${r.file} did not parse (a write cut short), so it was kept as ${r.kept} ` +
+    `and ${r.from}, the state one checkpoint earlier, was copied over it. Creates pending in it are settled as usual; an object whose ` +
+    "create only the lost checkpoint recorded is adopted by `pulumi up` on the machine that made it (its journal), and elsewhere " +
+    "a taken service name is reported with its id"
+  );
+}
