@@ -84,7 +84,7 @@ const describe = (kind: string, inputs: Record<string, unknown>) =>
 
 /** The pending creates of this package's types. */
 const pendingCreates = (checkpoint: Checkpoint) =>
-  (checkpoint.deployment.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
+  (checkpoint.deployment?.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
 
 /** A recorded `account` that is not a plain name (a secret): no account can be searched for it. */
 const UNREADABLE = "(unreadable)";
@@ -108,7 +108,7 @@ function ownInputs(recorded: Record<string, unknown> | undefined): Record<string
  * decided all the same. A create whose resource is in the state needs no search.
  */
 export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decision[]> {
-  const resources = checkpoint.deployment.resources ?? [];
+  const resources = checkpoint.deployment?.resources ?? [];
   const inState = new Set(resources.map((r) => r.urn));
   const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => heldKey(recordedAccount(r.inputs ?? r.outputs), r.type, r.id!)));
   const byAccount = new Map<string, Operation[]>();
@@ -225,7 +225,7 @@ export const finderIn =
 
 /** When the stack's state was last written: the interrupted run made nothing after it ended (undefined: not recorded). */
 function lastWritten(checkpoint: Checkpoint): number | undefined {
-  const manifest = checkpoint.deployment.manifest as { time?: unknown } | undefined;
+  const manifest = checkpoint.deployment?.manifest as { time?: unknown } | undefined;
   const t = typeof manifest?.time === "string" ? Date.parse(manifest.time) : NaN;
   return Number.isNaN(t) ? undefined : t;
 }

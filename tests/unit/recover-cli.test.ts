@@ -215,6 +215,12 @@ describe("named accounts", () => {
     expect(lines.join("\n")).toContain(`  record    ${urn(T.service, "us-svc")} -> PLATE (service "Checkout")`);
   });
 
+  test("a never-deployed stack (deployment: null, as a restored .bak of a new stack holds) has nothing to recover", async () => {
+    const r = await run({ version: 3, deployment: null } as unknown as Checkpoint, configJson({ apiUrl: EU_API, token: EU_TOKEN }));
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("pagerduty-recover: no interrupted creates in the stack's state; nothing to do");
+  });
+
   test("an account without credentials is named with its settings, the other account is still searched, and nothing is written", async () => {
     mock().get(DEFAULT_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(200, services([{ id: "PUS", name: "Checkout" }]));
     // The eu entry has no credential; the environment's default token must not be borrowed for it.
