@@ -4,7 +4,6 @@
 // CLI deploys services with integrations and event rules into both accounts, refreshes and updates
 // right after, destroys, and is killed mid-`up`. Each time the emulator must hold exactly what the
 // state records (0 duplicates, 0 orphans, 0 missing) and a preview must be clean.
-import { requestCounts } from "./fixtures";
 import {
   clearFaults, expectConverged, inventory, killSession, newStack, slowCreates, startDetached, stateOf, TYPES, waitFor,
 } from "./crash-support";
@@ -185,9 +184,10 @@ test("a lost machine mid-`up` under lag: the next `up` adopts what was made (hid
   project.must(["config", "set", "extras", "false"]);
   await slowCreates(emu, 1500);
   const run = startDetached(project, ["up", "--yes", "--skip-preview"]);
-  // Killed as soon as the emulator made a child (its reply is still held back), while what was made
-  // is hidden: the next `up` starts before it shows.
-  await waitFor(async () => ((await requestCounts(emu))["POST /services/:id/integrations"] ?? 0) >= 1, 120_000, 20);
+  // Killed as soon as the emulator made a child (a 201, not the 404s of a service still hidden),
+  // while what was made is hidden: the next `up` starts before it shows.
+  const made = async () => (await emu.admin("GET", "/_emulator/stats")).body.byRoute["POST /services/:id/integrations"]?.["201"] ?? 0;
+  await waitFor(async () => (await made()) >= 1, 120_000, 20);
   await killSession(run);
   await clearFaults(emu);
   project.must(["cancel", "--yes"]);
