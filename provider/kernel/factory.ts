@@ -5,6 +5,7 @@ import type { AccountContext } from "../account/context";
 import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
 import { ConfigError } from "../errors";
 import { checkInputs, UNKNOWN } from "./check";
+import { recordDeclared, withReadInputs } from "./declared";
 import { diffRules, type ResourceDefinition } from "./define";
 import { diffManaged } from "./diff";
 import { serverMaintained, unmanagedChanges } from "./drift";
@@ -51,11 +52,15 @@ export function withoutAccount(props: Props): Props {
   return rest;
 }
 
-/** The account of `inputs` carried into what an operation reports, so read and delete find it. */
-function carryAccount<T extends { outs?: Props } | { props?: Props }>(result: T, from: Props | undefined): T {
+/**
+ * The account of `inputs` carried into what an operation reports, so read and delete find it (and
+ * into the inputs a read rebuilds, kernel/declared.ts).
+ */
+function carryAccount<T extends { outs?: Props } | { props?: Props; inputs?: Props }>(result: T, from: Props | undefined): T {
   const a = from?.[ACCOUNT_INPUT];
   if (typeof a !== "string") return result;
   if ("outs" in result && result.outs) return { ...result, outs: { ...result.outs, [ACCOUNT_INPUT]: a } };
+  if ("inputs" in result && result.inputs) result = { ...result, inputs: { ...result.inputs, [ACCOUNT_INPUT]: a } };
   if ("props" in result && result.props) return { ...result, props: { ...result.props, [ACCOUNT_INPUT]: a } };
   return result;
 }
@@ -76,6 +81,8 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
   const { definition } = resource;
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
+  // What create and update report carries what the program declared, for the inputs `read` rebuilds.
+  const declared = <T extends { outs?: Props }>(result: T, news: Props): T => ({ ...result, outs: recordDeclared(definition, result.outs, news) });
   // Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
@@ -140,7 +147,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
       const made = resource.adopt && typeof adoptId === "string" && adoptId ? await resource.adopt(ctx, adoptId, news) : await resource.create(ctx, news);
-      return carryAccount(made, inputs);
+      return carryAccount(declared(made, news), inputs);
     },
 
     async read(id, state) {
@@ -149,7 +156,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const props = state && withoutAccount(state);
       const result = await readOrGone(() => resource.read(ctx, id, props ?? {}));
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
-      return carryAccount(result, state);
+      return carryAccount(withReadInputs(definition, result, props), state);
     },
 
     async update(id, olds, inputs) {
@@ -157,7 +164,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
-      return carryAccount(await updateOrGone(resource.subject(id, before), () => resource.update!(ctx, id, before, news)), inputs);
+      return carryAccount(declared(await updateOrGone(resource.subject(id, before), () => resource.update!(ctx, id, before, news)), news), inputs);
     },
 
     async delete(id, state) {
