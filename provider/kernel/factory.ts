@@ -18,8 +18,11 @@ export interface Resource {
   definition: ResourceDefinition;
   /** What the object is, in messages (an update that finds it gone). */
   subject(id: string, props: Props): string;
-  /** Checks the schema cannot make (references the account must have), once the schema passes. */
-  verify?(ctx: AccountContext, news: Props): Promise<dynamic.CheckFailure[]>;
+  /**
+   * Checks the schema cannot make (references the account must have), once the schema passes.
+   * `olds` are the inputs of the last deployment ({} for a new resource).
+   */
+  verify?(ctx: AccountContext, news: Props, olds: Props): Promise<dynamic.CheckFailure[]>;
   /** A diff of its own (default: the managed fields, with the definition's replace rules). */
   diff?(olds: Props, news: Props): dynamic.DiffResult;
   /**
@@ -96,10 +99,10 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
   };
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       // The SDK passes `__conflict` when another resource of the program claims the same unique
-      // value (a service's name; sdk/unique-names.ts). No property is named, so the engine prints
-      // the message without dumping the inputs.
+      // value (a service's name, an integration's address; sdk/unique-names.ts). No property is
+      // named, so the engine prints the message without dumping the inputs.
       if (typeof news?.__conflict === "string") return { failures: [{ property: "", reason: news.__conflict }] };
       const badAccount = accountFailure(news);
       if (badAccount) return { inputs: news, failures: [badAccount] };
@@ -116,7 +119,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
         return checked;
       }
       if (!resource.verify) return checked;
-      const failures = await resource.verify(ctx, withoutAccount(news));
+      const failures = await resource.verify(ctx, withoutAccount(news), withoutAccount(olds ?? {}));
       return failures.length ? { inputs: news, failures } : checked;
     },
 
