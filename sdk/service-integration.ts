@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
 import { providerFor } from "./provider";
+import { uniqueConflict } from "./unique-names";
 
 export interface ServiceIntegrationArgs {
   /** Id of the service. Changing it replaces the integration. */
@@ -210,6 +211,6 @@ export class ServiceIntegration extends pulumi.dynamic.Resource {
       emailParsers: undefined, emailParsingFallback: undefined, integrationKey: undefined, htmlUrl: undefined,
       summary: undefined, createdAt: undefined, account: undefined,
     };
-    super(providerFor("ServiceIntegration"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts) }, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] }), "pagerduty", "ServiceIntegration");
+    super(providerFor("ServiceIntegration"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts), __conflict: uniqueConflict("ServiceIntegration", name, "integrationEmail", args.integrationEmail, args.account) }, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] }), "pagerduty", "ServiceIntegration");
   }
 }

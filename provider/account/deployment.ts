@@ -9,6 +9,7 @@ import {
   ACCOUNTS_KEY, accountNames, CONFIG_KEYS, DEFAULT_ACCOUNT, describeSetting, hasTopLevelCredentials, resolveDriftAllFields, resolveSettings, type ProviderSettings,
 } from "../config";
 import type { TokenSource } from "../auth/token-source";
+import { ApiError } from "../errors";
 import { createAccountClient, type ClientOverrides } from "./client";
 import { credentialsRefused } from "./refusal";
 import { Consistency } from "../kernel/consistency";
@@ -95,8 +96,9 @@ export class Deployment {
   /**
    * Proves every configured account's credentials work before any operation, so a preview or a drift
    * check with missing or refused credentials fails naming the account and settings instead of
-   * passing. OAuth settings fetch their token (the operations that follow reuse it); an API key makes
-   * one small read. The accounts are checked at once; the first failure in declaration order is reported.
+   * passing. OAuth settings fetch their token (the operations that follow reuse it) and show it to the
+   * REST API once (the region check); an API key makes one small read. The accounts are checked at
+   * once; the first failure in declaration order is reported.
    */
   async verifyCredentials(): Promise<void> {
     const outcomes = await Promise.allSettled(this.configuredAccounts().map((a) => this.verify(a)));
@@ -111,7 +113,7 @@ export class Deployment {
     found.verified ??= (async () => {
       try {
         if (settings.credentials.kind === "api_key") await found.context.client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
-        else await found.tokens.get();
+        else await found.tokens.get().then(() => restAccepts(found.context));
       } catch (e) {
         found.verified = undefined;
         throw credentialsRefused(settings, e, REFUSED_ADVICE);
@@ -169,6 +171,17 @@ export class Deployment {
 
 const sameValues = (a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string>) =>
   a !== undefined && a.size === b.size && [...b].every(([k, v]) => a.get(k) === v);
+
+/**
+ * Whether the REST API takes the token the identity service issued: the REST API of another service
+ * region than the account's refuses it (401), which the token request cannot tell. `GET /users/me`
+ * needs no scope; app tokens have no user and get 400, which is as good an answer here.
+ */
+async function restAccepts(context: AccountContext): Promise<void> {
+  await context.client.request("GET", "/users/me", { scopes: [] }).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 401) throw e;
+  });
+}
 
 /** What to do about refused credentials, after the settings are named. */
 const REFUSED_ADVICE =

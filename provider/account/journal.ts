@@ -37,6 +37,9 @@ export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string 
 
 const fileKey = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 40);
 
+/** The name of an entry file: its origin's key. */
+const ENTRY_NAME = /^[0-9a-f]{40}\.json$/;
+
 function readJson<T>(file: string): T | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;
@@ -61,10 +64,22 @@ export class Journal {
     return path.join(this.dir, "by-id", `${fileKey(`${kind}/${id}`)}`);
   }
 
+  /**
+   * Makes the directories that are missing, private to this user (0700 whatever the umask). A
+   * directory that exists is left as it is: PAGERDUTY_JOURNAL_DIR may name a shared one (a 1777
+   * scratch directory), whose mode is not this provider's to change; nothing written is secret.
+   */
   private ensure(): void {
     if (this.ready) return;
-    fs.mkdirSync(path.join(this.dir, "by-id"), { recursive: true, mode: 0o700 });
-    fs.chmodSync(this.dir, 0o700);
+    for (const dir of [path.resolve(this.dir), path.resolve(this.dir, "by-id")]) {
+      const first = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (first === undefined) continue;
+      // Every directory from `dir` up to the first one made is this provider's.
+      for (let d = dir; ; d = path.dirname(d)) {
+        fs.chmodSync(d, 0o700);
+        if (d === path.resolve(first) || d === path.dirname(d)) break;
+      }
+    }
     this.ready = true;
     this.prune();
   }
@@ -147,10 +162,10 @@ export class Journal {
     await fsp.rm(link, { force: true });
   }
 
-  /** Drops entries past MAX_AGE_MS (and their id links). */
+  /** Drops entries past MAX_AGE_MS (and their id links); other files of a shared directory are left alone. */
   private prune(now = Date.now()): void {
     for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith(".json")) continue;
+      if (!ENTRY_NAME.test(name)) continue;
       const file = path.join(this.dir, name);
       const entry = readJson<Intent>(file);
       if (entry && now - entry.sentAt <= MAX_AGE_MS) continue;

@@ -28,7 +28,10 @@ export interface ResourceDefinition {
   secretOutputs?: readonly string[];
   /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */
   origin: boolean;
-  /** An input the service keeps unique per account (a service's name): the SDK fails the program when two resources share a value. */
+  /**
+   * An input the service keeps unique per account (a service's name, an integration's address): the
+   * SDK fails the program when two resources share a value.
+   */
   uniqueInAccount?: string;
 }
 

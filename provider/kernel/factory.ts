@@ -6,11 +6,13 @@ import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
 import { ConfigError } from "../errors";
 import { checkInputs, UNKNOWN } from "./check";
 import { CREATED_AT_KEY, recordedCreation } from "./consistency";
+import { recordDeclared, withReadInputs } from "./declared";
 import { diffRules, outputShape, type ResourceDefinition } from "./define";
 import { diffManaged } from "./diff";
 import { serverMaintained, unmanagedChanges } from "./drift";
 import { deleteOrGone, readOrGone, updateOrGone } from "./gone";
 import { PartialCreateError } from "./partial";
+import { withServiceNotFoundHint } from "./service-hint";
 
 type Props = Record<string, unknown>;
 
@@ -19,8 +21,11 @@ export interface Resource {
   definition: ResourceDefinition;
   /** What the object is, in messages (an update that finds it gone). */
   subject(id: string, props: Props): string;
-  /** Checks the schema cannot make (references the account must have), once the schema passes. */
-  verify?(ctx: AccountContext, news: Props): Promise<dynamic.CheckFailure[]>;
+  /**
+   * Checks the schema cannot make (references the account must have), once the schema passes.
+   * `olds` are the inputs of the last deployment ({} for a new resource).
+   */
+  verify?(ctx: AccountContext, news: Props, olds: Props): Promise<dynamic.CheckFailure[]>;
   /** A diff of its own (default: the managed fields, with the definition's replace rules). */
   diff?(olds: Props, news: Props): dynamic.DiffResult;
   /**
@@ -53,11 +58,15 @@ export function withoutAccount(props: Props): Props {
   return rest;
 }
 
-/** The account of `inputs` carried into what an operation reports, so read and delete find it. */
-function carryAccount<T extends { outs?: Props } | { props?: Props }>(result: T, from: Props | undefined): T {
+/**
+ * The account of `inputs` carried into what an operation reports, so read and delete find it (and
+ * into the inputs a read rebuilds, kernel/declared.ts).
+ */
+function carryAccount<T extends { outs?: Props } | { props?: Props; inputs?: Props }>(result: T, from: Props | undefined): T {
   const a = from?.[ACCOUNT_INPUT];
   if (typeof a !== "string") return result;
   if ("outs" in result && result.outs) return { ...result, outs: { ...result.outs, [ACCOUNT_INPUT]: a } };
+  if ("inputs" in result && result.inputs) result = { ...result, inputs: { ...result.inputs, [ACCOUNT_INPUT]: a } };
   if ("props" in result && result.props) return { ...result, props: { ...result.props, [ACCOUNT_INPUT]: a } };
   return result;
 }
@@ -90,6 +99,8 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
   const stamped = !("createdAt" in outputShape(definition));
+  // What create and update report carries what the program declared, for the inputs `read` rebuilds.
+  const declared = <T extends { outs?: Props }>(result: T, news: Props): T => ({ ...result, outs: recordDeclared(definition, result.outs, news) });
   // Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
@@ -106,10 +117,10 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
   const youngSince = (ctx: AccountContext, id: string, props: Props | undefined) => ctx.consistency.createdAt(kind, id) ?? recordedCreation(props);
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       // The SDK passes `__conflict` when another resource of the program claims the same unique
-      // value (a service's name; sdk/unique-names.ts). No property is named, so the engine prints
-      // the message without dumping the inputs.
+      // value (a service's name, an integration's address; sdk/unique-names.ts). No property is
+      // named, so the engine prints the message without dumping the inputs.
       if (typeof news?.__conflict === "string") return { failures: [{ property: "", reason: news.__conflict }] };
       const badAccount = accountFailure(news);
       if (badAccount) return { inputs: news, failures: [badAccount] };
@@ -126,7 +137,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
         return checked;
       }
       if (!resource.verify) return checked;
-      const failures = await resource.verify(ctx, withoutAccount(news));
+      const failures = await resource.verify(ctx, withoutAccount(news), withoutAccount(olds ?? {}));
       return failures.length ? { inputs: news, failures } : checked;
     },
 
@@ -156,7 +167,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const news = withoutAccount(inputs);
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
-      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(await resource.adopt(ctx, adoptId, news), inputs);
+      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(declared(await resource.adopt(ctx, adoptId, news), news), inputs);
       // The state records when what this process made was made, so a later process can tell a 404 of
       // it from lag: the API's `createdAt` where the kind has one, else a stamp of ours (the object's
       // own create, or that of the service whose settings it holds).
@@ -164,10 +175,11 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
         stamped ? ctx.consistency.createdAt(kind, id) ?? (typeof outs?.service === "string" ? ctx.consistency.createdAt("Service", outs.service) : undefined) : undefined;
       try {
         const made = await resource.create(ctx, news);
-        return carryAccount(carryStamp(made, stamp(made.id, made.outs)), inputs);
+        return carryAccount(carryStamp(declared(made, news), stamp(made.id, made.outs)), inputs);
       } catch (e) {
         if (e instanceof PartialCreateError) Object.assign(e.properties, stamped ? { [CREATED_AT_KEY]: stamp(e.id, e.properties) } : {}, typeof inputs?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: inputs[ACCOUNT_INPUT] } : {});
-        throw e;
+        // A child's service not found may live in another account: say which was asked and what to set.
+        throw typeof news?.service === "string" ? withServiceNotFoundHint(ctx, news.service, e) : e;
       }
     },
 
@@ -178,7 +190,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
       const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, props ?? {})));
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
-      return carryAccount(result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, state);
+      return carryAccount(withReadInputs(definition, result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, props), state);
     },
 
     async update(id, olds, inputs) {
@@ -187,7 +199,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
       const updated = await updateOrGone(resource.subject(id, before), () => ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, before, news)));
-      return carryAccount(carryStamp(updated, olds?.[CREATED_AT_KEY]), inputs);
+      return carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs);
     },
 
     async delete(id, state) {

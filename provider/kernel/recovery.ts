@@ -17,6 +17,7 @@ import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
+import { DEFAULT_TRANSPORT } from "../http/transport";
 import { orGone } from "./gone";
 import { listCursor } from "./pages";
 import type { CreatedKind } from "./registry";
@@ -89,7 +90,7 @@ export function lostReplyReason(e: unknown): string {
   if (e instanceof NetworkError) {
     switch (e.reason) {
       case "UND_ERR_HEADERS_TIMEOUT":
-        return "no reply came before the timeout (pagerduty:timeouts)";
+        return `no reply came within ${DEFAULT_TRANSPORT.headersTimeoutMs / 1000} s, the provider's wait for a reply`;
       case "UND_ERR_BODY_TIMEOUT":
         return "the reply stopped arriving before the timeout";
       case "ECONNRESET":

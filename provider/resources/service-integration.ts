@@ -3,14 +3,16 @@
 // neither the id nor any URL ever carries the routing key. `integrationKey` is an output only, made
 // secret by the SDK class (additionalSecretOutputs): dynamic providers cannot return secrets.
 import { z } from "zod";
-import { listedIntegration } from "../account/listings";
-import { PagerDutyError } from "../errors";
+import type { AccountContext } from "../account/context";
+import { listedIntegration, type ListedService } from "../account/listings";
+import { PagerDutyError, ScopeError } from "../errors";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
-import { userInputs } from "../kernel/check";
+import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../kernel/factory";
 import { orGone, parentService } from "../kernel/gone";
+import { listOffset } from "../kernel/pages";
 import { childrenLike, createOnce } from "../kernel/recovery";
 
 const READ = ["services.read"];
@@ -192,6 +194,7 @@ export const definition = defineResource({
   diffIgnore: ["adoptId"],
   secretOutputs: ["integrationKey"],
   origin: true,
+  uniqueInAccount: "integrationEmail",
 });
 
 type IntegrationOutputs = OutputsOf<typeof definition>;
@@ -281,10 +284,69 @@ export const sameIdentity = (inputs: IntegrationInputs) => (i: ApiIntegration) =
 
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `integration ${id}`);
 
+// ---- checks at preview ------------------------------------------------------------------------
+
+interface AddressHolder {
+  id: string;
+  service: string;
+  serviceName?: string;
+}
+
+/**
+ * The inbound addresses the account's integrations use (lower case), listed once per process:
+ * undefined when they cannot be read here (the create then finds out).
+ */
+function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolder> | undefined> {
+  return ctx.once("integration-addresses", async () => {
+    try {
+      const services = await listOffset<ListedService & { name?: string }>(ctx.client, "/services", "services", READ, { "include[]": ["integrations"] });
+      const found = new Map<string, AddressHolder>();
+      for (const s of services) {
+        for (const i of (s.integrations ?? []) as ApiIntegration[]) {
+          if (i.integration_email) found.set(i.integration_email.toLowerCase(), { id: i.id, service: s.id, ...(s.name ? { serviceName: s.name } : {}) });
+        }
+      }
+      return found;
+    } catch (e) {
+      if (!(e instanceof ScopeError)) await ctx.warn(`integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
+      return undefined;
+    }
+  });
+}
+
+/**
+ * Why `email` cannot be this integration's: another integration of the account has it. The
+ * integration being adopted has it by right, as may the one an interrupted create of this resource
+ * made (the journal knows the create); one of this stack is named with its resource.
+ */
+async function addressTaken(ctx: AccountContext, email: string, news: Record<string, unknown>): Promise<string | undefined> {
+  const holder = (await accountAddresses(ctx))?.get(email.toLowerCase());
+  if (!holder || holder.id === news.adoptId) return undefined;
+  // An interrupted create of this resource (its reply named the object, or never came) is recovery's to sort out.
+  const interrupted = typeof news.__origin === "string" ? ctx.journal.load(news.__origin) : undefined;
+  if (interrupted && (interrupted.id === undefined || interrupted.id === holder.id)) return undefined;
+  const resource = await ctx.stack?.holder("ServiceIntegration", holder.id).catch(() => undefined);
+  const where = `integration ${holder.id} of service ${holder.service}${holder.serviceName ? ` ("${holder.serviceName}")` : ""}`;
+  return (
+    `${JSON.stringify(email)} is already the address of ${where}` +
+    (resource
+      ? `, which resource ${resource} of this stack manages: an address belongs to one integration, and the new one would be created before that one is deleted`
+      : `: an address belongs to one integration of the account. Choose another address, or adopt that integration with \`adoptId\``)
+  );
+}
+
 export const resource: Resource = {
   definition,
 
   subject: (id, props) => `integration ${id} of service ${serviceOf(props, id)} (or the service)`,
+
+  async verify(ctx, news, olds) {
+    const email = userInputs(news).integrationEmail;
+    // Only an address the integration does not have yet can be someone else's (no request otherwise).
+    if (typeof email !== "string" || email === UNKNOWN || email === olds.integrationEmail) return [];
+    const taken = await addressTaken(ctx, email, news);
+    return taken ? [toFailure(["integrationEmail"], taken)] : [];
+  },
 
   async adopt(ctx, id, news) {
     const inputs = managed(news);

@@ -16,7 +16,20 @@ import { createdSince, createOnce, RECOVER_COMMAND, type Candidate } from "../ke
 const READ = ["services.read"];
 const WRITE = ["services.write"];
 
-const timeout = z.number().int().nonnegative().nullable();
+/**
+ * The largest timeout the service takes: the description gives the field as an integer with no
+ * maximum, and the service keeps it as a 32-bit one (2147483647 s, 68 years). A larger number (1e308
+ * is an integer to JSON) fails here rather than at the API after other objects were made.
+ */
+export const MAX_TIMEOUT = 2_147_483_647;
+const timeout = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(MAX_TIMEOUT, `must be at most ${MAX_TIMEOUT} seconds (about 68 years), the largest the API stores; null disables it`)
+  .nullable();
+/** The API's limit on the length of a service's name. */
+export const MAX_NAME = 255;
 const urgency = z.enum(["low", "high", "severity_based"]);
 const urgencyRule = named(
   "ServiceUrgencyRule",
@@ -90,7 +103,12 @@ const autoPauseNotificationsParameters = z
 
 export const serviceInputs = z
   .object({
-    name: z.string().trim().min(1, "must not be empty").describe("The service's name, unique in the account."),
+    name: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .refine((n) => n.length <= MAX_NAME, (n) => ({ message: `must be at most ${MAX_NAME} characters; it has ${n.length}` }))
+      .describe("The service's name, unique in the account."),
     description: z.string().optional().describe("Free text about the service. Unset: not managed."),
     escalationPolicy: z.string().min(1, "must be an escalation policy id").describe("Id of the escalation policy incidents of the service follow."),
     autoResolveTimeout: timeout

@@ -352,6 +352,13 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
     expect(lag.waits).toEqual([250, 500]);
   });
 
+  test("an integration of a service this deployment did not make: two second looks, then a 404 that says which account was asked", async () => {
+    for (let look = 0; look < 3; look++) answer("POST", "/services/PELSEWHERE/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
+    const err = await integrations.create!({ service: "PELSEWHERE", type: "events_api_v2_inbound_integration", __origin: ORIGIN }).catch((e: Error) => e);
+    expect(String(err)).toMatch(/404.*service PELSEWHERE is not in the default account, the account this resource names\. If the service lives in another account, give this resource that account too/);
+    expect(lag.waits).toEqual([1000, 2000]);
+  });
+
   test("a service made moments ago whose status change answers 404 at first: the change is asked again", async () => {
     answer("POST", "/services", { service: service("PNEW") }, 201);
     answer("PUT", "/services/PNEW", { error: { message: "Not Found", code: 2100 } }, 404);

@@ -96,7 +96,10 @@ describe("create", () => {
     });
     expect(r).toEqual({
       id: "PSVC",
-      outs: { service: "PSVC", values: { tier: "silver", runbook: "https://runbooks/x" }, previousValues: { tier: "gold", runbook: null } },
+      outs: {
+        service: "PSVC", values: { tier: "silver", runbook: "https://runbooks/x" }, previousValues: { tier: "gold", runbook: null },
+        __declared: { service: true, values: { tier: true, runbook: true } },
+      },
     });
   });
 
@@ -134,7 +137,10 @@ describe("update", () => {
       { id: "F2", name: "runbook", value: null },
     ]);
     // pci's value before management (true) is what delete will restore; tier keeps its original record.
-    expect(r.outs).toEqual({ service: "PSVC", values: { tier: "gold", pci: false }, previousValues: { pci: true, tier: "gold" } });
+    expect(r.outs).toEqual({
+      service: "PSVC", values: { tier: "gold", pci: false }, previousValues: { pci: true, tier: "gold" },
+      __declared: { service: true, values: { tier: true, pci: true } },
+    });
   });
 });
 

@@ -65,7 +65,10 @@ describe("create", () => {
     expect(api.calls[1].body).toEqual({ enablement: { enabled: false } });
     expect(r).toEqual({
       id: "PSVC/aiops",
-      outs: { service: "PSVC", feature: "aiops", enabled: false, updatedAt: "2026-11-22T10:00:00Z", previousEnabled: true },
+      outs: {
+        service: "PSVC", feature: "aiops", enabled: false, updatedAt: "2026-11-22T10:00:00Z", previousEnabled: true,
+        __declared: { service: true, feature: true, enabled: true },
+      },
     });
   });
 
@@ -102,7 +105,7 @@ describe("read and update", () => {
   test("update writes and keeps previousEnabled", async () => {
     reply(api, "PUT", ONE, { enablements: [aiops(true)] });
     await expect(provider.update!("PSVC/aiops", props, { service: "PSVC", feature: "aiops", enabled: true })).resolves.toEqual({
-      outs: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" },
+      outs: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z", __declared: { service: true, feature: true, enabled: true } },
     });
   });
   test("update of a service deleted out of band says it is gone and that pulumi refresh reconciles", async () => {

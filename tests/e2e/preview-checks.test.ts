@@ -1,0 +1,84 @@
+// Input the API would refuse half way through an `up` (after the service, and maybe one of two
+// integrations, were made) fails the preview instead, naming the field and the resources or the
+// holder; nothing is created, not even by an `up`. Real CLI, emulator process.
+import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+
+jest.setTimeout(10 * 60_000);
+
+let emu: RunningEmulator;
+let project: PulumiProject;
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess();
+  project = PulumiProject.create("previewchecks", program(""), emu);
+});
+
+afterAll(async () => {
+  project?.remove();
+  await emu?.stop();
+});
+
+/** A service "Checks" (with `serviceExtra` in its args) and whatever else `more` declares. */
+function program(serviceExtra: string, more = ""): string {
+  return `
+import * as pulumi from "@pulumi/pulumi";
+import * as pd from "pulumi-pagerduty-dynamic";
+const svc = new pd.Service("svc", { name: "Checks", escalationPolicy: new pulumi.Config().require("escalationPolicyId"), ${serviceExtra} });
+${more}
+`;
+}
+
+const mail = (name: string, address: string) =>
+  `new pd.ServiceIntegration(${JSON.stringify(name)}, { service: svc.id, type: "generic_email_inbound_integration", integrationEmail: ${JSON.stringify(address)} });`;
+
+const services = async () => (await emu.api<{ services: Array<{ name: string }> }>("GET", "/services?limit=100")).body.services.filter((s) => s.name !== "Held by hand").length;
+
+/** The preview fails with `pattern`; an `up` fails too and creates no service. */
+async function failsAtPreview(source: string, pattern: RegExp): Promise<string> {
+  project.setProgram(source);
+  const preview = project.run(["preview"]);
+  const out = preview.stdout + preview.stderr;
+  expect(preview.code).not.toBe(0);
+  expect(out).toMatch(pattern);
+  const up = project.run(["up", "--yes"]);
+  expect(up.code).not.toBe(0);
+  expect(await services()).toBe(0);
+  return out;
+}
+
+test("two integrations of the program with one integrationEmail: the preview names both", async () => {
+  const out = await failsAtPreview(
+    program("", [mail("first", "orders@acme.pagerduty.com"), mail("second", "orders@acme.pagerduty.com")].join("\n")),
+    /ServiceIntegration "second" and ServiceIntegration "first" both set integrationEmail "orders@acme\.pagerduty\.com"/,
+  );
+  expect(out).toMatch(/ServiceIntegration resource 'second'/);
+});
+
+test("an address another integration of the account has: the preview names the field and the holder", async () => {
+  // Made by hand, outside the stack: a service with an email integration.
+  const held = (await emu.api("POST", "/services", { service: { name: "Held by hand", escalation_policy: { id: emu.escalationPolicyId, type: "escalation_policy_reference" } } })).body.service;
+  const holder = (await emu.api("POST", `/services/${held.id}/integrations`, { integration: { type: "generic_email_inbound_integration", integration_email: "held@acme.pagerduty.com" } })).body.integration;
+  expect(holder.integration_email).toBe("held@acme.pagerduty.com");
+  await failsAtPreview(
+    program("", mail("mail", "held@acme.pagerduty.com")),
+    new RegExp(`integrationEmail: "held@acme\\.pagerduty\\.com" is already the address of integration ${holder.id} of service ${held.id} \\("Held by hand"\\)`),
+  );
+});
+
+test("a service name over 255 characters names the field", async () => {
+  const source = program("").replace('name: "Checks"', `name: ${JSON.stringify("N".repeat(256))}`);
+  await failsAtPreview(source, /name: must be at most 255 characters; it has 256/);
+});
+
+test.each(["autoResolveTimeout", "acknowledgementTimeout"])("%s: 1e308 names the field and the bound", async (field) => {
+  await failsAtPreview(program(`${field}: 1e308,`), new RegExp(`${field}: must be at most 2147483647 seconds`));
+});
+
+test("valid input still previews and deploys (the checks are not blanket refusals)", async () => {
+  project.setProgram(program("autoResolveTimeout: 2147483647,", mail("mail", "fresh@acme.pagerduty.com")));
+  project.must(["up", "--yes"]);
+  expect(await services()).toBe(1);
+  // Its own address is no conflict on the next preview.
+  project.must(["preview", "--expect-no-changes"]);
+  project.must(["destroy", "--yes"]);
+});

@@ -1,0 +1,111 @@
+// The README's quick start, run as it stands: its one bash block, from an empty directory, with the
+// real npm, the real Pulumi CLI and the emulator it starts with `npx pagerduty-emulator`. The only
+// change: the two packages are not on the registry yet, so their packed tarballs are installed in
+// place of their names (as the README says to do until then).
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pulumiBin, ROOT, tarball } from "./harness";
+
+jest.setTimeout(15 * 60_000);
+
+const MARKER = "<!-- quickstart: tests/e2e/quickstart.test.ts runs this block -->";
+const INSTALL = "npm install pulumi-pagerduty-dynamic @pulumi/pulumi pagerduty-emulator";
+
+/** The bash block right after the marker in README.md. */
+function quickStart(readme: string): string {
+  const at = readme.indexOf(MARKER);
+  if (at < 0) throw new Error(`README.md has no "${MARKER}"`);
+  const block = /^```bash\n([\s\S]*?)^```$/m.exec(readme.slice(at + MARKER.length));
+  if (!block || readme.slice(at + MARKER.length).indexOf("```bash") !== 1) throw new Error("the quick start's bash block must follow its marker");
+  return block[1]!;
+}
+
+let work: string;
+let script: string;
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-quickstart-"));
+  const emulatorTarball = path.join(
+    work,
+    execFileSync("npm", ["pack", "--silent", "--workspace", "emulator", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!,
+  );
+  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  const commands = quickStart(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+  const lines = commands.split("\n");
+  expect(lines.filter((l) => l === INSTALL)).toHaveLength(1);
+  script = lines.map((l) => (l === INSTALL ? `npm install --no-audit --no-fund --prefer-offline ${tarball()} @pulumi/pulumi@${sdk} ${emulatorTarball}` : l)).join("\n");
+});
+
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs `source` with bash in `cwd` (strict mode); ends whatever it left running in the background. */
+function bash(source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-euo", "pipefail", "-c", source], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    child.once("error", reject);
+    // A step that never ends (an emulator that never prints its ready line) must not outlive the test.
+    const limit = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 12 * 60_000);
+    child.once("close", (code) => {
+      clearTimeout(limit);
+      try {
+        process.kill(-child.pid!, "SIGTERM"); // the emulator it started, and npx around it
+      } catch {
+        // nothing left
+      }
+      resolve({ code: code ?? -1, out });
+    });
+  });
+}
+
+test("the README's quick start deploys two services from an empty directory, and a second preview is clean", async () => {
+  const home = path.join(work, "home");
+  fs.mkdirSync(home);
+  // A user's environment: a home of its own (nothing of this machine's Pulumi login), the shared npm cache.
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
+    HOME: home,
+    npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), ".npm"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+  };
+  // Afterwards, in the same shell: a clean second preview, the stack's state and the emulator's
+  // services (read with the undici the package brought).
+  const after = `
+pulumi preview --expect-no-changes --non-interactive
+pulumi stack export > stack.json
+node -e '
+const ready = require("./emulator.json");
+const { Agent, request } = require("undici");
+request(ready.apiUrl + "/services", { dispatcher: new Agent({ connect: { ca: require("fs").readFileSync(ready.caFile) } }),
+  headers: { authorization: "Token token=" + ready.apiKey, accept: "application/vnd.pagerduty+json;version=2" } })
+  .then((r) => r.body.json()).then((b) => require("fs").writeFileSync("services.json", JSON.stringify(b.services.map((s) => s.name))));'
+`;
+  const r = await bash(`${script}\n${after}`, work, env);
+  if (r.code !== 0) throw new Error(`the quick start failed (exit ${r.code}):\n${r.out}`);
+  const dir = path.join(work, "pagerduty-quickstart");
+  expect(r.out).toMatch(/\+ 3 created/);
+  expect(r.out).toMatch(/https:\/\/127\.0\.0\.1:\d+\/service-directory\/P[A-Z0-9]+/);
+  expect(JSON.parse(fs.readFileSync(path.join(dir, "services.json"), "utf8")).sort()).toEqual(["Checkout API", "Search"]);
+  // The client secret went in on stdin and is in the stack file only as ciphertext.
+  const ready = JSON.parse(fs.readFileSync(path.join(dir, "emulator.json"), "utf8"));
+  expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8")).toMatch(/pagerduty:clientSecret:\s+secure: /);
+  expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8") + fs.readFileSync(path.join(dir, "stack.json"), "utf8")).not.toContain(ready.oauth.clientSecret);
+  // Nothing went to this machine's Pulumi login: the state is in the project's directory.
+  expect(fs.existsSync(path.join(dir, ".pulumi-state", ".pulumi"))).toBe(true);
+});
+
+test("the quick start's block is found and names what the README promises", () => {
+  const commands = quickStart(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+  expect(commands).toContain("npx pagerduty-emulator");
+  expect(commands).toMatch(/\| pulumi config set --secret pagerduty:clientSecret/);
+  expect(commands).not.toMatch(/config set --secret pagerduty:clientSecret \S/);
+  for (const key of ["pagerduty:apiUrl", "pagerduty:authUrl", "escalationPolicyId", "NODE_EXTRA_CA_CERTS"]) expect(commands).toContain(key);
+});
