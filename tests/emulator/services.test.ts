@@ -159,6 +159,10 @@ describe("errors: invalid create/update → 4xx with specific errors", () => {
     expect(missing.status).toBe(400);
     expect(missing.json.error.errors).toEqual(['"auto_resolve_timeout" must be a non-negative integer or null']);
     expect((await api.post("/services", undefined)).json.error.errors).toEqual(["The request body must be a JSON object"]);
+    // Timeouts are bounded as the provider's check bounds them (1e308 used to be stored).
+    const huge = await api.post("/services", { service: { name: "Huge", escalation_policy: { id: "PEP0001", type: "escalation_policy_reference" }, auto_resolve_timeout: 1e308 } });
+    expect(huge.status).toBe(400);
+    expect(huge.json.error.errors.join(" ")).toMatch(/auto_resolve_timeout/);
   });
 
   test("a body that is not the `service` envelope → 400", async () => {
