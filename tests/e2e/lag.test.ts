@@ -183,13 +183,15 @@ test("a lost machine mid-`up` under lag: the next `up` adopts what was made (hid
   project.must(["config", "set", "euServices", "0"]);
   project.must(["config", "set", "extras", "false"]);
   await slowCreates(emu, 1500);
+  const made = async (): Promise<number> => (await emu.admin("GET", "/_emulator/stats")).body.byRoute["POST /services/:id/integrations"]?.["201"] ?? 0;
+  const before = await made(); // the counts are the emulator's since its start
   const run = startDetached(project, ["up", "--yes", "--skip-preview"]);
   // Killed as soon as the emulator made a child (a 201, not the 404s of a service still hidden),
   // while what was made is hidden: the next `up` starts before it shows.
-  const made = async () => (await emu.admin("GET", "/_emulator/stats")).body.byRoute["POST /services/:id/integrations"]?.["201"] ?? 0;
-  await waitFor(async () => (await made()) >= 1, 120_000, 20);
+  await waitFor(async () => (await made()) > before, 120_000, 20);
   await killSession(run);
   await clearFaults(emu);
+  expect(stateOf(project).pending.length).toBeGreaterThan(0);
   project.must(["cancel", "--yes"]);
   const up = project.run(["up", "--yes", "--skip-preview"]);
   if (up.code !== 0) throw new Error(`up after the crash failed\n${up.stdout}\n${up.stderr}`);
