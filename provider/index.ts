@@ -11,6 +11,7 @@ import { PagerDutyError } from "./errors";
 import { warn } from "./host/engine-log";
 import { installHostErrorFilter, reported, reportedProvider } from "./host/error-report";
 import { namingStack } from "./host/origin-stack";
+import { upgradingProvider } from "./host/provider-upgrade";
 import { UNKNOWN } from "./kernel/check";
 import { makeProvider } from "./kernel/factory";
 import { isResourceKind, RESOURCES } from "./kernel/registry";
@@ -28,7 +29,7 @@ export function resource(kind: string): dynamic.ResourceProvider {
   if (kind === "Lookup") provider = lookupProvider(contextOf);
   else if (isResourceKind(kind)) provider = makeProvider(RESOURCES[kind], contextOf);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
-  provider = reportedProvider(namingStack(provider, (stack) => deployment.nameStack(stack)));
+  provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => deployment.nameStack(stack))));
   providers.set(kind, provider);
   return provider;
 }

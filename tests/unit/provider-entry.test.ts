@@ -8,8 +8,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { deployment, resource } from "../../provider";
 import { namingStack, splitOrigin } from "../../provider/host/origin-stack";
+import { upgradingProvider } from "../../provider/host/provider-upgrade";
 import { originOf } from "../../sdk/origin";
 import { ROOT } from "../../scripts/repo-root";
 
@@ -145,5 +147,47 @@ describe("the stack's name, sent with __origin", () => {
     );
     const value = await new Promise<string>((resolve) => originOf("Service", "web").apply((v) => (resolve(v), v)));
     expect(value).toMatch(/^[0-9a-f]{32}@acme\/proj\/dev$/);
+  });
+});
+
+describe("state written with an earlier __provider", () => {
+  const OLD = "exports.handler = __f0; /* 2.5 KB of an earlier version */";
+  const NEW = 'exports.handler = __f0; const p = require("pulumi-pagerduty-dynamic/dist/sdk/providers/service.js");';
+
+  function fake() {
+    const calls: string[] = [];
+    const inner: dynamic.ResourceProvider = {
+      create: async () => ({ id: "x" }),
+      diff: async (_id: string, olds: any, news: any) => ({ changes: olds.name !== news.name }),
+      update: async (id: string, _olds: any, _news: any) => (calls.push(`update ${id}`), { outs: { name: "from the API" } }),
+    };
+    return { calls, p: upgradingProvider(inner) };
+  }
+
+  test("a stale __provider alone is an update that returns the outputs as they are, without calling the resource's update", async () => {
+    const { calls, p } = fake();
+    const olds = { name: "a", htmlUrl: "u", __provider: OLD };
+    const news = { name: "a", __provider: NEW };
+    expect(await p.diff!("P1", olds, news)).toEqual({ changes: true });
+    expect(await p.update!("P1", olds, news)).toEqual({ outs: olds });
+    expect(calls).toEqual([]);
+    // Reported once: a second update of the same resource is a real one.
+    expect(await p.update!("P1", olds, news)).toEqual({ outs: { name: "from the API" } });
+    expect(calls).toEqual(["update P1"]);
+  });
+
+  test("a user change still goes to the resource's update; an unchanged __provider is no change", async () => {
+    const { calls, p } = fake();
+    expect(await p.diff!("P1", { name: "a", __provider: OLD }, { name: "b", __provider: NEW })).toEqual({ changes: true });
+    await p.update!("P1", { name: "a", __provider: OLD }, { name: "b", __provider: NEW });
+    expect(calls).toEqual(["update P1"]);
+    expect(await p.diff!("P2", { name: "a", __provider: NEW }, { name: "a", __provider: NEW })).toEqual({ changes: false });
+  });
+
+  test("the same id in two accounts is told apart", async () => {
+    const { calls, p } = fake();
+    await p.diff!("P1", { name: "a", account: "eu", __provider: OLD }, { name: "a", account: "eu", __provider: NEW });
+    await p.update!("P1", { name: "a", __provider: OLD }, { name: "a", __provider: NEW });
+    expect(calls).toEqual(["update P1"]);
   });
 });
