@@ -128,4 +128,5 @@ export function median(xs: number[]): number {
 export type Mark = "PASS" | "MISS";
 
 export const atMost = (value: number, target: number): Mark => (value <= target ? "PASS" : "MISS");
+export const below = (value: number, target: number): Mark => (value < target ? "PASS" : "MISS");
 export const atLeast = (value: number, target: number): Mark => (value >= target ? "PASS" : "MISS");

@@ -1,63 +1,123 @@
 // The Pulumi programs of `npm run bench:compare`: N services, each with one Events API v2
-// integration and one event rule, built either with this package or with the engine floor.
+// integration and one event rule, built with this package or with a floor.
 //
-// The floor is a dynamic provider inside the program whose operations return at once, without
-// HTTP, with fake ids and the outputs this package's resources have (the integration key a secret
-// too). Like sdk/provider.ts it is one small object per resource kind, capturing only its kind and
-// a few constant outputs, so what the engine serializes into state costs about the same: the
-// difference between the two runs is our provider's own time.
+// A floor is a dynamic provider whose operations return at once, without HTTP, with fake ids and
+// the outputs this package's resources have (the integration key a secret too), so its state holds
+// the same user fields. Two of them:
+// - "floor": the minimal dynamic provider. Each kind's provider object is the exports of a module
+//   under the project's node_modules (`ppd-bench-floor`, written by `floorModule`), which Pulumi's
+//   closure serializer writes as one `require` line, as it does for this package's. Its state holds
+//   the user's fields and nothing else: what any dynamic provider pays at least.
+// - "heavy floor": the same provider objects made in the program, so the serializer inlines their
+//   methods (about 2 KB of `__provider`, stored twice per resource): a floor whose resources weigh
+//   about what this package's did before its providers became modules (issue 30).
+
+export type Impl = "provider" | "floor" | "heavy floor";
 
 export interface ProgramOptions {
   services: number;
   /** Service names are `${prefix} ${i}` (unique per account: concurrent stacks use distinct prefixes). */
   prefix: string;
-  floor: boolean;
+  impl: Impl;
   /** 2: every service's description and every rule's action changed (the update phase). */
   version?: 1 | 2;
 }
 
-const FLOOR = `
-type Outs = Record<string, unknown>;
-function floorProvider(kind: string, computed: Outs): pulumi.dynamic.ResourceProvider {
+/** The floors' provider object of one kind. */
+const FLOOR_PROVIDER = `
+function floorProvider(kind, computed) {
   return {
-    create: async (inputs: Outs) => ({ id: kind + "-" + Math.random().toString(36).slice(2, 12), outs: { ...computed, ...inputs } }),
-    read: async (id: string, props: Outs) => ({ id, props }),
+    create: async (inputs) => ({ id: kind + "-" + Math.random().toString(36).slice(2, 12), outs: { ...computed, ...inputs } }),
+    read: async (id, props) => ({ id, props }),
     // Changed user inputs are an update, as this package's diff reports them.
-    diff: async (_id: string, olds: Outs, news: Outs) => ({
+    diff: async (_id, olds, news) => ({
       changes: Object.keys(news).some((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])),
     }),
-    update: async (_id: string, _olds: Outs, news: Outs) => ({ outs: { ...computed, ...news } }),
+    update: async (_id, _olds, news) => ({ outs: { ...computed, ...news } }),
     delete: async () => {},
   };
 }
-function floorKind(kind: string, computed: Outs, secretOutputs: string[] = []) {
-  const provider = floorProvider(kind, computed);
-  const placeholders = Object.fromEntries(Object.keys(computed).map((k) => [k, undefined]));
+`;
+
+const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" }`;
+
+/** Per kind: the module name, the outputs the provider computes, and which are secret. */
+const KINDS: Record<string, { file: string; computed: string; secret: string[] }> = {
+  Service: {
+    file: "service",
+    computed: `{ description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
+    incidentUrgencyRule: { type: "constant", urgency: "high" }, supportHours: null, scheduledActions: [], alertGroupingParameters: null,
+    autoPauseNotificationsParameters: { enabled: false, timeout: null }, ...${AT}, summary: "Bench", lastIncidentTimestamp: null }`,
+    secret: [],
+  },
+  ServiceIntegration: {
+    file: "service-integration",
+    computed: `{ vendor: null, integrationEmail: null, emailIncidentCreation: null, emailFilterMode: null, emailFilters: null, emailParsers: null,
+    emailParsingFallback: null, integrationKey: "0123456789abcdef0123456789abcdef", ...${AT}, summary: "Events API v2" }`,
+    secret: ["integrationKey"],
+  },
+  ServiceEventRule: {
+    file: "service-event-rule",
+    computed: `{ disabled: false, timeFrame: null, variables: [], summary: "Event rule" }`,
+    secret: [],
+  },
+};
+
+/** The floor's package, `ppd-bench-floor`: its files by path inside the package. */
+export function floorModule(): Record<string, string> {
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "ppd-bench-floor", version: "1.0.0", private: true }),
+    "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
+    "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
+  };
+  for (const [kind, k] of Object.entries(KINDS)) {
+    files[`${k.file}.js`] = `"use strict";\nmodule.exports = require("./provider")(${JSON.stringify(kind)}, ${k.computed});\n`;
+    files[`${k.file}.d.ts`] = `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`;
+  }
+  return files;
+}
+
+/** The floors' resource classes, over `provider(kind)` (a module's exports, or an object made in the program). */
+function floorClasses(provider: (kind: string, k: (typeof KINDS)[string]) => string): string {
+  return `
+type Outs = Record<string, unknown>;
+function floorKind(kind: string, provider: pulumi.dynamic.ResourceProvider, computed: string[], secretOutputs: string[]) {
+  const placeholders = Object.fromEntries(computed.map((k) => [k, undefined]));
   return class extends pulumi.dynamic.Resource {
     constructor(name: string, args: Outs, opts?: pulumi.CustomResourceOptions) {
       super(provider, name, { ...placeholders, ...args }, pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs }), "floor", kind);
     }
   };
 }
-const at = { htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" };
 const pagerduty = {
-  Service: floorKind("Service", {
-    description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
-    incidentUrgencyRule: { type: "constant", urgency: "high" }, supportHours: null, scheduledActions: [], alertGroupingParameters: null,
-    autoPauseNotificationsParameters: { enabled: false, timeout: null }, ...at, summary: "Bench", lastIncidentTimestamp: null,
-  }),
-  ServiceIntegration: floorKind("ServiceIntegration", {
-    vendor: null, integrationEmail: null, emailIncidentCreation: null, emailFilterMode: null, emailFilters: null, emailParsers: null,
-    emailParsingFallback: null, integrationKey: "0123456789abcdef0123456789abcdef", ...at, summary: "Events API v2",
-  }, ["integrationKey"]),
-  ServiceEventRule: floorKind("ServiceEventRule", { disabled: false, timeFrame: null, variables: [], summary: "Event rule" }),
+${Object.entries(KINDS)
+  .map(([kind, k]) => `  ${kind}: floorKind(${JSON.stringify(kind)}, ${provider(kind, k)}, Object.keys(${k.computed}), ${JSON.stringify(k.secret)}),`)
+  .join("\n")}
 };
 `;
+}
+
+function implementation(impl: Impl): string {
+  switch (impl) {
+    case "provider":
+      return `import * as pagerduty from "pulumi-pagerduty-dynamic";`;
+    case "floor":
+      return [
+        ...Object.entries(KINDS).map(([kind, k]) => `import floor${kind} = require("ppd-bench-floor/${k.file}");`),
+        floorClasses((kind) => `floor${kind}`),
+      ].join("\n");
+    case "heavy floor":
+      // The same factory, called in the program: its objects are no module's exports, so the
+      // serializer inlines their methods with the kind and the computed outputs they capture.
+      return `import floorProvider = require("ppd-bench-floor/provider");
+${floorClasses((kind, k) => `floorProvider(${JSON.stringify(kind)}, ${k.computed})`)}`;
+  }
+}
 
 export function program(o: ProgramOptions): string {
   return `
 import * as pulumi from "@pulumi/pulumi";
-${o.floor ? FLOOR : `import * as pagerduty from "pulumi-pagerduty-dynamic";`}
+${implementation(o.impl)}
 const escalationPolicy = new pulumi.Config().require("escalationPolicyId");
 for (let i = 0; i < ${o.services}; i++) {
   const svc = new pagerduty.Service("svc-" + i, { name: ${JSON.stringify(o.prefix)} + " " + i, description: ${JSON.stringify(o.version === 2 ? "benchmark, second version" : "benchmark")}, escalationPolicy });

@@ -1,5 +1,8 @@
-// Entry point the serialized providers call into. The SDK's provider objects only name a resource
-// kind and require this module at run time, so the code that runs is always the installed one.
+// Entry point the serialized providers call into. The SDK's provider objects (sdk/providers) only
+// name a resource kind and require this module at run time, so the code that runs is always the
+// installed one. Providers serialized by earlier versions (one object per kind that captured the
+// stack) call the same two functions and pass the stack's name to configure; newer ones name it in
+// check (host/origin-stack.ts).
 // This module holds the process's one Deployment (account/deployment.ts): every operation gets the
 // account context it runs against from it.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
@@ -7,6 +10,8 @@ import { Deployment } from "./account/deployment";
 import { PagerDutyError } from "./errors";
 import { warn } from "./host/engine-log";
 import { installHostErrorFilter, reported, reportedProvider } from "./host/error-report";
+import { namingStack } from "./host/origin-stack";
+import { upgradingProvider } from "./host/provider-upgrade";
 import { UNKNOWN } from "./kernel/check";
 import { makeProvider } from "./kernel/factory";
 import { isResourceKind, RESOURCES } from "./kernel/registry";
@@ -24,14 +29,15 @@ export function resource(kind: string): dynamic.ResourceProvider {
   if (kind === "Lookup") provider = lookupProvider(contextOf);
   else if (isResourceKind(kind)) provider = makeProvider(RESOURCES[kind], contextOf);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
-  provider = reportedProvider(provider);
+  provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => deployment.nameStack(stack))));
   providers.set(kind, provider);
   return provider;
 }
 
 /**
  * Called from every provider object's configure; the settings are process-wide. `stack` is the
- * program's fully qualified stack name (absent from providers serialized by older versions).
+ * program's fully qualified stack name, which providers serialized by older versions pass (newer
+ * ones name it in check, with `__origin`).
  */
 export async function configure(req: dynamic.ConfigureRequest, stack?: string): Promise<void> {
   installHostErrorFilter();

@@ -60,7 +60,12 @@ export class Deployment {
     }
     if (!sameValues(this.configured, values)) this.current.clear();
     this.configured = values;
-    if (stack && !this.stackState) this.stackState = new StackState(stack, this.options.exporter);
+    if (stack) this.nameStack(stack);
+  }
+
+  /** Names the stack this process serves; the first name wins (one process serves one deployment). */
+  nameStack(stack: string): void {
+    if (!this.stackState) this.stackState = new StackState(stack, this.options.exporter);
   }
 
   /** The stack's state, when the program named its stack. */

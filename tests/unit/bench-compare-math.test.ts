@@ -1,6 +1,6 @@
 // The arithmetic behind `npm run bench:compare`'s ratios: which requests count, what a fixed-window
 // limit allows, and throughput while work remains.
-import { activeThroughput, counts, delta, idealSeconds, limitBoundSeconds, median, routeDelta, smoothBoundSeconds, type Limit } from "../../bench/compare-math";
+import { activeThroughput, atMost, below, counts, delta, idealSeconds, limitBoundSeconds, median, routeDelta, smoothBoundSeconds, type Limit } from "../../bench/compare-math";
 
 const fresh: Limit = { perMinute: 960, startBudget: 960, resetSeconds: 60 };
 
@@ -82,4 +82,9 @@ test("no requests: no throughput", () => {
 test("median of odd and even counts", () => {
   expect(median([3, 1, 2])).toBe(2);
   expect(median([4, 1, 3, 2])).toBe(2.5);
+});
+
+test("marks: at most includes the target, below does not", () => {
+  expect([atMost(1.2, 1.2), atMost(1.21, 1.2)]).toEqual(["PASS", "MISS"]);
+  expect([below(0.99, 1), below(1, 1)]).toEqual(["PASS", "MISS"]);
 });

@@ -1,0 +1,4 @@
+// The provider object of ServiceCustomFieldValues resources (see entry.ts): this module's exports are what state names.
+import { entry } from "./entry";
+
+export = entry("ServiceCustomFieldValues");
