@@ -57,7 +57,8 @@ test("the serialized provider stays thin", () => {
     .map((r) => Buffer.byteLength(String(r.outputs.__provider)));
   // Printed so CI logs carry the figure the issue asks for.
   console.log(`__provider bytes per resource in state: ${sizes.join(", ")}`);
-  for (const size of sizes) expect(size).toBeLessThan(4096);
+  // Installed under node_modules, each kind's provider is one require line (sdk/providers/).
+  for (const size of sizes) expect(size).toBeLessThanOrEqual(400);
 });
 
 test("changing description previews exactly one update, then applies it", async () => {
