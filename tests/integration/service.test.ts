@@ -19,6 +19,8 @@ beforeAll(async () => {
     "pagerduty:serviceRegion": emu.seed.account.region,
     "pagerduty:clientId": emu.seed.oauth.clientId,
     "pagerduty:clientSecret": emu.seed.oauth.clientSecret,
+    // The emulator shows a new object at once: a 404 is believed after the second looks alone.
+    "pagerduty:consistencyWindow": "0",
   };
   deployment.configure((k) => config[k]);
 });
@@ -46,7 +48,7 @@ test("create -> read -> update -> delete; read after delete reports gone", async
   await provider.delete!(created.id, updated.outs);
   await expect(provider.read!(created.id, updated.outs)).resolves.toEqual({ id: "", props: {} });
   await expect(provider.delete!(created.id, updated.outs)).resolves.toBeUndefined(); // 404 = already gone
-});
+}, 20_000); // each 404 gets two second looks (3 s)
 
 test("a non-active status is a second step of create", async () => {
   const created = await provider.create({ ...inputs(), name: "Legacy", status: "disabled" });
