@@ -12,21 +12,26 @@ export interface RuleMover {
   move(service: string, id: string, position: number): Promise<unknown>;
 }
 
+/**
+ * A service's lane. Its model (where the rules written here sit, which positions were asked for, how
+ * many rules there are) changes only through the methods below, each keeping it consistent with
+ * the API's shifting rule; resource code reports what a write's reply said, nothing else.
+ */
 export class Lane {
   private tail: Promise<unknown> = Promise.resolve();
   /** Writes waiting for their turn, or creates holding the lane; only the last of a burst reconciles. */
-  queued = 0;
+  private queued = 0;
   /** Positions requested by rules written in this process. */
-  readonly desired = new Map<string, number>();
+  private readonly desired = new Map<string, number>();
   /**
    * Live positions of the rules written in this process, kept from the replies and the API's shifting
    * rule (an insert or move shifts the rules after it), so the order is checked without a request.
    */
   private known = new Map<string, number>();
   /** A write moved rules the model does not know: the next reconcile lists instead of trusting it. */
-  stale = false;
+  private stale = false;
   /** Rules of the service, when a listing or a clamped insert told us. */
-  count?: number;
+  private count?: number;
 
   constructor(
     private readonly service: string,
@@ -38,8 +43,35 @@ export class Lane {
     return this.known.get(id);
   }
 
+  /** The position the program asks of `id` (undefined: none, the rule goes where it is put). */
+  ask(id: string, position: number | undefined): void {
+    if (position === undefined) this.desired.delete(id);
+    else this.desired.set(id, position);
+  }
+
+  /**
+   * A create's reply: the rule `id` sits at `at` (undefined: the reply did not say, so the model can
+   * no longer be trusted). A reply short of the requested position was clamped: the rule is last.
+   */
+  created(id: string, requested: number | undefined, at: number | undefined): void {
+    this.ask(id, requested);
+    if (at === undefined) {
+      this.stale = true;
+      return;
+    }
+    if (requested !== undefined && at < requested) this.count = at;
+    this.place(id, at, undefined, true);
+  }
+
+  /** A delete of `id`, which the state last saw at `from`, went through. */
+  deleted(id: string, from: number | undefined): void {
+    this.desired.delete(id);
+    this.remove(id, this.known.get(id) ?? from);
+    if (this.count !== undefined) this.count--;
+  }
+
   /** The model after `id` left position `from` (unknown: the rules it shifted are unknown too). */
-  remove(id: string, from: number | undefined): void {
+  private remove(id: string, from: number | undefined): void {
     this.known.delete(id);
     if (from === undefined) {
       if (this.known.size) this.stale = true;

@@ -334,8 +334,7 @@ function writtenOutputs(service: string, lane: Lane, rule: ApiRule): Record<stri
 async function update(ctx: AccountContext, service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<Record<string, unknown>> {
   const lane = laneOf(ctx, service);
   const rule = await lane.write(async () => {
-    if (inputs.position === undefined) lane.desired.delete(id);
-    else lane.desired.set(id, inputs.position);
+    lane.ask(id, inputs.position);
     const res = await putRule(ctx.client, service, id, inputs);
     if (typeof res.rule.position === "number") lane.place(id, res.rule.position, typeof from === "number" ? from : undefined, false);
     return res.rule;
@@ -394,13 +393,7 @@ export const resource: Resource = {
         post: async () => {
           await lane.write(async () => {
             created = (await rulesWrite<{ rule: ApiRule }>(client, service, "POST", undefined, { rule: toBody(inputs) })).rule;
-            if (inputs.position !== undefined) lane.desired.set(created.id, inputs.position);
-            if (typeof created.position !== "number") lane.stale = true;
-            else {
-              // A reply short of the requested position was clamped: the rule is last.
-              if (inputs.position !== undefined && created.position < inputs.position) lane.count = created.position;
-              lane.place(created.id, created.position, undefined, true);
-            }
+            lane.created(created.id, inputs.position, typeof created.position === "number" ? created.position : undefined);
           });
           return { id: created!.id, value: created! };
         },
@@ -437,10 +430,9 @@ export const resource: Resource = {
     const lane = laneOf(ctx, service);
     try {
       await lane.write(async () => {
-        lane.desired.delete(id);
+        lane.ask(id, undefined); // whatever the DELETE answers, no position is asked of it any more
         await rulesWrite(ctx.client, service, "DELETE", id);
-        lane.remove(id, lane.at(id) ?? (typeof props?.position === "number" ? props.position : undefined));
-        if (lane.count !== undefined) lane.count--;
+        lane.deleted(id, typeof props?.position === "number" ? props.position : undefined);
       });
     } catch (e) {
       if (!(e instanceof PagerDutyError && e.code === "ERR_CONFLICT")) throw e;
