@@ -20,8 +20,12 @@ export interface Counts {
   tokens: number;
 }
 
-/** Identity routes are counted apart: tokens are per process, not per resource operation. */
-const isIdentityRoute = (route: string): boolean => /^\w+ \/(oauth\/|\.well-known\/)/.test(route);
+/**
+ * Counted apart from REST: once per process, not per resource operation — the identity service
+ * (tokens, discovery) and the credential check that shows a new app token to the REST API once
+ * (`GET /users/me`, provider/account/deployment.ts).
+ */
+const isIdentityRoute = (route: string): boolean => /^\w+ \/(oauth\/|\.well-known\/)/.test(route) || route === "GET /users/me";
 
 export function counts(s: EmulatorStats): Counts {
   let rest = 0;

@@ -622,7 +622,7 @@ function comparisonSection(o: Options, rows: ComparisonRow[], bytes: StateBytes)
       `through P slots cost at least ${n * RESOURCES_PER_SERVICE} × ${o.latencyMs} ms / P of waiting that the floor does not have ` +
       `(${((n * RESOURCES_PER_SERVICE * o.latencyMs) / ENGINE_DEFAULT_PARALLEL / 1000).toFixed(2)} s at P = ${ENGINE_DEFAULT_PARALLEL}` +
       (o.wideParallel ? `, ${((n * RESOURCES_PER_SERVICE * o.latencyMs) / o.wideParallel / 1000).toFixed(2)} s at P = ${o.wideParallel}` : "") +
-      "). Requests exclude the token endpoint (tokens: access tokens issued during the phase).",
+      "). Requests exclude the token endpoint (tokens: access tokens issued during the phase) and the credential check each process makes once (`GET /users/me`).",
     "",
     ...stateSection(bytes),
   ];

@@ -12,11 +12,13 @@ test("REST requests of every status count, identity requests are kept apart", ()
       "DELETE /services/:id": { "204": 4, dropped: 1 },
       "POST /oauth/token": { "200": 2, "400": 1 },
       "GET /.well-known/openid-configuration": { "200": 1 },
+      // The once-per-process credential check is not a resource operation either.
+      "GET /users/me": { "400": 1 },
     },
     tokensIssued: { client_credentials: 2, authorization_code: 0, refresh_token: 1 },
     rateLimited: 2,
   });
-  expect(c).toEqual({ rest: 60, rateLimited: 2, identity: 4, tokens: 3 });
+  expect(c).toEqual({ rest: 60, rateLimited: 2, identity: 5, tokens: 3 });
 });
 
 test("delta subtracts every count", () => {
