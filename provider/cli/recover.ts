@@ -29,10 +29,7 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
-import { RECORDED_KINDS, type CreatedKind } from "../kernel/registry";
-import { servicesNamedExactly } from "../resources/service";
-import { rulesLike, type RuleInputs } from "../resources/service-event-rule";
-import { integrationsLike, type IntegrationInputs } from "../resources/service-integration";
+import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../kernel/registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage, whoamiIn } from "./checkpoint-repair";
@@ -79,8 +76,8 @@ export type Decision =
 /** Finds, in `account`, the ids of the objects matching a pending create's recorded inputs. */
 export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>, account: string) => Promise<string[]>;
 
-const describe = (kind: string, inputs: Record<string, unknown>) =>
-  kind === "Service" ? `service "${inputs.name}"` : kind === "ServiceIntegration" ? `integration of service ${inputs.service}` : `event rule of service ${inputs.service}`;
+/** What a pending create would have made, in words: its kind's own description. */
+const describe = (kind: CreatedKind, inputs: Record<string, unknown>) => RESOURCES[kind].describe!(inputs);
 
 /** The pending creates of this package's types. */
 const pendingCreates = (checkpoint: Checkpoint) =>
@@ -204,9 +201,7 @@ function dependencyOrder(added: StateResource[]): StateResource[] {
 
 /** Objects matching recorded inputs, through one account's API (GET only), as the provider finds them. */
 export function findIn(client: ApiClient, kind: CreatedKind, inputs: Record<string, unknown>): Promise<string[]> {
-  if (kind === "Service") return servicesNamedExactly(client, String(inputs.name ?? ""));
-  if (kind === "ServiceIntegration") return integrationsLike(client, inputs as unknown as IntegrationInputs);
-  return rulesLike(client, inputs as unknown as RuleInputs);
+  return RESOURCES[kind].findExisting!(client, inputs);
 }
 
 /**

@@ -4,6 +4,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { AccountContext } from "../account/context";
 import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
 import { ConfigError } from "../errors";
+import type { ApiClient } from "../http/client";
 import { checkInputs, UNKNOWN } from "./check";
 import { CREATED_AT_KEY, recordedCreation } from "./consistency";
 import { recordDeclared, withReadInputs } from "./declared";
@@ -40,6 +41,10 @@ export interface Resource {
   update?(ctx: AccountContext, id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult>;
   /** 404 means done. */
   delete(ctx: AccountContext, id: string, props: Props): Promise<void>;
+  /** Kinds that create objects: what one is, in words, from its recorded inputs (`service "Checkout"`). */
+  describe?(inputs: Props): string;
+  /** Kinds that create objects: ids of the objects matching the identifying inputs (recovery; GET only). */
+  findExisting?(client: ApiClient, inputs: Props): Promise<string[]>;
 }
 
 /** The input every resource and lookup takes: the account it lives in (unset: the default account). */

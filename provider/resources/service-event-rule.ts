@@ -363,6 +363,10 @@ export const resource: Resource = {
 
   subject: (id, props) => `event rule ${id} of service ${serviceOf(props, id)} (or the service)`,
 
+  describe: (inputs) => `event rule of service ${inputs.service}`,
+
+  findExisting: (client, inputs) => rulesLike(client, inputs as unknown as RuleInputs),
+
   diff(olds, news) {
     const { actions, ...rest } = userInputs(news);
     const base = diffManaged(olds, rest, diffRules(definition));

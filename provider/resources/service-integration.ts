@@ -340,6 +340,10 @@ export const resource: Resource = {
 
   subject: (id, props) => `integration ${id} of service ${serviceOf(props, id)} (or the service)`,
 
+  describe: (inputs) => `integration of service ${inputs.service}`,
+
+  findExisting: (client, inputs) => integrationsLike(client, inputs as unknown as IntegrationInputs),
+
   async verify(ctx, news, olds) {
     const email = userInputs(news).integrationEmail;
     // Only an address the integration does not have yet can be someone else's (no request otherwise).

@@ -319,6 +319,10 @@ export const resource: Resource = {
 
   subject: (id) => `service ${id}`,
 
+  describe: (inputs) => `service "${inputs.name}"`,
+
+  findExisting: (client, inputs) => servicesNamedExactly(client, String(inputs.name ?? "")),
+
   async verify(ctx, news) {
     const policy = userInputs(news).escalationPolicy;
     if (typeof policy !== "string" || policy === UNKNOWN) return [];
