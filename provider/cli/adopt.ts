@@ -17,13 +17,12 @@ import type { ApiClient } from "../http/client";
 import { credentialsRefused } from "../account/refusal";
 import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { listOffset } from "../kernel/pages";
+import { enablementsPath, integrationsPath, READ, rulesPath, servicePath, SERVICES } from "../resources/api-paths";
 import { servicesWithName } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
 import { packageVersion } from "./package-version";
 import { renderProgram, type ServiceSnapshot } from "./program";
-
-const READ = ["services.read"];
 
 export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
                        [--account NAME [--stack STACK] [--cwd DIR]]
@@ -108,17 +107,16 @@ export function environmentTerms(message: string): string {
 }
 
 type Raw = Record<string, any> & { id: string };
-const path = (id: string) => `/services/${encodeURIComponent(id)}`;
 
 /** The selected services: by id, by exact name, or all of them when neither is given. */
 async function selectServices(client: ApiClient, opts: AdoptOptions): Promise<Raw[]> {
   const found = new Map<string, Raw>();
   if (!opts.ids.length && !opts.names.length) {
-    for (const s of await listOffset<Raw>(client, "/services", "services", READ)) found.set(s.id, s);
+    for (const s of await listOffset<Raw>(client, SERVICES, "services", READ)) found.set(s.id, s);
   }
   for (const id of opts.ids) {
     try {
-      const s = (await client.request<{ service: Raw }>("GET", path(id), { scopes: READ })).service;
+      const s = (await client.request<{ service: Raw }>("GET", servicePath(id), { scopes: READ })).service;
       found.set(s.id, s);
     } catch (e) {
       if (isNotFound(e)) throw new PagerDutyError("ERR_NOT_FOUND", `--service ${id}: no service has this id`);
@@ -136,10 +134,10 @@ async function selectServices(client: ApiClient, opts: AdoptOptions): Promise<Ra
 async function snapshot(client: ApiClient, s: Raw): Promise<ServiceSnapshot> {
   const refs: Raw[] = Array.isArray(s.integrations) ? s.integrations : [];
   const [integrations, rules, customFields, enablements] = await Promise.all([
-    Promise.all(refs.map(async (r) => (await client.request<{ integration: Raw }>("GET", `${path(s.id)}/integrations/${encodeURIComponent(r.id)}`, { scopes: READ })).integration)),
-    listOffset<Raw>(client, `${path(s.id)}/rules`, "rules", READ),
+    Promise.all(refs.map(async (r) => (await client.request<{ integration: Raw }>("GET", integrationsPath(s.id, r.id), { scopes: READ })).integration)),
+    listOffset<Raw>(client, rulesPath(s.id), "rules", READ),
     getFieldValues(client, s.id),
-    client.request<{ enablements?: ApiEnablement[] }>("GET", `${path(s.id)}/enablements`, { scopes: READ }).then((r) => r?.enablements ?? []),
+    client.request<{ enablements?: ApiEnablement[] }>("GET", enablementsPath(s.id), { scopes: READ }).then((r) => r?.enablements ?? []),
   ]);
   return { service: s, integrations, rules, customFields, enablements };
 }

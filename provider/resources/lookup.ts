@@ -22,8 +22,8 @@ import { enablementOf, warningsOf, type ApiEnablement } from "./service-enableme
 import { getFieldValues } from "./service-custom-field-values";
 import { servicesWithName, toOutputs as serviceOutputs } from "./service";
 import { toOutputs as integrationOutputs } from "./service-integration";
+import { enablementsPath, READ, rulesPath, servicePath } from "./api-paths";
 
-const READ = ["services.read"];
 const AUDIT = ["audit_records.read"];
 const POLICIES = ["escalation_policies.read"];
 const VENDORS = ["vendors.read"];
@@ -80,7 +80,6 @@ export class LookupMiss extends Error {
   }
 }
 
-const servicePath = (id: string) => `/services/${encodeURIComponent(id)}`;
 
 /** Service-scoped GETs: a 404 means the service does not exist. */
 async function forService<T>(service: string, get: () => Promise<T>): Promise<T> {
@@ -164,12 +163,12 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
     }
     case "serviceEventRules": {
       const { service } = inputs.args;
-      const rules = await forService(service, () => listOffset<Record<string, unknown>>(client, `${servicePath(service)}/rules`, "rules", READ));
+      const rules = await forService(service, () => listOffset<Record<string, unknown>>(client, rulesPath(service), "rules", READ));
       return { rules: rules.map((r) => fromApi(r)) };
     }
     case "serviceEnablements": {
       const { service } = inputs.args;
-      const reply = await forService(service, () => client.request<{ enablements?: ApiEnablement[] }>("GET", `${servicePath(service)}/enablements`, { scopes: READ }));
+      const reply = await forService(service, () => client.request<{ enablements?: ApiEnablement[] }>("GET", enablementsPath(service), { scopes: READ }));
       const list = (reply?.enablements ?? []).filter((e) => typeof e?.feature === "string");
       return {
         enablements: list.map((e) => {

@@ -16,9 +16,8 @@ import type { Json } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../kernel/factory";
+import { fieldValuesPath, READ, WRITE } from "./api-paths";
 
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 
 const scalar = z.union([z.boolean(), z.number(), z.string()]);
 const fieldValue = named(
@@ -72,7 +71,7 @@ export interface ApiFieldValue {
   field_type?: string;
 }
 
-const valuesPath = (service: string) => `/services/${encodeURIComponent(service)}/custom_fields/values`;
+const valuesPath = fieldValuesPath;
 
 export async function getFieldValues(client: ApiClient, service: string): Promise<ApiFieldValue[]> {
   const res = await client.request<{ custom_fields?: ApiFieldValue[] }>("GET", valuesPath(service), { scopes: READ });

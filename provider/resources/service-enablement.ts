@@ -13,9 +13,8 @@ import { PagerDutyError } from "../errors";
 import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../kernel/factory";
+import { enablementsPath, READ, WRITE } from "./api-paths";
 
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 
 export const FEATURES = ["aiops"] as const;
 
@@ -60,8 +59,7 @@ export interface ApiEnablement {
   warnings?: unknown;
 }
 
-const path = (service: string, feature?: string) =>
-  `/services/${encodeURIComponent(service)}/enablements${feature ? `/${encodeURIComponent(feature)}` : ""}`;
+const path = enablementsPath;
 
 /**
  * The enablement of `feature` in any reply shape the API is known to use: `{enablement: {...}}`,

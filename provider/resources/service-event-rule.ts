@@ -19,9 +19,8 @@ import { listOffset } from "../kernel/pages";
 import { PartialCreateError } from "../kernel/partial";
 import { childrenLike, createOnce } from "../kernel/recovery";
 import { effectivePosition } from "../kernel/rule-order";
+import { READ, rulesPath, WRITE } from "./api-paths";
 
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 
 const millis = z.number().int().nonnegative();
 const subcondition = z
@@ -258,7 +257,6 @@ export function actionsMatch(desired: Record<string, unknown>, live: unknown): b
 
 // ---- API ---------------------------------------------------------------------------------------
 
-const rulesPath = (service: string, id?: string) => `/services/${encodeURIComponent(service)}/rules` + (id === undefined ? "" : `/${encodeURIComponent(id)}`);
 
 const listRules = (client: ApiClient, service: string) => listOffset<ApiRule>(client, rulesPath(service), "rules", READ);
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../kernel/factory";
+import { rulesConvertPath, servicePath } from "./api-paths";
 
 export const conversionInputs = z
   .object({
@@ -65,7 +66,6 @@ export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof d
   };
 }
 
-const servicePath = (service: string) => `/services/${encodeURIComponent(service)}`;
 
 const serviceOf = (id: string, props: Record<string, unknown>) => (typeof props?.service === "string" ? props.service : id);
 
@@ -77,7 +77,7 @@ export const resource: Resource = {
   async create(ctx, news) {
     const { service } = userInputs(news) as z.infer<typeof conversionInputs>;
     // Idempotent on the API side: converting an already converted service reports its state.
-    const res = await ctx.client.request<ApiConversion>("POST", `${servicePath(service)}/rules/convert`, { scopes: ["services.write"] });
+    const res = await ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: ["services.write"] });
     return { id: service, outs: toOutputs(service, res ?? {}) };
   },
 

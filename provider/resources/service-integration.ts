@@ -14,9 +14,8 @@ import type { Resource } from "../kernel/factory";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { childrenLike, createOnce } from "../kernel/recovery";
+import { integrationsPath, READ, servicePath, WRITE } from "./api-paths";
 
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 export const EMAIL_TYPE = "generic_email_inbound_integration";
 
 const filterMode = z.enum(["match", "no-match", "always"]);
@@ -248,8 +247,7 @@ export function toBody(inputs: Partial<IntegrationInputs>, opts: { includeType: 
 }
 
 const managed = (news: Record<string, unknown>) => userInputs(news) as IntegrationInputs;
-const path = (service: string, id?: string) =>
-  `/services/${encodeURIComponent(service)}/integrations` + (id === undefined ? "" : `/${encodeURIComponent(id)}`);
+const path = integrationsPath;
 
 async function get(client: ApiClient, service: string, id: string): Promise<ApiIntegration> {
   return (await client.request<{ integration: ApiIntegration }>("GET", path(service, id), { scopes: READ })).integration;
@@ -267,7 +265,7 @@ async function put(client: ApiClient, service: string, id: string, inputs: Parti
 /** Ids of the integrations of the declared service whose identifying inputs match (type, name, vendor). */
 export async function integrationsLike(client: ApiClient, inputs: IntegrationInputs): Promise<string[]> {
   const svc = await orGone(() =>
-    client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", `/services/${encodeURIComponent(inputs.service)}`, { scopes: READ }),
+    client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", servicePath(inputs.service), { scopes: READ }),
   );
   const out: string[] = [];
   for (const ref of svc?.service.integrations ?? []) {

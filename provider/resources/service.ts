@@ -12,9 +12,8 @@ import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
 import { createdSince, createOnce, RECOVER_COMMAND, type Candidate } from "../kernel/recovery";
+import { READ, servicePath, SERVICES, WRITE } from "./api-paths";
 
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 
 /**
  * The largest timeout the service takes: the description gives the field as an integer with no
@@ -233,7 +232,7 @@ export function toBody(inputs: Partial<ServiceInputs>, opts: { includeStatus: bo
 const managed = (news: Record<string, unknown>) => userInputs(news) as Partial<ServiceInputs>;
 
 async function put(client: ApiClient, id: string, inputs: Partial<ServiceInputs>): Promise<Record<string, unknown>> {
-  const res = await client.request<{ service: ApiService }>("PUT", `/services/${encodeURIComponent(id)}`, {
+  const res = await client.request<{ service: ApiService }>("PUT", servicePath(id), {
     body: { service: toBody(inputs, { includeStatus: true }) },
     scopes: WRITE,
   });
@@ -268,7 +267,7 @@ function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefi
  * the API's `query` narrows by substring, the match must be exact.
  */
 export async function servicesWithName<T extends { id: string; name?: unknown } = ApiService>(client: ApiClient, name: string): Promise<T[]> {
-  return (await listOffset<T>(client, "/services", "services", READ, { query: name })).filter((s) => s.name === name);
+  return (await listOffset<T>(client, SERVICES, "services", READ, { query: name })).filter((s) => s.name === name);
 }
 
 /** Ids of the services named exactly `name`. */
@@ -312,7 +311,6 @@ async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Pr
   return new PagerDutyError("ERR_CONFLICT", message, { cause });
 }
 
-const path = (id: string) => `/services/${encodeURIComponent(id)}`;
 
 export const resource: Resource = {
   definition,
@@ -344,7 +342,7 @@ export const resource: Resource = {
       what: `service "${inputs.name}"`,
       post: async () => {
         try {
-          const res = await client.request<{ service: ApiService }>("POST", "/services", {
+          const res = await client.request<{ service: ApiService }>("POST", SERVICES, {
             body: { service: toBody(inputs, { includeStatus: false }) },
             scopes: WRITE,
           });
@@ -353,7 +351,7 @@ export const resource: Resource = {
           throw isNameTaken(e) ? await nameTaken(ctx, inputs.name!, e) : e;
         }
       },
-      exists: async (id) => (await orGone(() => client.request("GET", path(id), { scopes: READ }))) !== undefined,
+      exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
       find: (since) => servicesNamed(client, inputs.name!, since),
       declared: () => servicesNamedExactly(client, inputs.name!),
     });
@@ -369,7 +367,7 @@ export const resource: Resource = {
 
   async read(ctx, id) {
     const service = await ctx.listings.service(id, (s) => s as unknown as ApiService, async () =>
-      (await ctx.client.request<{ service: ApiService }>("GET", path(id), { scopes: READ })).service,
+      (await ctx.client.request<{ service: ApiService }>("GET", servicePath(id), { scopes: READ })).service,
     );
     return { id: service.id, props: toOutputs(service) };
   },
@@ -379,6 +377,6 @@ export const resource: Resource = {
   },
 
   async delete(ctx, id) {
-    await ctx.client.request("DELETE", path(id), { scopes: WRITE });
+    await ctx.client.request("DELETE", servicePath(id), { scopes: WRITE });
   },
 };

@@ -1,0 +1,28 @@
+// The service's REST paths and the scopes the resources ask for, in one place: every id is encoded
+// here, and the scopes are those the API description's `x-pd-requires-scope` names for the paths.
+const seg = encodeURIComponent;
+
+/** `services.read`: reading services and everything under them. */
+export const READ = ["services.read"];
+/** `services.write`: creating, changing and deleting them. */
+export const WRITE = ["services.write"];
+
+export const SERVICES = "/services";
+
+/** A service, or a path under it. */
+export const servicePath = (service: string) => `${SERVICES}/${seg(service)}`;
+
+/** A service's integrations, or one of them. */
+export const integrationsPath = (service: string, id?: string) => `${servicePath(service)}/integrations${id === undefined ? "" : `/${seg(id)}`}`;
+
+/** A service's event rules, or one of them. */
+export const rulesPath = (service: string, id?: string) => `${servicePath(service)}/rules${id === undefined ? "" : `/${seg(id)}`}`;
+
+/** The verb that converts a service's event rules to event orchestration rules. */
+export const rulesConvertPath = (service: string) => `${servicePath(service)}/rules/convert`;
+
+/** A service's custom field values. */
+export const fieldValuesPath = (service: string) => `${servicePath(service)}/custom_fields/values`;
+
+/** A service's feature enablements, or one of them. */
+export const enablementsPath = (service: string, feature?: string) => `${servicePath(service)}/enablements${feature ? `/${seg(feature)}` : ""}`;
