@@ -18,11 +18,11 @@ import { credentialsRefused } from "../account/refusal";
 import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
 import { listOffset } from "../kernel/pages";
 import { enablementsPath, integrationsPath, READ, rulesPath, servicePath, SERVICES } from "../resources/api-paths";
-import { servicesWithName } from "../resources/service";
+import { servicesNamed } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
 import { packageVersion } from "./package-version";
-import { renderProgram, type ServiceSnapshot } from "./program";
+import { renderProgram, type ServiceSnapshot } from "./adopt-program";
 
 export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
                        [--account NAME [--stack STACK] [--cwd DIR]]
@@ -124,7 +124,7 @@ async function selectServices(client: ApiClient, opts: AdoptOptions): Promise<Ra
     }
   }
   for (const name of opts.names) {
-    const [s] = await servicesWithName<Raw>(client, name);
+    const [s] = await servicesNamed<Raw>(client, name);
     if (!s) throw new PagerDutyError("ERR_NOT_FOUND", `--name ${JSON.stringify(name)}: no service has exactly this name`);
     found.set(s.id, s);
   }

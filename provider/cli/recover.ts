@@ -107,7 +107,7 @@ function ownInputs(recorded: Record<string, unknown> | undefined): Record<string
 export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decision[]> {
   const resources = checkpoint.deployment?.resources ?? [];
   const inState = new Set(resources.map((r) => r.urn));
-  const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => heldKey(recordedAccount(r.inputs ?? r.outputs), r.type, r.id!)));
+  const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => takenKey(recordedAccount(r.inputs ?? r.outputs), r.type, r.id!)));
   const byAccount = new Map<string, Operation[]>();
   for (const op of pendingCreates(checkpoint)) {
     const account = recordedAccount(op.resource.inputs);
@@ -119,7 +119,8 @@ export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decisi
   return decisions;
 }
 
-const heldKey = (account: string, type: string, id: string) => `${account}/${type}/${id}`;
+/** An object the state (or an earlier decision) takes, per account: ids are unique within one account only. */
+const takenKey = (account: string, type: string, id: string) => `${account}/${type}/${id}`;
 
 async function planAccount(account: string, ops: Operation[], inState: ReadonlySet<string>, taken: Set<string>, find: Finder): Promise<Decision[]> {
   const named = account === DEFAULT_ACCOUNT ? {} : { account };
@@ -138,10 +139,10 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
       const kind = RECOVERABLE[type];
       const inputs = ownInputs(op.resource.inputs);
       const what = describe(kind, inputs);
-      const ids = (await find(kind, inputs, account)).filter((id) => !taken.has(heldKey(account, type, id)));
+      const ids = (await find(kind, inputs, account)).filter((id) => !taken.has(takenKey(account, type, id)));
       if (ids.length === 1) {
-        taken.add(heldKey(account, type, ids[0]));
-        claimed.push(heldKey(account, type, ids[0]));
+        taken.add(takenKey(account, type, ids[0]));
+        claimed.push(takenKey(account, type, ids[0]));
         decisions.push({ urn, kind: "record", id: ids[0], what, ...named });
       } else if (ids.length === 0) decisions.push({ urn, kind: "not-made", what, ...named });
       else decisions.push({ urn, kind: "ambiguous", ids: [...ids].sort(), what, ...named });

@@ -20,7 +20,7 @@ import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/factory";
 import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
-import { servicesWithName, toOutputs as serviceOutputs } from "./service";
+import { servicesNamed, toOutputs as serviceOutputs } from "./service";
 import { toOutputs as integrationOutputs } from "./service-integration";
 import { enablementsPath, READ, rulesPath, servicePath } from "./api-paths";
 
@@ -127,7 +127,7 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
   switch (inputs.query) {
     case "service": {
       const { name } = inputs.args;
-      const [found] = await servicesWithName<Parameters<typeof serviceOutputs>[0]>(client, name);
+      const [found] = await servicesNamed<Parameters<typeof serviceOutputs>[0]>(client, name);
       if (!found) {
         throw new LookupMiss(
           "args.name",

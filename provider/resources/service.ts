@@ -266,19 +266,19 @@ function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefi
  * The services named exactly `name` (names are unique per account, so at most one in practice):
  * the API's `query` narrows by substring, the match must be exact.
  */
-export async function servicesWithName<T extends { id: string; name?: unknown } = ApiService>(client: ApiClient, name: string): Promise<T[]> {
+export async function servicesNamed<T extends { id: string; name?: unknown } = ApiService>(client: ApiClient, name: string): Promise<T[]> {
   return (await listOffset<T>(client, SERVICES, "services", READ, { query: name })).filter((s) => s.name === name);
 }
 
 /** Ids of the services named exactly `name`. */
-export async function servicesNamedExactly(client: ApiClient, name: string): Promise<string[]> {
-  return (await servicesWithName(client, name)).map((s) => s.id);
+export async function idsOfServicesNamed(client: ApiClient, name: string): Promise<string[]> {
+  return (await servicesNamed(client, name)).map((s) => s.id);
 }
 
 /** Services named exactly `name` created since `since`. */
-async function servicesNamed(client: ApiClient, name: string, since: number): Promise<Candidate[]> {
+async function servicesNamedSince(client: ApiClient, name: string, since: number): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const id of await servicesNamedExactly(client, name)) out.push(...(await createdSince(client, id, /^service_reference$/, since)).filter((c) => c.id === id));
+  for (const id of await idsOfServicesNamed(client, name)) out.push(...(await createdSince(client, id, /^service_reference$/, since)).filter((c) => c.id === id));
   return out;
 }
 
@@ -292,7 +292,7 @@ const isNameTaken = (e: unknown): e is ApiError => e instanceof ApiError && e.st
  */
 async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Promise<PagerDutyError> {
   // The holder may be a service made moments ago, not yet in the listing: asked again while it may lag.
-  const holder = (await ctx.consistency.search(Date.now(), () => servicesNamedExactly(ctx.client, name)).catch(() => []))[0];
+  const holder = (await ctx.consistency.search(Date.now(), () => idsOfServicesNamed(ctx.client, name)).catch(() => []))[0];
   let resource: string | undefined;
   let known = false;
   try {
@@ -319,7 +319,7 @@ export const resource: Resource = {
 
   describe: (inputs) => `service "${inputs.name}"`,
 
-  findExisting: (client, inputs) => servicesNamedExactly(client, String(inputs.name ?? "")),
+  findExisting: (client, inputs) => idsOfServicesNamed(client, String(inputs.name ?? "")),
 
   async verify(ctx, news) {
     const policy = userInputs(news).escalationPolicy;
@@ -352,8 +352,8 @@ export const resource: Resource = {
         }
       },
       exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
-      find: (since) => servicesNamed(client, inputs.name!, since),
-      declared: () => servicesNamedExactly(client, inputs.name!),
+      find: (since) => servicesNamedSince(client, inputs.name!, since),
+      declared: () => idsOfServicesNamed(client, inputs.name!),
     });
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;

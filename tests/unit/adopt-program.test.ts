@@ -4,7 +4,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { adopt, environmentTerms, parseArgs, UsageError } from "../../provider/cli/adopt";
 import type { Pulumi } from "../../provider/cli/stack-config";
-import { adoptable, literal, renderProgram, slug, type ServiceSnapshot } from "../../provider/cli/program";
+import { adoptable, literal, renderProgram, slug, type ServiceSnapshot } from "../../provider/cli/adopt-program";
 import { serviceInputs } from "../../provider/resources/service";
 import { useMockAgent } from "./http-mock";
 
