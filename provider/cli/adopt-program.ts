@@ -5,7 +5,7 @@
 // comment. The values are the objects' current ones, so adopting changes nothing remote.
 import type { z } from "zod";
 import { ACCOUNTS_KEY } from "../config";
-import { ACCOUNT_INPUT } from "../kernel/factory";
+import { ACCOUNT_INPUT } from "../kernel/account-input";
 import { fromApi } from "../kernel/case";
 import { inputShape, type ResourceDefinition } from "../kernel/define";
 import { definition as serviceDefinition, serviceInputs } from "../resources/service";

@@ -28,7 +28,7 @@ import { PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
-import { ACCOUNT_INPUT, accountOf } from "../kernel/factory";
+import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
 import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../kernel/registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";

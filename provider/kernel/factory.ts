@@ -2,9 +2,10 @@
 // handling, journal settling, drift report and error reporting, and its own code only maps the API.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { AccountContext } from "../account/context";
-import { accountNameProblem, DEFAULT_ACCOUNT } from "../config";
+import { accountNameProblem } from "../config";
 import { ConfigError } from "../errors";
 import type { ApiClient } from "../http/client";
+import { ACCOUNT_INPUT, accountOf, withoutAccount } from "./account-input";
 import { checkInputs, UNKNOWN } from "./check";
 import { CREATED_AT_KEY, recordedCreation } from "./consistency";
 import { recordDeclared, withReadInputs } from "./declared";
@@ -47,21 +48,6 @@ export interface Resource {
   findExisting?(client: ApiClient, inputs: Props): Promise<string[]>;
 }
 
-/** The input every resource and lookup takes: the account it lives in (unset: the default account). */
-export const ACCOUNT_INPUT = "account";
-
-/** The account a resource's inputs or state name. */
-export function accountOf(props: Props | undefined): string {
-  const a = props?.[ACCOUNT_INPUT];
-  return typeof a === "string" && a ? a : DEFAULT_ACCOUNT;
-}
-
-/** Props without the account: the resource's own fields, as its schema and diff know them. */
-export function withoutAccount(props: Props): Props {
-  if (!props || !(ACCOUNT_INPUT in props)) return props;
-  const { [ACCOUNT_INPUT]: _, ...rest } = props;
-  return rest;
-}
 
 /**
  * The account of `inputs` carried into what an operation reports, so read and delete find it (and

@@ -16,7 +16,7 @@ import { fromApi } from "../kernel/case";
 import { accountNameProblem } from "../config";
 import { ConfigError } from "../errors";
 import { checkInputs, toFailure, UNKNOWN, userInputs } from "../kernel/check";
-import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/factory";
+import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/account-input";
 import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
 import { getFieldValues } from "./service-custom-field-values";
