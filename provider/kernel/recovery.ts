@@ -16,10 +16,7 @@
 import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError } from "../errors";
-import type { ApiClient } from "../http/client";
 import { DEFAULT_TRANSPORT } from "../http/transport";
-import { orGone } from "./gone";
-import { listCursor } from "./pages";
 import type { CreatedKind } from "./registry";
 
 /** The command that recovers what the provider cannot prove on its own. */
@@ -338,55 +335,4 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
       e,
     );
   }
-}
-
-// ---- finding candidates in audit records -------------------------------------------------------
-
-interface AuditRecord {
-  execution_time?: string;
-  action?: string;
-  method?: { truncated_token?: string | null } | null;
-  details?: { resource?: { id?: string; type?: string } | null } | null;
-}
-
-/**
- * Objects of a service's audit trail that were created at or after `since`: id, time and the
- * credential that created them. `type` matches the reference type, e.g. /integration_reference$/
- * (the API names integration references after their type).
- */
-export async function createdSince(client: ApiClient, service: string, type: RegExp, since: number): Promise<Candidate[]> {
-  const records = await listCursor<AuditRecord>(client, `/services/${encodeURIComponent(service)}/audit/records`, "records", ["audit_records.read"], {
-    since: new Date(since).toISOString(),
-  });
-  const out: Candidate[] = [];
-  for (const r of records) {
-    const id = r.details?.resource?.id;
-    if (r.action !== "create" || !id || !type.test(r.details?.resource?.type ?? "")) continue;
-    const at = Date.parse(r.execution_time ?? "");
-    out.push({ id, createdAt: Number.isNaN(at) ? 0 : at, ...(r.method?.truncated_token ? { credential: tail(r.method.truncated_token) } : {}) });
-  }
-  return out;
-}
-
-/** Audit records show a truncated token; compared by its last 4 characters. */
-const tail = (truncated: string) => `****${truncated.slice(-4)}`;
-
-/**
- * Children of a service (integrations, rules) created since `since` that still exist and match the
- * declared identifying inputs (`matches`).
- */
-export async function childrenLike<T>(
-  client: ApiClient,
-  service: string,
-  type: RegExp,
-  since: number,
-  get: (id: string) => Promise<T>,
-  matches: (found: T) => boolean,
-): Promise<Candidate[]> {
-  const out: Candidate[] = [];
-  for (const c of await createdSince(client, service, type, since)) {
-    const found = await orGone(() => get(c.id));
-    if (found !== undefined && matches(found)) out.push(c);
-  }
-  return out;
 }

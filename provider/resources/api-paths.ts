@@ -6,6 +6,8 @@ const seg = encodeURIComponent;
 export const READ = ["services.read"];
 /** `services.write`: creating, changing and deleting them. */
 export const WRITE = ["services.write"];
+/** `audit_records.read`: who created what (recovery's searches). */
+export const AUDIT_READ = ["audit_records.read"];
 
 export const SERVICES = "/services";
 
@@ -26,3 +28,6 @@ export const fieldValuesPath = (service: string) => `${servicePath(service)}/cus
 
 /** A service's feature enablements, or one of them. */
 export const enablementsPath = (service: string, feature?: string) => `${servicePath(service)}/enablements${feature ? `/${seg(feature)}` : ""}`;
+
+/** A service's audit records. */
+export const auditRecordsPath = (service: string) => `${servicePath(service)}/audit/records`;

@@ -17,7 +17,8 @@ import { timeZone } from "../kernel/formats";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { PartialCreateError } from "../kernel/partial";
-import { childrenLike, createOnce } from "../kernel/recovery";
+import { createOnce } from "../kernel/recovery";
+import { childrenLike } from "./audit-records";
 import { effectivePosition } from "../kernel/rule-order";
 import { READ, rulesPath, WRITE } from "./api-paths";
 

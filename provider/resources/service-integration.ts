@@ -13,7 +13,8 @@ import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../kernel/factory";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
-import { childrenLike, createOnce } from "../kernel/recovery";
+import { createOnce } from "../kernel/recovery";
+import { childrenLike } from "./audit-records";
 import { integrationsPath, READ, servicePath, WRITE } from "./api-paths";
 
 export const EMAIL_TYPE = "generic_email_inbound_integration";

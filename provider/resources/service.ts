@@ -11,7 +11,8 @@ import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
-import { createdSince, createOnce, RECOVER_COMMAND, type Candidate } from "../kernel/recovery";
+import { createOnce, RECOVER_COMMAND, type Candidate } from "../kernel/recovery";
+import { createdSince } from "./audit-records";
 import { READ, servicePath, SERVICES, WRITE } from "./api-paths";
 
 
