@@ -2,6 +2,7 @@
 // program's field and says what is wrong without dumping the value, and nothing is created, not
 // even by an `up` (its preview fails first). TLS failures name the URL, the setting and the way out.
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { failsAtPreview as fails } from "./preview-failure";
 
 jest.setTimeout(10 * 60_000);
 
@@ -33,19 +34,7 @@ ${more}
 
 const services = async () => (await emu.api<{ services: unknown[] }>("GET", "/services?query=Bad%20Input")).body.services.length;
 
-/** The preview fails with `pattern`, shows no Go map dump, and an `up` creates nothing. */
-async function failsAtPreview(source: string, pattern: RegExp): Promise<string> {
-  project.setProgram(source);
-  const preview = project.run(["preview"]);
-  const out = preview.stdout + preview.stderr;
-  expect(preview.code).not.toBe(0);
-  expect(out).toMatch(pattern);
-  expect(out).not.toMatch(/map\[/);
-  const up = project.run(["up", "--yes"]);
-  expect(up.code).not.toBe(0);
-  expect(await services()).toBe(0);
-  return out;
-}
+const failsAtPreview = (source: string, pattern: RegExp) => fails(project, services, source, pattern);
 
 test("an unknown integration type fails at preview, listing every type whole", async () => {
   const out = await failsAtPreview(

@@ -2,6 +2,7 @@
 // integrations, were made) fails the preview instead, naming the field and the resources or the
 // holder; nothing is created, not even by an `up`. Real CLI, emulator process.
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { failsAtPreview as fails } from "./preview-failure";
 
 jest.setTimeout(10 * 60_000);
 
@@ -33,18 +34,7 @@ const mail = (name: string, address: string) =>
 
 const services = async () => (await emu.api<{ services: Array<{ name: string }> }>("GET", "/services?limit=100")).body.services.filter((s) => s.name !== "Held by hand").length;
 
-/** The preview fails with `pattern`; an `up` fails too and creates no service. */
-async function failsAtPreview(source: string, pattern: RegExp): Promise<string> {
-  project.setProgram(source);
-  const preview = project.run(["preview"]);
-  const out = preview.stdout + preview.stderr;
-  expect(preview.code).not.toBe(0);
-  expect(out).toMatch(pattern);
-  const up = project.run(["up", "--yes"]);
-  expect(up.code).not.toBe(0);
-  expect(await services()).toBe(0);
-  return out;
-}
+const failsAtPreview = (source: string, pattern: RegExp) => fails(project, services, source, pattern);
 
 test("two integrations of the program with one integrationEmail: the preview names both", async () => {
   const out = await failsAtPreview(
