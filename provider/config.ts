@@ -1,14 +1,16 @@
 // Provider settings from stack config (`pagerduty:*`) with environment fallbacks. Resolved when a
 // client is needed, never at module load: the dynamic-provider process is started before config
 // arrives, and the environment may only be complete at run time.
-import { DEFAULT_SCOPES } from "./auth/scopes";
-import { defaultTokenCacheDir } from "./auth/token-cache";
+import { defaultTokenCacheDir } from "./fs/durable-file";
 import { ConfigError, InsecureUrlError } from "./errors";
 import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
 
 export type ServiceRegion = "us" | "eu";
+
+/** The minimum the resources need (API-NOTES §1): services and their children, field definitions, audit. */
+export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.write", "custom_fields.read", "audit_records.read"];
 
 export type Credentials =
   | { kind: "client_credentials"; clientId: string; clientSecret: string }

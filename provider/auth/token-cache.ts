@@ -7,15 +7,8 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "../errors";
-import { cacheRoot, writeFileDurably } from "../fs/durable-file";
+import { writeFileDurably } from "../fs/durable-file";
 
-/**
- * `<cache root>-tokens` (e.g. `~/.cache/pulumi-pagerduty-dynamic-tokens`): beside the package's cache
- * root, not in it, so making it private (0700) never changes a directory other tools use.
- */
-export function defaultTokenCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return `${cacheRoot(env)}-tokens`;
-}
 
 export interface TokenCacheOptions {
   dir: string;

@@ -1,22 +1,11 @@
 // What the HTTP client asks for before each call: an Authorization header value and, for OAuth,
 // the granted scopes. OAuth tokens are fetched once per source, shared by concurrent callers
 // (single-flight), and renewed ahead of expiry.
+import type { AccessGrant, TokenSource } from "../http/credential";
 import { withDefaults } from "../http/options";
 import type { TokenSet } from "./token-endpoint";
 
-export interface AccessGrant {
-  readonly authorization: string;
-  /** Granted scopes; undefined when there is nothing to check (API keys, replies without `scope`). */
-  readonly scopes?: readonly string[];
-}
-
-export interface TokenSource {
-  /** Whether `invalidate` + `get` can yield a different credential (false for API keys). */
-  readonly renewable: boolean;
-  get(): Promise<AccessGrant>;
-  /** Forgets `grant` if it is still the current one (after a 401), so the next `get` fetches anew. */
-  invalidate(grant: AccessGrant): void;
-}
+export type { AccessGrant, TokenSource };
 
 /** `Authorization: Token token=<key>`: API keys never expire and carry no scopes. */
 export function apiKeySource(token: string): TokenSource {

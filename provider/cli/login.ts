@@ -15,7 +15,7 @@ import type { Dispatcher } from "undici";
 import { clientSecretPost } from "../auth/client-auth";
 import { idTokenOf, IdTokenError, verifyIdToken, type IdTokenIdentity } from "../auth/id-token";
 import { codeChallenge, createCodeVerifier } from "../auth/pkce";
-import { missingScopes } from "../auth/scopes";
+import { missingScopes } from "../http/credential";
 import { authorizationCodeGrant, processTokenResponse, type TokenSet } from "../auth/token-endpoint";
 import { accountNameProblem, ACCOUNTS_KEY, CONFIG_KEYS, describeSetting, resolveSettings } from "../config";
 import { ConfigError, PagerDutyError, TokenError, scrub } from "../errors";

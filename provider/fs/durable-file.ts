@@ -55,3 +55,12 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const home = env.HOME?.trim() || homedir();
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".cache"), "pulumi-pagerduty-dynamic");
 }
+
+/**
+ * `<cache root>-tokens` (e.g. `~/.cache/pulumi-pagerduty-dynamic-tokens`): where rotated refresh
+ * tokens are kept, beside the package's cache root, not in it, so making it private (0700) never
+ * changes a directory other tools use.
+ */
+export function defaultTokenCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return `${cacheRoot(env)}-tokens`;
+}

@@ -1,8 +1,7 @@
 // The one REST client: base URL, headers, per-account concurrency and pacing, retries by method,
 // one token refetch on 401, scope checks before sending, and typed, redacted errors.
 import pLimit from "p-limit";
-import { missingScopes } from "../auth/scopes";
-import type { AccessGrant, TokenSource } from "../auth/token-source";
+import { missingScopes, type AccessGrant, type TokenSource } from "./credential";
 import { ApiError, PagerDutyError, redactDeep, ScopeError } from "../errors";
 import { parseErrorBody } from "./error-body";
 import { withDefaults } from "./options";

@@ -1,4 +1,5 @@
-import { missingScopes, accountScope } from "../../provider/auth/scopes";
+import { accountScope } from "../../provider/auth/scopes";
+import { missingScopes } from "../../provider/http/credential";
 import type { TokenSet } from "../../provider/auth/token-endpoint";
 import { apiKeySource, RenewingTokenSource } from "../../provider/auth/token-source";
 
