@@ -13,8 +13,8 @@ import { installHostErrorFilter, reported, reportedProvider } from "./host/error
 import { namingStack } from "./host/origin-stack";
 import { upgradingProvider } from "./host/provider-upgrade";
 import { UNKNOWN } from "./kernel/check";
-import { makeProvider } from "./kernel/factory";
-import { isResourceKind, RESOURCES } from "./kernel/registry";
+import { makeProvider } from "./engine/factory";
+import { isResourceKind, RESOURCES } from "./registry";
 import { lookupProvider } from "./resources/lookup";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.

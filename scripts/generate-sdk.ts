@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { inputShape, named, outputShape, type ResourceDefinition } from "../provider/kernel/define";
-import { DEFINITIONS } from "../provider/kernel/registry";
+import { DEFINITIONS } from "../provider/registry";
 import { LOOKUP_RESULTS } from "../provider/resources/lookup-results";
 import { ROOT } from "./repo-root";
 import { describedAs, isOptional, tsdoc, TypePrinter, TypeRegistry } from "./sdk-types";

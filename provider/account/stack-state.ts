@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
-import { createdKindOf } from "../kernel/registry";
+import { createdKindOf } from "../kernel/created-kinds";
 
 export interface StateResource {
   urn: string;

@@ -29,7 +29,7 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
-import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../kernel/registry";
+import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage, whoamiIn } from "./checkpoint-repair";

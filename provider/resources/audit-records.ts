@@ -3,7 +3,7 @@
 import type { ApiClient } from "../http/client";
 import { orGone } from "../kernel/gone";
 import { listCursor } from "../kernel/pages";
-import type { Candidate } from "../kernel/recovery";
+import type { Candidate } from "../engine/recovery";
 import { AUDIT_READ, auditRecordsPath } from "./api-paths";
 
 interface AuditRecord {

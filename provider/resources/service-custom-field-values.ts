@@ -15,7 +15,7 @@ import type { ApiClient } from "../http/client";
 import type { Json } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../kernel/factory";
+import type { Resource } from "../engine/factory";
 import { fieldValuesPath, READ, WRITE } from "./api-paths";
 
 

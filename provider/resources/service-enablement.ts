@@ -12,7 +12,7 @@ import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../kernel/factory";
+import type { Resource } from "../engine/factory";
 import { enablementsPath, READ, WRITE } from "./api-paths";
 
 

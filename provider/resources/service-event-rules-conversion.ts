@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../kernel/factory";
+import type { Resource } from "../engine/factory";
 import { rulesConvertPath, servicePath } from "./api-paths";
 
 export const conversionInputs = z

@@ -10,10 +10,10 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../kernel/factory";
+import type { Resource } from "../engine/factory";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
-import { createOnce } from "../kernel/recovery";
+import { createOnce } from "../engine/recovery";
 import { childrenLike } from "./audit-records";
 import { integrationsPath, READ, servicePath, WRITE } from "./api-paths";
 

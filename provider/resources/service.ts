@@ -6,12 +6,12 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../kernel/factory";
+import type { Resource } from "../engine/factory";
 import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
-import { createOnce, RECOVER_COMMAND, type Candidate } from "../kernel/recovery";
+import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery";
 import { createdSince } from "./audit-records";
 import { READ, servicePath, SERVICES, WRITE } from "./api-paths";
 

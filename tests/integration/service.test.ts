@@ -2,7 +2,7 @@
 import { startEmulator } from "../../emulator/src";
 import { PagerDutyError } from "../../provider/errors";
 import { Deployment } from "../../provider/account/deployment";
-import { makeProvider } from "../../provider/kernel/factory";
+import { makeProvider } from "../../provider/engine/factory";
 import { resource } from "../../provider/resources/service";
 
 const deployment = new Deployment({ warn: () => undefined });

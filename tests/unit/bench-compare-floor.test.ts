@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { floorModule } from "../../bench/compare-program";
 import { outputShape } from "../../provider/kernel/define";
-import { RESOURCES } from "../../provider/kernel/registry";
+import { RESOURCES } from "../../provider/registry";
 import { ROOT } from "../../scripts/repo-root";
 
 /** The program's inputs per kind (bench/compare-program.ts `program`). */

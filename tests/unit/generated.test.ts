@@ -3,7 +3,7 @@
 // was not run, and hold every definition to what the generator and the provider rely on.
 import { z } from "zod";
 import { inputShape, outputShape } from "../../provider/kernel/define";
-import { DEFINITIONS } from "../../provider/kernel/registry";
+import { DEFINITIONS } from "../../provider/registry";
 import { diffManaged } from "../../provider/kernel/diff";
 import { diffRules } from "../../provider/kernel/define";
 import { generate, stale } from "../../scripts/generate-sdk";

@@ -11,8 +11,8 @@ import { ApiError } from "../../provider/errors";
 import type { ApiClient } from "../../provider/http/client";
 import { defineResource } from "../../provider/kernel/define";
 import { serverMaintained } from "../../provider/kernel/drift";
-import { makeProvider, type Resource } from "../../provider/kernel/factory";
-import { CREATED_KINDS, createdKindOf, DEFINITIONS, RESOURCES } from "../../provider/kernel/registry";
+import { makeProvider, type Resource } from "../../provider/engine/factory";
+import { CREATED_KINDS, createdKindOf, DEFINITIONS, RESOURCES } from "../../provider/registry";
 import { virtualConsistency } from "./virtual-consistency";
 
 describe("registry", () => {

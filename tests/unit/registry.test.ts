@@ -1,5 +1,5 @@
 // kernel/registry.ts: what the CLIs read off the registry instead of switching on kinds.
-import { CREATED_KINDS, RESOURCES } from "../../provider/kernel/registry";
+import { CREATED_KINDS, RESOURCES } from "../../provider/registry";
 
 test("every kind that creates objects says what one is and how to find one (pagerduty-recover walks the registry)", () => {
   expect([...CREATED_KINDS].sort()).toEqual(["Service", "ServiceEventRule", "ServiceIntegration"]);

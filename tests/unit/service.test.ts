@@ -1,7 +1,7 @@
 import { createClient } from "../../provider/account/client";
 import { AccountContext } from "../../provider/account/context";
 import { resolveSettings } from "../../provider/config";
-import { makeProvider } from "../../provider/kernel/factory";
+import { makeProvider } from "../../provider/engine/factory";
 import { resource, toBody, toOutputs } from "../../provider/resources/service";
 import { useMockAgent } from "./http-mock";
 import { offline } from "./resource-api";

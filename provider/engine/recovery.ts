@@ -17,7 +17,7 @@ import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError } from "../errors";
 import { DEFAULT_TRANSPORT } from "../http/transport";
-import type { CreatedKind } from "./registry";
+import type { CreatedKind } from "../kernel/created-kinds";
 
 /** The command that recovers what the provider cannot prove on its own. */
 export const RECOVER_COMMAND = "npx pagerduty-recover";
