@@ -52,14 +52,30 @@ function plain(env: NodeJS.ProcessEnv, args: string[]) {
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
-/** Starts `up` with slow create replies and cuts it off once `when` holds for the emulator's objects. */
-async function interruptedUp(stack: string, when: (c: { services: number; children: number }) => boolean, how: "cli" | "runner"): Promise<void> {
-  await slowCreates(emu, 1500);
-  const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", stack]);
-  await waitFor(async () => when(await countObjects(emu, stack)));
-  await (how === "cli" ? killGroup(run) : killSession(run));
-  await clearFaults(emu);
-  expect(stateOf(project(), stack).pending.length).toBeGreaterThan(0);
+/**
+ * Makes a new stack (`stack`, with N services), starts `up` with slow create replies and cuts it off
+ * once `when` holds for the emulator's objects. A kill that lands while the file backend writes its
+ * checkpoint can leave it cut short (`failed to load checkpoint`): that is another scenario
+ * (tests/e2e/outages.test.ts restores it from its .bak), so the attempt is set aside and made again
+ * on a stack of another name, whose objects no check of this one counts. Returns the stack's name.
+ */
+async function interruptedUp(stack: string, when: (c: { services: number; children: number }) => boolean, how: "cli" | "runner"): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const name = attempt === 1 ? stack : `${stack}-${attempt}`;
+    newStack(project(), name, N);
+    await slowCreates(emu, 1500);
+    const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", name]);
+    await waitFor(async () => when(await countObjects(emu, name)));
+    await (how === "cli" ? killGroup(run) : killSession(run));
+    await clearFaults(emu);
+    const exported = project().run(["stack", "export", "--stack", name]);
+    if (exported.code !== 0 && /failed to load checkpoint/.test(exported.stderr) && attempt < 3) {
+      process.stdout.write(`fresh-runner e2e: the kill cut the checkpoint of ${name} short; the scenario is made again\n`);
+      continue;
+    }
+    expect(stateOf(project(), name).pending.length).toBeGreaterThan(0);
+    return name;
+  }
 }
 
 describe("the next run of the shipped pulumi-up workflow on a fresh runner converges by itself", () => {
@@ -67,9 +83,8 @@ describe("the next run of the shipped pulumi-up workflow on a fresh runner conve
     ["only the CLI is killed while services are made", "svc-cli", (c: { services: number }) => c.services >= 1, "cli"],
     ["only the CLI is killed while children are made", "kid-cli", (c: { children: number }) => c.children >= 2, "cli"],
     ["the whole runner is lost while children are made", "kid-all", (c: { children: number }) => c.children >= 2, "runner"],
-  ] as const)("%s", async (_title, stack, when, how) => {
-    newStack(project(), stack, N);
-    await interruptedUp(stack, when as (c: { services: number; children: number }) => boolean, how);
+  ] as const)("%s", async (_title, name, when, how) => {
+    const stack = await interruptedUp(name, when as (c: { services: number; children: number }) => boolean, how);
     const r = upWorkflow(stack);
     if (r.code !== 0) throw new Error(`the workflow failed (${r.code}):\n${r.stdout}`);
     // The lock the cut-off run left is removed, and what it made is recorded before `up`.
@@ -81,9 +96,7 @@ describe("the next run of the shipped pulumi-up workflow on a fresh runner conve
 });
 
 test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what the cut-off run made, saying so, and makes nothing twice", async () => {
-  const stack = "plain";
-  newStack(project(), stack, N);
-  await interruptedUp(stack, (c) => c.services >= 2 && c.children >= 1, "runner");
+  const stack = await interruptedUp("plain", (c) => c.services >= 2 && c.children >= 1, "runner");
   const env = freshRunner();
   expect(plain(env, ["cancel", "--yes", "--stack", stack]).code).toBe(0);
   const up = plain(env, ["up", "--yes", "--skip-preview", "--stack", stack]);
