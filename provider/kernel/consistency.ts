@@ -58,7 +58,7 @@ export class Consistency {
   }
 
   /** Until when an object made at `since` may still be invisible (0: unknown age, no wait owed). */
-  until(since: number | undefined): number {
+  private until(since: number | undefined): number {
     return since === undefined ? 0 : since + this.windowMs;
   }
 

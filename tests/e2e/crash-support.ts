@@ -3,12 +3,14 @@
 // of the session: CLI, language host, program, dynamic provider) would be; and the check that the
 // emulator holds exactly the objects the state records.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { recordedType } from "../../provider/kernel/created-kinds";
 import type { PulumiProject, RunningEmulator } from "./harness";
 
+/** The types the state records for the kinds that create objects (derived, not spelled again). */
 export const TYPES = {
-  service: "pulumi-nodejs:dynamic/pagerduty:Service",
-  integration: "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration",
-  rule: "pulumi-nodejs:dynamic/pagerduty:ServiceEventRule",
+  service: recordedType("Service"),
+  integration: recordedType("ServiceIntegration"),
+  rule: recordedType("ServiceEventRule"),
 } as const;
 
 /** N services, each with an integration and an event rule, named after the stack. */

@@ -6,8 +6,6 @@ export interface VirtualConsistency {
   consistency: Consistency;
   /** Every wait, in ms, in order. */
   waits: number[];
-  /** Moves the virtual clock forward. */
-  advance(ms: number): void;
 }
 
 export function virtualConsistency(windowMs = 120_000): VirtualConsistency {
@@ -22,5 +20,5 @@ export function virtualConsistency(windowMs = 120_000): VirtualConsistency {
       ahead += ms;
     },
   });
-  return { consistency, waits, advance: (ms) => void (ahead += ms) };
+  return { consistency, waits };
 }
