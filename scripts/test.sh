@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 # and `npm ci` then refuses it; --no-save keeps the clone clean.
 npm install --no-audit --no-fund --no-save --loglevel=error
 npm run build --silent
+# Types (tests included: jest only transpiles) and the formatter and linter's verdict, in seconds.
+npx tsc --noEmit -p tsconfig.json
+npx biome ci --error-on-warnings .
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
 # The login e2e test drives a real headless browser: Debian's chromium, installed when none is on
 # PATH (CI runs as root), so that test never skips.
