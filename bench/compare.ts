@@ -617,7 +617,7 @@ function comparisonSection(o: Options, rows: ComparisonRow[], bytes: StateBytes)
         `${r.providerCpuMsPerOp.toFixed(1)} (${r.floorCpuMsPerOp.toFixed(1)}) | ${r.requestsPerOp.toFixed(2)} ${r.requestsMark} (${r.requests}) | ${r.rateLimited} | ${r.tokens} |`,
     ),
     "",
-    `The ${TARGET.floorRatioNoLatency}× target (issue 30) applies to every phase at 0 ms; the ${TARGET.floorRatio}× one (issue 8) to up, destroy and preview --refresh at the added latency. ` +
+    `The ${TARGET.floorRatioNoLatency}× target applies to every phase at 0 ms; the ${TARGET.floorRatio}× one to up, destroy and preview --refresh at the added latency. ` +
       `At ${o.latencyMs} ms every request holds one of the engine's slots for at least that long, so ${n * RESOURCES_PER_SERVICE} operations ` +
       `through P slots cost at least ${n * RESOURCES_PER_SERVICE} × ${o.latencyMs} ms / P of waiting that the floor does not have ` +
       `(${((n * RESOURCES_PER_SERVICE * o.latencyMs) / ENGINE_DEFAULT_PARALLEL / 1000).toFixed(2)} s at P = ${ENGINE_DEFAULT_PARALLEL}` +
@@ -647,7 +647,7 @@ function scaleSection(o: Options, sc: ScaleRow[], st: ScaleState | undefined): s
   return [
     `**Big stack**: ${o.scale} services × ${RESOURCES_PER_SERVICE} (${n} resources), no added latency. This provider without a rate limit ` +
       "(the engine's share and ours) against the floor and the heavy floor (the same do-nothing provider made in the program, so the serializer " +
-      `inlines it: a floor as heavy in state as this package's resources were before issue 30), and under ${PER_MINUTE}/min against the ideal: ` +
+      `inlines it: a floor as heavy in state as this package's resources were before their providers became modules), and under ${PER_MINUTE}/min against the ideal: ` +
       "max(floor, time the limit forces: 0 while the start budget lasts, then one more window per " +
       `${PER_MINUTE} requests).`,
     "",

@@ -51,7 +51,7 @@ trap 'rm -rf "$work"' EXIT
 ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
 
 # go_in DIR CMD...: runs go in DIR, first with the checksum database, then (if the database cannot
-# vouch for these modules) trusting the module proxy's content over TLS. The README says so.
+# vouch for these modules) trusting the module proxy's content over TLS. docs/building-pulumi.md says so.
 go_in() {
   local dir=$1; shift
   if (cd "$dir" && go "$@" >"$work/go.log" 2>&1); then return 0; fi

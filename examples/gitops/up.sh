@@ -3,8 +3,8 @@
 # cut off halfway (job cancelled, runner lost) left behind, with no step by a person:
 # 1. the stack lock that run still holds: removed with `pulumi cancel`. Safe only because the
 #    workflow's concurrency group lets one job at a time write the stack; anything else that writes
-#    it (a destroy, a refresh, an `up` from a laptop) must not run meanwhile (README: "When a
-#    deployment is interrupted");
+#    it (a destroy, a refresh, an `up` from a laptop) must not run meanwhile (the package's
+#    docs/interruptions.md);
 # 2. the objects PagerDuty made whose creates the state still has pending: `pagerduty-recover`
 #    records them in the state (it reads the stack's backend, so it needs no file from that runner);
 # 3. with a local file backend (PULUMI_BACKEND_URL=file://...), a checkpoint the lost machine left

@@ -11,7 +11,7 @@ import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from 
 jest.setTimeout(15 * 60_000);
 
 const TYPE = "pulumi-nodejs:dynamic/pagerduty:";
-/** The README's drift check. */
+/** The drift check of docs/drift-and-gitops.md. */
 const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
 
 // The same names in both accounts: each account holds its own. "mover" lives where moverAccount says.

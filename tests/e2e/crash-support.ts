@@ -208,7 +208,7 @@ export async function clearFaults(emu: RunningEmulator): Promise<void> {
   await emu.admin("DELETE", "/_emulator/faults");
 }
 
-/** `npx pagerduty-recover` in the project, as the README says. */
+/** `npx pagerduty-recover` in the project, as docs/interruptions.md says. */
 export function recover(project: PulumiProject, extra: string[] = []): { code: number; out: string } {
   const r = spawnSync("npx", ["--no-install", "pagerduty-recover", ...extra], {
     cwd: project.dir,

@@ -5,7 +5,7 @@ import { serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
-/** The README's drift check: refresh with the current stack config, fail on any change. */
+/** The drift check of docs/drift-and-gitops.md: refresh with the current stack config, fail on any change. */
 export const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
 
 // The rule leaves `disabled` unset: not managed.
