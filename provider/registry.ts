@@ -7,11 +7,14 @@ import { resource as rule } from "./resources/service-event-rule";
 import { resource as integration } from "./resources/service-integration";
 import { resource as conversion } from "./resources/service-event-rules-conversion";
 import type { ResourceDefinition } from "./kernel/define";
-import type { Resource } from "./engine/factory";
+import type { AnyResource } from "./engine/resource";
 
-export const RESOURCES = { Service: service, ServiceIntegration: integration, ServiceEventRule: rule, ServiceEventRulesConversion: conversion, ServiceCustomFieldValues: customFieldValues, ServiceEnablement: enablement } as const satisfies Record<string, Resource>;
+const KINDS = { Service: service, ServiceIntegration: integration, ServiceEventRule: rule, ServiceEventRulesConversion: conversion, ServiceCustomFieldValues: customFieldValues, ServiceEnablement: enablement } as const;
 
-export type ResourceKind = keyof typeof RESOURCES;
+export type ResourceKind = keyof typeof KINDS;
+
+/** Erased: each module's code is typed by its definition, the kinds together are not. */
+export const RESOURCES: Readonly<Record<ResourceKind, AnyResource>> = KINDS;
 
 export const DEFINITIONS: readonly ResourceDefinition[] = Object.values(RESOURCES).map((r) => r.definition);
 

@@ -4,50 +4,21 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { AccountContext } from "../account/context";
 import { accountNameProblem } from "../config";
 import { ConfigError } from "../errors";
-import type { ApiClient } from "../http/client";
 import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/account-input";
 import { checkInputs, UNKNOWN } from "../kernel/check";
 import { CREATED_AT_KEY, recordedCreation } from "../kernel/consistency";
 import { recordDeclared, withReadInputs } from "../kernel/declared";
-import { diffRules, outputShape, type ResourceDefinition } from "../kernel/define";
+import { diffRules, outputShape } from "../kernel/define";
 import { diffManaged } from "../kernel/diff";
 import { serverMaintained, unmanagedChanges } from "../kernel/drift";
 import { deleteOrGone, readOrGone, updateOrGone } from "../kernel/gone";
 import { PartialCreateError } from "../kernel/partial";
+import type { Checked, Definition, Proposed, Recorded, Resource, StateOf } from "./resource";
 import { withServiceNotFoundHint } from "./service-hint";
 
+export type { AnyResource, Resource } from "./resource";
+
 type Props = Record<string, unknown>;
-
-/** What a resource module provides: its definition and the API calls behind each operation. */
-export interface Resource {
-  definition: ResourceDefinition;
-  /** What the object is, in messages (an update that finds it gone). */
-  subject(id: string, props: Props): string;
-  /**
-   * Checks the schema cannot make (references the account must have), once the schema passes.
-   * `olds` are the inputs of the last deployment ({} for a new resource).
-   */
-  verify?(ctx: AccountContext, news: Props, olds: Props): Promise<dynamic.CheckFailure[]>;
-  /** A diff of its own (default: the managed fields, with the definition's replace rules). */
-  diff?(olds: Props, news: Props): dynamic.DiffResult;
-  /**
-   * Takes over the existing object `id` and brings its managed fields to the declared values: the
-   * create of a program that sets `adoptId`, and of an interrupted create's object (kernel/recovery.ts).
-   */
-  adopt?(ctx: AccountContext, id: string, news: Props): Promise<dynamic.CreateResult>;
-  create(ctx: AccountContext, news: Props): Promise<dynamic.CreateResult>;
-  /** 404 means gone: the factory drops it from the state. */
-  read(ctx: AccountContext, id: string, props: Props): Promise<dynamic.ReadResult>;
-  /** 404 fails naming `subject` and the way out. Without it, every change replaces. */
-  update?(ctx: AccountContext, id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult>;
-  /** 404 means done. */
-  delete(ctx: AccountContext, id: string, props: Props): Promise<void>;
-  /** Kinds that create objects: what one is, in words, from its recorded inputs (`service "Checkout"`). */
-  describe?(inputs: Props): string;
-  /** Kinds that create objects: ids of the objects matching the identifying inputs (recovery; GET only). */
-  findExisting?(client: ApiClient, inputs: Props): Promise<string[]>;
-}
-
 
 /**
  * The account of `inputs` carried into what an operation reports, so read and delete find it (and
@@ -85,8 +56,14 @@ function accountFailure(news: Props): dynamic.CheckFailure | undefined {
  * The engine's provider for a resource kind. `contextOf` gives the context of the account a call
  * names (configure has set the deployment up by then).
  */
-export function makeProvider(resource: Resource, contextOf: (account: string) => AccountContext): Required<Omit<dynamic.ResourceProvider, "configure">> {
+export function makeProvider<D extends Definition>(resource: Resource<D>, contextOf: (account: string) => AccountContext): Required<Omit<dynamic.ResourceProvider, "configure">> {
   const { definition } = resource;
+  // The one narrowing of the engine's props: check parsed the inputs with the definition's schema
+  // (in preview, values not known yet pass unparsed), and the state holds what this provider reported.
+  const asChecked = (p: Props) => p as Checked<D>;
+  const asProposed = (p: Props) => p as Proposed<D>;
+  const asRecorded = (p: Props) => p as Recorded<D>;
+  const asState = (p: Props) => p as StateOf<D>;
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
   const stamped = !("createdAt" in outputShape(definition));
@@ -128,7 +105,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
         return checked;
       }
       if (!resource.verify) return checked;
-      const failures = await resource.verify(ctx, withoutAccount(news), withoutAccount(olds ?? {}));
+      const failures = await resource.verify(ctx, asProposed(withoutAccount(news)), asRecorded(withoutAccount(olds ?? {})));
       return failures.length ? { inputs: news, failures } : checked;
     },
 
@@ -139,7 +116,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
         return { changes: true, replaces: [ACCOUNT_INPUT], deleteBeforeReplace: false };
       }
       [olds, news] = [withoutAccount(olds), withoutAccount(news)];
-      const result = resource.diff ? resource.diff(olds, news) : diffManaged(olds, news, diffRules(definition));
+      const result = resource.diff ? resource.diff(asState(olds), asProposed(news)) : diffManaged(olds, news, diffRules(definition));
       // The opt-in drift report of unset fields (kernel/drift.ts): the state this run's read replaced.
       // A diff needs no account otherwise, so one that cannot be made is no reason to fail here.
       let ctx: AccountContext;
@@ -158,14 +135,14 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const news = withoutAccount(inputs);
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
-      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(declared(await resource.adopt(ctx, adoptId, news), news), inputs);
+      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(declared(await resource.adopt(ctx, adoptId, asChecked(news)), news), inputs);
       // The state records when what this process made was made, so a later process can tell a 404 of
       // it from lag: the API's `createdAt` where the kind has one, else a stamp of ours (the object's
       // own create, or that of the service whose settings it holds).
       const stamp = (id: string, outs: Props | undefined) =>
         stamped ? ctx.consistency.createdAt(kind, id) ?? (typeof outs?.service === "string" ? ctx.consistency.createdAt("Service", outs.service) : undefined) : undefined;
       try {
-        const made = await resource.create(ctx, news);
+        const made = await resource.create(ctx, asChecked(news));
         return carryAccount(carryStamp(declared(made, news), stamp(made.id, made.outs)), inputs);
       } catch (e) {
         if (e instanceof PartialCreateError) Object.assign(e.properties, stamped ? { [CREATED_AT_KEY]: stamp(e.id, e.properties) } : {}, typeof inputs?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: inputs[ACCOUNT_INPUT] } : {});
@@ -179,7 +156,7 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       const ctx = contextOf(accountOf(state));
       const props = state && withoutAccount(state);
       // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
-      const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, props ?? {})));
+      const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, asState(props ?? {}))));
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
       return carryAccount(withReadInputs(definition, result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, props), state);
     },
@@ -189,14 +166,14 @@ export function makeProvider(resource: Resource, contextOf: (account: string) =>
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
-      const updated = await updateOrGone(resource.subject(id, before), () => ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, before, news)));
+      const updated = await updateOrGone(resource.subject(id, asState(before)), () => ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))));
       return carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs);
     },
 
     async delete(id, state) {
       settle(id, state);
       const ctx = contextOf(accountOf(state));
-      await deleteOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.delete(ctx, id, withoutAccount(state) ?? {})));
+      await deleteOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.delete(ctx, id, asState(withoutAccount(state) ?? {}))));
     },
   };
 }

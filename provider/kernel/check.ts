@@ -3,11 +3,14 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 
+/** Keys Pulumi and the SDK pass alongside user inputs (`__provider`, the provenance key `__origin`). */
+export type Hidden = { __origin?: string } & { [key: `__${string}`]: unknown };
+
 /** Pulumi passes engine-internal keys alongside user inputs; they are never user data. */
-export function userInputs(news: Record<string, unknown>): Record<string, unknown> {
+export function userInputs<T extends Record<string, unknown>>(news: T): Omit<T, `__${string}`> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(news ?? {})) if (!k.startsWith("__") && v !== undefined) out[k] = v;
-  return out;
+  return out as Omit<T, `__${string}`>;
 }
 
 /** Formats a zod path the way Pulumi users write property paths: `a.b[0].c`. */
@@ -17,6 +20,13 @@ export function propertyPath(path: ReadonlyArray<string | number>): string {
 
 /** The placeholder the engine passes (in preview) for a value computed from another resource. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** A value in preview: UNKNOWN may stand in place of it, or of anything inside it. */
+export type MaybeUnknown<T> = T extends readonly (infer E)[]
+  ? MaybeUnknown<E>[] | typeof UNKNOWN
+  : T extends object
+    ? { [K in keyof T]: MaybeUnknown<T[K]> } | typeof UNKNOWN
+    : T | typeof UNKNOWN;
 
 /** Whether the value at `path`, or any value on the way there, is not known yet. */
 function unknownAlong(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {

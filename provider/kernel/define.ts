@@ -71,6 +71,9 @@ function objectShape(schema: z.ZodTypeAny, what: string): z.ZodRawShape {
   return s.shape as z.ZodRawShape;
 }
 
+/** The inputs check hands on, typed from a definition: as its schema parsed them. */
+export type InputsOf<D extends { inputs: z.ZodTypeAny }> = z.output<D["inputs"]>;
+
 /** The outputs a resource reports, typed from its definition. */
 export type OutputsOf<D extends { outputs: z.ZodTypeAny }> = z.output<D["outputs"]>;
 

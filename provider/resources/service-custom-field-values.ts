@@ -13,9 +13,9 @@ import type { AccountContext } from "../account/context";
 import { PagerDutyError, ScopeError } from "../errors";
 import type { ApiClient } from "../http/client";
 import type { Json } from "../kernel/case";
-import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { fieldValuesPath, READ, WRITE } from "./api-paths";
 
 
@@ -110,7 +110,6 @@ function outputs(service: string, live: readonly ApiFieldValue[], names: readonl
   return { service, values: pick(live, names) as CustomFieldValues, previousValues: previousValues as CustomFieldValues };
 }
 
-const managed = (news: Record<string, unknown>) => userInputs(news) as CustomFieldValuesInputs;
 const namesOf = (v: unknown) => Object.keys((v ?? {}) as object);
 
 /**
@@ -193,22 +192,22 @@ export function valueProblem(def: FieldDefinition, value: unknown): string | und
   return undefined;
 }
 
-const serviceOf = (id: string, props: Record<string, unknown>) => (props.service as string | undefined) ?? id;
+const serviceOf = (id: string, props: { service?: string }) => props.service ?? id;
 
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id, props) => `service ${serviceOf(id, props)} (custom field values)`,
 
   // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
   async verify(ctx, news) {
-    const values = userInputs(news).values;
-    if (values === UNKNOWN || typeof values !== "object" || values === null) return [];
+    const { values } = news;
+    if (values === UNKNOWN) return [];
     const defs = await definedFields(ctx);
     if (!defs) return [];
     const byName = new Map(defs.map((d) => [d.name, d]));
     const failures: dynamic.CheckFailure[] = [];
-    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    for (const [name, value] of Object.entries(values)) {
       const def = byName.get(name);
       const problem = def
         ? valueProblem(def, value)
@@ -219,24 +218,24 @@ export const resource: Resource = {
   },
 
   diff(olds, news) {
-    const inputs = userInputs(news) as Partial<CustomFieldValuesInputs>;
     const changed: string[] = [];
-    if (inputs.service !== olds.service) changed.push("service");
-    const desired = (inputs.values ?? {}) as Values;
-    const current = (olds.values ?? {}) as Values;
-    const sameNames = isDeepStrictEqual(namesOf(desired).sort(), namesOf(current).sort());
+    if (news.service !== olds.service) changed.push("service");
+    const desired = news.values;
+    const current = olds.values ?? {};
+    // Values not known yet (preview) are a change.
+    const sameNames = desired !== UNKNOWN && isDeepStrictEqual(namesOf(desired).sort(), namesOf(current).sort());
     if (!sameNames || Object.keys(desired).some((n) => !isDeepStrictEqual(desired[n], current[n]))) changed.push("values");
     return { changes: changed.length > 0, replaces: changed.filter((k) => definition.replaceOn.includes(k)), deleteBeforeReplace: false };
   },
 
   async create(ctx, news) {
-    const { service, values } = managed(news);
+    const { service, values } = news;
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
     return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
       const live = await getFieldValues(ctx.client, service);
       const names = Object.keys(values);
       const previousValues = pick(live, names);
-      const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, {}, []));
+      const after = await putFieldValues(ctx.client, service, planWrite(live, values, {}, []));
       return { id: service, outs: outputs(service, after, names, previousValues) };
     });
   },
@@ -244,12 +243,12 @@ export const resource: Resource = {
   async read(ctx, id, props) {
     const service = serviceOf(id, props);
     const live = await getFieldValues(ctx.client, service);
-    return { id, props: outputs(service, live, namesOf(props.values), (props.previousValues ?? {}) as Values) };
+    return { id, props: outputs(service, live, namesOf(props.values), props.previousValues ?? {}) };
   },
 
   async update(ctx, _id, olds, news) {
-    const { service, values } = managed(news);
-    const previous = (olds.previousValues ?? {}) as Values;
+    const { service, values } = news;
+    const previous = olds.previousValues ?? {};
     const oldNames = namesOf(olds.values);
     const names = Object.keys(values);
     const released = oldNames.filter((n) => !names.includes(n));
@@ -257,14 +256,14 @@ export const resource: Resource = {
     // Newly managed fields remember what they hold now; released ones forget theirs once restored.
     const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
     for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
-    const after = await putFieldValues(ctx.client, service, planWrite(live, values as Values, previous, released));
+    const after = await putFieldValues(ctx.client, service, planWrite(live, values, previous, released));
     return { outs: outputs(service, after, names, previousValues) };
   },
 
   // A 404 means the service is gone, and its values with it.
   async delete(ctx, id, props) {
     const service = serviceOf(id, props);
-    const previous = (props.previousValues ?? {}) as Values;
+    const previous = props.previousValues ?? {};
     const items = planWrite(await getFieldValues(ctx.client, service), {}, previous, Object.keys(previous));
     if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
     const after = pick(await putFieldValues(ctx.client, service, items), items.map((i) => i.field.name));

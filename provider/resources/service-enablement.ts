@@ -10,9 +10,8 @@
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
-import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { enablementsPath, READ, WRITE } from "./api-paths";
 
 
@@ -95,21 +94,19 @@ async function write(ctx: AccountContext, service: string, feature: string, enab
   return e;
 }
 
-function outputs(service: string, feature: string, e: ApiEnablement, previousEnabled: boolean): OutputsOf<typeof definition> {
-  return { service, feature: feature as Feature, enabled: e.enabled, updatedAt: e.updated_at ?? null, previousEnabled };
+function outputs(service: string, feature: Feature, e: ApiEnablement, previousEnabled: boolean): OutputsOf<typeof definition> {
+  return { service, feature, enabled: e.enabled, updatedAt: e.updated_at ?? null, previousEnabled };
 }
 
 type Feature = (typeof FEATURES)[number];
 
-const managed = (news: Record<string, unknown>) => userInputs(news) as EnablementInputs;
-
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (_id, props) => `service ${props.service} (enablement ${props.feature})`,
 
   async create(ctx, news) {
-    const { service, feature, enabled } = managed(news);
+    const { service, feature, enabled } = news;
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
     return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
       const before = await current(ctx, service, feature);
@@ -119,18 +116,18 @@ export const resource: Resource = {
   },
 
   async read(ctx, id, props) {
-    const { service, feature } = props as { service: string; feature: string };
-    return { id, props: outputs(service, feature, await current(ctx, service, feature), props.previousEnabled as boolean) };
+    const { service, feature, previousEnabled } = props;
+    return { id, props: outputs(service, feature, await current(ctx, service, feature), previousEnabled) };
   },
 
   async update(ctx, _id, olds, news) {
-    const { service, feature, enabled } = managed(news);
-    return { outs: outputs(service, feature, await write(ctx, service, feature, enabled), olds.previousEnabled as boolean) };
+    const { service, feature, enabled } = news;
+    return { outs: outputs(service, feature, await write(ctx, service, feature, enabled), olds.previousEnabled) };
   },
 
   // A 404 means the service is gone, and its settings with it.
   async delete(ctx, _id, props) {
-    const { service, feature, previousEnabled } = props as { service: string; feature: string; previousEnabled: boolean };
+    const { service, feature, previousEnabled } = props;
     const after = await write(ctx, service, feature, previousEnabled);
     if (after.enabled !== previousEnabled) {
       throw new PagerDutyError(

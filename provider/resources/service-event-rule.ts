@@ -9,10 +9,10 @@ import type { Lane, RuleMover } from "../account/rule-lanes";
 import { ApiError, PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
-import { userInputs } from "../kernel/check";
+import { UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, type OutputsOf } from "../kernel/define";
 import { diffManaged, satisfies } from "../kernel/diff";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { timeZone } from "../kernel/formats";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
@@ -315,7 +315,7 @@ function laneOf(ctx: AccountContext, service: string): Lane {
 }
 
 /** Live outputs of a rule (refresh); `requested` is the position the program asked for. Rules of one service read in one burst share one listing. */
-async function outputsOf(ctx: AccountContext, service: string, id: string, requested: unknown): Promise<Record<string, unknown>> {
+async function outputsOf(ctx: AccountContext, service: string, id: string, requested: unknown): Promise<RuleOutputs> {
   const rule = await ctx.listings.rule(service, id, () => getRule(ctx.client, service, id));
   const out = toOutputs(rule, service);
   if (typeof requested === "number" && typeof rule.position === "number" && requested > rule.position) {
@@ -325,12 +325,13 @@ async function outputsOf(ctx: AccountContext, service: string, id: string, reque
 }
 
 /** Outputs of a rule written here, from the write's own reply: no read after the write. */
-function writtenOutputs(service: string, lane: Lane, rule: ApiRule): Record<string, unknown> {
-  return { ...toOutputs(rule, service), position: lane.reported(rule.id, rule.position) };
+function writtenOutputs(service: string, lane: Lane, rule: ApiRule): RuleOutputs {
+  // Null only for a reply without a position, as in toOutputs.
+  return { ...toOutputs(rule, service), position: lane.reported(rule.id, rule.position) as number };
 }
 
 /** Writes the managed fields of an existing rule (one PUT); `from` is where the state last saw it. */
-async function update(ctx: AccountContext, service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<Record<string, unknown>> {
+async function update(ctx: AccountContext, service: string, id: string, inputs: Partial<RuleInputs>, from?: unknown): Promise<RuleOutputs> {
   const lane = laneOf(ctx, service);
   const rule = await lane.write(async () => {
     lane.ask(id, inputs.position);
@@ -340,8 +341,6 @@ async function update(ctx: AccountContext, service: string, id: string, inputs: 
   });
   return writtenOutputs(service, lane, rule);
 }
-
-const managed = (news: Record<string, unknown>) => userInputs(news) as RuleInputs;
 
 /** Ids of the declared service's rules whose content matches the declared one (everything but the position, which siblings shift). */
 export async function rulesLike(client: ApiClient, inputs: RuleInputs): Promise<string[]> {
@@ -357,31 +356,33 @@ export const sameRule = (inputs: RuleInputs) => (r: ApiRule) => {
 
 const serviceOf = (props: Record<string, unknown> | undefined, id: string) => parentService(props, `event rule ${id}`);
 
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id, props) => `event rule ${id} of service ${serviceOf(props, id)} (or the service)`,
 
   describe: (inputs) => `event rule of service ${inputs.service}`,
 
-  findExisting: (client, inputs) => rulesLike(client, inputs as unknown as RuleInputs),
+  // Taken as check left them when the create began; a secret there (an encrypted object) matches nothing.
+  findExisting: (client, inputs) => rulesLike(client, inputs as RuleInputs),
 
   diff(olds, news) {
     const { actions, ...rest } = userInputs(news);
     const base = diffManaged(olds, rest, diffRules(definition));
-    if (actions === undefined || actionsMatch(actions as Record<string, unknown>, olds.actions)) return base;
+    // An action not known yet in preview is a change.
+    if (actions === undefined || (actions !== UNKNOWN && actionsMatch(actions, olds.actions))) return base;
     return { ...base, changes: true, changed: [...base.changed, "actions"] };
   },
 
   async adopt(ctx, id, news) {
-    const inputs = managed(news);
+    const inputs = userInputs(news);
     const found = await getRule(ctx.client, inputs.service, id);
     return { id: found.id, outs: await update(ctx, inputs.service, found.id, inputs, found.position) };
   },
 
   async create(ctx, news) {
     const { client } = ctx;
-    const inputs = managed(news);
+    const inputs = userInputs(news);
     const { service } = inputs;
     const lane = laneOf(ctx, service);
     let created: ApiRule | undefined;
@@ -425,7 +426,7 @@ export const resource: Resource = {
   },
 
   async update(ctx, id, olds, news) {
-    return { outs: await update(ctx, serviceOf(olds, id), id, managed(news), olds.position) };
+    return { outs: await update(ctx, serviceOf(olds, id), id, userInputs(news), olds.position) };
   },
 
   async delete(ctx, id, props) {

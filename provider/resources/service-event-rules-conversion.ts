@@ -3,9 +3,8 @@
 // Pulumi warning saying so). The API has no read of the conversion state: once converted, a
 // service stays converted, so read checks that the service still exists and keeps the recorded state.
 import { z } from "zod";
-import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { rulesConvertPath, servicePath } from "./api-paths";
 
 export const conversionInputs = z
@@ -69,13 +68,13 @@ export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof d
 
 const serviceOf = (id: string, props: Record<string, unknown>) => (typeof props?.service === "string" ? props.service : id);
 
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id, props) => `the conversion of service ${serviceOf(id, props)}`,
 
   async create(ctx, news) {
-    const { service } = userInputs(news) as z.infer<typeof conversionInputs>;
+    const { service } = news;
     // Idempotent on the API side: converting an already converted service reports its state.
     const res = await ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: ["services.write"] });
     return { id: service, outs: toOutputs(service, res ?? {}) };

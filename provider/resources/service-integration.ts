@@ -10,7 +10,7 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { createOnce } from "../engine/recovery";
@@ -33,7 +33,7 @@ const emailFilter = z
   .strict();
 
 const part = z.enum(["body", "subject", "from_addresses"]);
-type Predicate = { type: "all" | "any" | "not" | "contains" | "exactly" | "regex"; matcher?: string; part?: "body" | "subject" | "from_addresses"; children?: Predicate[] };
+export type Predicate = { type: "all" | "any" | "not" | "contains" | "exactly" | "regex"; matcher?: string; part?: "body" | "subject" | "from_addresses"; children?: Predicate[] };
 const predicate: z.ZodType<Predicate> = named(
   "EmailMatchPredicate",
   z
@@ -247,7 +247,6 @@ export function toBody(inputs: Partial<IntegrationInputs>, opts: { includeType: 
   return body;
 }
 
-const managed = (news: Record<string, unknown>) => userInputs(news) as IntegrationInputs;
 const path = integrationsPath;
 
 async function get(client: ApiClient, service: string, id: string): Promise<ApiIntegration> {
@@ -318,7 +317,7 @@ function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolde
  * integration being adopted has it by right, as may the one an interrupted create of this resource
  * made (the journal knows the create); one of this stack is named with its resource.
  */
-async function addressTaken(ctx: AccountContext, email: string, news: Record<string, unknown>): Promise<string | undefined> {
+async function addressTaken(ctx: AccountContext, email: string, news: { adoptId?: string; __origin?: string }): Promise<string | undefined> {
   const holder = (await accountAddresses(ctx))?.get(email.toLowerCase());
   if (!holder || holder.id === news.adoptId) return undefined;
   // An interrupted create of this resource (its reply named the object, or never came) is recovery's to sort out.
@@ -334,25 +333,26 @@ async function addressTaken(ctx: AccountContext, email: string, news: Record<str
   );
 }
 
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id, props) => `integration ${id} of service ${serviceOf(props, id)} (or the service)`,
 
   describe: (inputs) => `integration of service ${inputs.service}`,
 
-  findExisting: (client, inputs) => integrationsLike(client, inputs as unknown as IntegrationInputs),
+  // Taken as check left them when the create began; a secret there (an encrypted object) matches nothing.
+  findExisting: (client, inputs) => integrationsLike(client, inputs as IntegrationInputs),
 
   async verify(ctx, news, olds) {
-    const email = userInputs(news).integrationEmail;
+    const email = news.integrationEmail;
     // Only an address the integration does not have yet can be someone else's (no request otherwise).
-    if (typeof email !== "string" || email === UNKNOWN || email === olds.integrationEmail) return [];
+    if (email === undefined || email === UNKNOWN || email === olds.integrationEmail) return [];
     const taken = await addressTaken(ctx, email, news);
     return taken ? [toFailure(["integrationEmail"], taken)] : [];
   },
 
   async adopt(ctx, id, news) {
-    const inputs = managed(news);
+    const inputs = userInputs(news);
     const found = await get(ctx.client, inputs.service, id);
     // The API cannot change a type; adopting the wrong kind must fail before anything is written.
     if (inputs.type !== undefined && found.type !== inputs.type) {
@@ -363,7 +363,7 @@ export const resource: Resource = {
 
   async create(ctx, news) {
     const { client } = ctx;
-    const inputs = managed(news);
+    const inputs = userInputs(news);
     // An interrupted earlier create may have made this integration already: adopt it rather than add a second one.
     const outcome = await createOnce(ctx, {
       kind: "ServiceIntegration",
@@ -392,7 +392,7 @@ export const resource: Resource = {
   },
 
   async update(ctx, id, olds, news) {
-    return { outs: await put(ctx.client, serviceOf(olds, id), id, managed(news)) };
+    return { outs: await put(ctx.client, serviceOf(olds, id), id, userInputs(news)) };
   },
 
   async delete(ctx, id, props) {

@@ -6,7 +6,7 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/factory";
+import type { Resource } from "../engine/resource";
 import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
@@ -230,9 +230,7 @@ export function toBody(inputs: Partial<ServiceInputs>, opts: { includeStatus: bo
   return body;
 }
 
-const managed = (news: Record<string, unknown>) => userInputs(news) as Partial<ServiceInputs>;
-
-async function put(client: ApiClient, id: string, inputs: Partial<ServiceInputs>): Promise<Record<string, unknown>> {
+async function put(client: ApiClient, id: string, inputs: Partial<ServiceInputs>): Promise<ServiceOutputs> {
   const res = await client.request<{ service: ApiService }>("PUT", servicePath(id), {
     body: { service: toBody(inputs, { includeStatus: true }) },
     scopes: WRITE,
@@ -313,7 +311,7 @@ async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Pr
 }
 
 
-export const resource: Resource = {
+export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id) => `service ${id}`,
@@ -323,19 +321,19 @@ export const resource: Resource = {
   findExisting: (client, inputs) => idsOfServicesNamed(client, String(inputs.name ?? "")),
 
   async verify(ctx, news) {
-    const policy = userInputs(news).escalationPolicy;
-    if (typeof policy !== "string" || policy === UNKNOWN) return [];
+    const policy = news.escalationPolicy;
+    if (policy === UNKNOWN) return [];
     // A policy that does not exist fails at preview, not after other objects were made.
     return (await policyExists(ctx, policy)) === false ? [toFailure(["escalationPolicy"], `the account has no escalation policy ${policy}`)] : [];
   },
 
   async adopt(ctx, id, news) {
-    return { id, outs: await put(ctx.client, id, managed(news)) };
+    return { id, outs: await put(ctx.client, id, userInputs(news)) };
   },
 
   async create(ctx, news) {
     const { client } = ctx;
-    const inputs = managed(news);
+    const inputs = userInputs(news);
     // An interrupted earlier create may have made this service already: adopt it rather than fail on its name.
     const outcome = await createOnce(ctx, {
       kind: "Service",
@@ -349,12 +347,12 @@ export const resource: Resource = {
           });
           return { id: res.service.id, value: res.service };
         } catch (e) {
-          throw isNameTaken(e) ? await nameTaken(ctx, inputs.name!, e) : e;
+          throw isNameTaken(e) ? await nameTaken(ctx, inputs.name, e) : e;
         }
       },
       exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
-      find: (since) => servicesNamedSince(client, inputs.name!, since),
-      declared: () => idsOfServicesNamed(client, inputs.name!),
+      find: (since) => servicesNamedSince(client, inputs.name, since),
+      declared: () => idsOfServicesNamed(client, inputs.name),
     });
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
@@ -374,7 +372,7 @@ export const resource: Resource = {
   },
 
   async update(ctx, id, _olds, news) {
-    return { outs: await put(ctx.client, id, managed(news)) };
+    return { outs: await put(ctx.client, id, userInputs(news)) };
   },
 
   async delete(ctx, id) {
