@@ -18,9 +18,9 @@ import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError } from "../errors";
 import { DEFAULT_TRANSPORT } from "../http/transport";
 import type { CreatedKind } from "../kernel/created-kinds";
+import * as say from "./recovery-messages";
 
-/** The command that recovers what the provider cannot prove on its own. */
-export const RECOVER_COMMAND = "npx pagerduty-recover";
+export { RECOVER_COMMAND } from "./recovery-messages";
 
 /** Origin of a lost-reply search for a create without `__origin`: matches no journal entry. */
 const UNJOURNALED = "unjournaled:";
@@ -144,15 +144,10 @@ async function unheld(ctx: AccountContext, spec: CreateSpec<unknown>, ids: strin
       continue;
     }
     try {
-      if (!state) throw new PagerDutyError("ERR_STATE", "the program does not name its stack (it was built with an older pulumi-pagerduty-dynamic)");
+      if (!state) throw new PagerDutyError("ERR_STATE", say.NO_STACK_NAME);
       holder = await state.holder(spec.kind, id);
     } catch (e) {
-      throw new PagerDutyError(
-        "ERR_STATE",
-        `${spec.what}: ${id} may be the object an interrupted create of this resource made, but whether another resource of the stack ` +
-          `holds it cannot be checked (${e instanceof Error ? e.message : String(e)}), so it is not adopted. Run \`${RECOVER_COMMAND}\` ` +
-          "in the project directory, then `pulumi up`",
-      );
+      throw new PagerDutyError("ERR_STATE", say.holderUnknown(spec.what, id, e));
     }
     if (holder === undefined) free.push(id);
   }
@@ -170,14 +165,7 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   try {
     interrupted = await state.interrupted(origin, arrivedAt);
   } catch (e) {
-    await ctx.warnOnce(
-      "stack-state",
-      // Only the read failed: say what was skipped, not that a run was interrupted.
-      `creates go on without checking the stack's state for creates an earlier run left pending, as reading it failed ` +
-        `(${e instanceof Error ? e.message : String(e)}). This is no sign that a run was interrupted; it matters only if an earlier ` +
-        `\`pulumi up\` of this stack was cut off (killed, runner lost) on another machine, whose creates this machine's journal does not know: ` +
-        `then run \`${RECOVER_COMMAND}\` before \`pulumi up\`, so that what that run made is recorded instead of made again`,
-    );
+    await ctx.warnOnce("stack-state", say.stateUnreadable(e));
     return undefined;
   }
   if (!interrupted) return undefined;
@@ -185,18 +173,10 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.declared(), origin));
   if (free.length > 1) {
     const ids = [...free].sort();
-    throw new AmbiguousCreateError(
-      `${spec.what}: an earlier deployment of this stack was interrupted while creating it, and ${ids.length} objects that no resource of the stack ` +
-        `holds match it (${ids.join(", ")}); none is adopted because it is not certain which one it made. Delete the extra ones in PagerDuty ` +
-        `(keep one), then run \`pulumi up\` again, or run \`${RECOVER_COMMAND}\` in the project directory to see them`,
-      ids,
-    );
+    throw new AmbiguousCreateError(say.severalInState(spec.what, ids), ids);
   }
   if (free.length === 0) return undefined;
-  await ctx.warn(
-    `${spec.what}: adopted ${free[0]} instead of creating a second one: an earlier deployment of this stack was interrupted while creating it ` +
-      `(its create is still pending in the stack's state), and ${free[0]} is the one matching object no resource of the stack holds`,
-  );
+  await ctx.warn(say.adoptedFromState(spec.what, free[0]));
   return free[0];
 }
 
@@ -206,21 +186,10 @@ async function resume<T>(ctx: AccountContext, spec: CreateSpec<T>, prior: Intent
     const id = prior.id;
     const seen = await ctx.consistency.search(prior.sentAt, async () => ((await spec.exists(id)) ? [id] : []));
     if (!seen.length || !(await unheld(ctx, spec, [id], prior.origin)).length) return undefined;
-    await adopted(
-      ctx,
-      spec,
-      prior,
-      prior.id,
-      "an earlier deployment was interrupted after PagerDuty made it: this machine's journal recorded its id, the stack's state never did",
-    );
+    await adopted(ctx, spec, prior, prior.id, say.JOURNAL_KEPT_ID);
     return prior.id;
   }
-  return search(
-    ctx,
-    spec,
-    prior,
-    "an earlier deployment was interrupted after sending its create (this machine's journal recorded the request, no reply was recorded), and it is the one object made since then by the same credential that no resource of the stack holds",
-  );
+  return search(ctx, spec, prior, say.JOURNAL_KEPT_REQUEST);
 }
 
 /**
@@ -238,12 +207,7 @@ async function search<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Inten
   });
   if (free.length > 1) {
     const ids = free.map((c) => c.id).sort();
-    throw new AmbiguousCreateError(
-      `${spec.what}: an earlier create of this resource may have made it, and ${ids.length} objects match (${ids.join(", ")}); ` +
-        `none is adopted because it is not certain which one. Delete the extra ones in PagerDuty (keep one), then run \`pulumi up\` again, ` +
-        `or run \`${RECOVER_COMMAND}\` in the project directory to see the candidates of every interrupted create`,
-      ids,
-    );
+    throw new AmbiguousCreateError(say.severalFound(spec.what, ids), ids);
   }
   if (free.length === 0) return undefined;
   await adopted(ctx, spec, intent, free[0].id, story);
@@ -252,7 +216,7 @@ async function search<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Inten
 
 async function adopted<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Intent, id: string, story: string): Promise<void> {
   if (!intent.origin.startsWith(UNJOURNALED)) await safely(ctx, () => ctx.journal.done(intent, id));
-  await ctx.warn(`${spec.what}: adopted ${id} instead of creating a second one: ${story}`);
+  await ctx.warn(say.adoptedInstead(spec.what, id, story));
 }
 
 /**
@@ -263,11 +227,7 @@ async function safely(ctx: AccountContext, write: () => Promise<void>): Promise<
   try {
     await write();
   } catch (e) {
-    await ctx.warnOnce(
-      "journal",
-      `cannot write the intent journal in ${ctx.journal.dir} (${e instanceof Error ? e.message : String(e)}): creates go on, but if this ` +
-        `deployment is interrupted, run \`${RECOVER_COMMAND}\` before the next \`pulumi up\` (set PAGERDUTY_JOURNAL_DIR to a writable directory)`,
-    );
+    await ctx.warnOnce("journal", say.journalUnwritable(ctx.journal.dir, e));
   }
 }
 
@@ -308,15 +268,10 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   try {
     intent.credential ||= await ctx.client.credentialTail();
     // Objects of earlier runs were made before this request was sent, so the stack's state is not needed.
-    id = await search(ctx, spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, `the reply to its create was lost: ${reason}`, false);
+    id = await search(ctx, spec, { ...intent, origin: intent.origin || `${UNJOURNALED}${intent.sentAt}` }, say.lostReplyStory(reason), false);
   } catch (e) {
     if (e instanceof AmbiguousCreateError) throw e;
-    throw new LostReplyError(
-      `creating ${spec.what} failed: ${reason}, so PagerDuty may or may not have made it, and looking for it failed too ` +
-        `(${e instanceof Error ? e.message : String(e)}). ` +
-        (origin ? "Run `pulumi up` again: it looks for the object first and adopts it if it exists" : "Check PagerDuty for it before running `pulumi up` again"),
-      first,
-    );
+    throw new LostReplyError(say.searchFailed(spec.what, reason, e, Boolean(origin)), first);
   }
   if (id) {
     ctx.journal.claim(spec.kind, id);
@@ -328,11 +283,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
     return await post();
   } catch (e) {
     const again = outcomeUnknown(e);
-    throw new LostReplyError(
-      `creating ${spec.what} failed: ${reason}; it was not made (no matching object exists), so the create was sent once more and that failed too: ` +
-        `${again ? lostReplyReason(e) : e instanceof Error ? e.message : String(e)}. ` +
-        (!again ? "Nothing was created." : origin ? "That second create may have been carried out; `pulumi up` looks for it before creating again." : "That second create may have been carried out; check PagerDuty before running `pulumi up` again."),
-      e,
-    );
+    const failure = again ? lostReplyReason(e) : e instanceof Error ? e.message : String(e);
+    throw new LostReplyError(say.resendFailed(spec.what, reason, failure, again, Boolean(origin)), e);
   }
 }
