@@ -25,7 +25,7 @@ import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
 import { renderProgram, type ServiceSnapshot } from "./adopt-program";
 
-export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+const HELP = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
                        [--account NAME [--stack STACK] [--cwd DIR]]
 
 Prints a Pulumi TypeScript program that adopts existing PagerDuty services (all of them, or the
@@ -173,7 +173,7 @@ export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{
 
 export const ADOPT: Command<typeof FLAGS, AdoptOptions> = {
   bin: "pagerduty-adopt",
-  help: USAGE,
+  help: HELP,
   flags: FLAGS,
   options: adoptOptions,
   async run(opts, terminal) {

@@ -9,7 +9,7 @@ import { UsageError, type FlagValues } from "./command-line";
 import { login, systemIo, type LoginOptions } from "./login-flow";
 import { main, type Command } from "./main";
 
-export const USAGE = `usage: pagerduty-login [options]
+const HELP = `usage: pagerduty-login [options]
 
 Logs in to PagerDuty in a browser (OAuth authorization code + PKCE) and stores the refresh token as
 the secret "pagerduty:refreshToken" of a Pulumi stack (with --account NAME:
@@ -79,7 +79,7 @@ function loginOptions(values: FlagValues<typeof FLAGS>): LoginOptions {
 
 export const LOGIN: Command<typeof FLAGS, LoginOptions> = {
   bin: "pagerduty-login",
-  help: USAGE,
+  help: HELP,
   flags: FLAGS,
   options: loginOptions,
   run: (opts, terminal) => login(opts, systemIo(opts, terminal)),

@@ -38,7 +38,7 @@ import { main, systemTerminal, type Command } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { stackConfig } from "./stack-config";
 
-const USAGE = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
+const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
 Repairs a stack after an interrupted \`pulumi up\`: each pending create of a Service,
 ServiceIntegration or ServiceEventRule is looked for, in its own account, by the inputs the state
@@ -352,7 +352,7 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
 
 export const RECOVER: Command<typeof FLAGS, RecoverOptions> = {
   bin: "pagerduty-recover",
-  help: USAGE,
+  help: HELP,
   flags: FLAGS,
   options: recoverOptions,
   run: (opts, terminal) => recover(opts, (line) => terminal.out(`${line}\n`), { err: terminal.say }),

@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from "jose";
 import { Agent, request } from "undici";
 import { IdTokenError, verifyIdToken } from "../../provider/auth/id-token";
 import { Answer, parseCommandLine } from "../../provider/cli/command-line";
-import { LOGIN, USAGE } from "../../provider/cli/login";
+import { LOGIN } from "../../provider/cli/login";
 import { loginAccount } from "../../provider/cli/login-account";
 import { EXIT } from "../../provider/cli/login-exit";
 import { login as flow, type LoginIo, type LoginOptions } from "../../provider/cli/login-flow";
@@ -139,7 +139,7 @@ describe("the command line", () => {
       parseLoginArgs(["--account", "eu-west_2", "--client-id", "C", "--auth-url=https://id.example", "--scopes", "a b", "--port", "8765", "--stack", "dev", "--print", "--no-browser", "--timeout", "9"]),
     ).toEqual({ account: "eu-west_2", clientId: "C", authUrl: "https://id.example", scopes: "a b", port: 8765, stack: "dev", print: true, browser: false, timeoutMs: 9000 });
     // Answered as every bin answers them: the text for stdout, exit 0.
-    expect(() => parseLoginArgs(["-h"])).toThrow(new Answer(USAGE));
+    expect(() => parseLoginArgs(["-h"])).toThrow(new Answer(LOGIN.help));
     expect(() => parseLoginArgs(["--version"])).toThrow(Answer);
   });
   test("bad input is a usage error (exit 2) naming the flag", () => {
@@ -164,7 +164,7 @@ describe("the command line", () => {
   });
   test("the help names every flag, the secret's variable and the exit codes", () => {
     for (const s of ["--account", "pagerduty:accounts.NAME.refreshToken", "pagerduty:accounts.NAME.clientSecret", "id_token", "--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version", "PAGERDUTY_CLIENT_SECRET", "Exit codes"]) {
-      expect(USAGE).toContain(s);
+      expect(LOGIN.help).toContain(s);
     }
   });
 });
