@@ -8,23 +8,24 @@
 // read with `pulumi config`), and every resource of the program names the account.
 // Only GET requests are made. Secrets (credentials, integration keys) are never printed.
 import { writeFileSync } from "node:fs";
-import { commandLine, UsageError } from "./usage";
+import { UsageError, type FlagValues } from "./command-line";
+import { main, type Command } from "./main";
 import { accountNameProblem, ACCOUNTS_KEY, DEFAULT_ACCOUNT, parseAccounts, resolveSettings, type ProviderSettings } from "../config";
 import { ConfigError, PagerDutyError } from "../errors";
 import { isNotFound } from "../http/client";
 import { createClient, type ClientOverrides } from "../account/client";
 import type { ApiClient } from "../http/client";
 import { credentialsRefused } from "../account/refusal";
-import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
+import { pulumiRunner, type Pulumi } from "./pulumi-runner";
+import { stackConfig } from "./stack-config";
 import { listOffset } from "../kernel/pages";
 import { enablementsPath, integrationsPath, READ, rulesPath, servicePath, SERVICES } from "../resources/api-paths";
 import { servicesNamed } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";
-import { packageVersion } from "./package-version";
 import { renderProgram, type ServiceSnapshot } from "./adopt-program";
 
-export const USAGE = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
+const HELP = `usage: pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE]
                        [--account NAME [--stack STACK] [--cwd DIR]]
 
 Prints a Pulumi TypeScript program that adopts existing PagerDuty services (all of them, or the
@@ -59,35 +60,18 @@ export interface AdoptOptions {
   cwd?: string;
 }
 
-export { UsageError };
+const FLAGS = {
+  service: { type: "string", multiple: true },
+  name: { type: "string", multiple: true },
+  out: { type: "string" },
+  account: { type: "string" },
+  stack: { type: "string", short: "s" },
+  cwd: { type: "string", short: "C" },
+} as const;
 
-/** argv to options; `--help` and `--version` throw a UsageError with exit code 0 carrying the text to print. */
-export function parseArgs(argv: readonly string[]): AdoptOptions {
-  const values = commandLine(
-    argv,
-    {
-      service: { type: "string", multiple: true },
-      name: { type: "string", multiple: true },
-      out: { type: "string" },
-      account: { type: "string" },
-      stack: { type: "string", short: "s" },
-      cwd: { type: "string", short: "C" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean" },
-    },
-    "(see pagerduty-adopt --help)",
-  );
-  if (values.help) throw new UsageError(USAGE, 0);
-  if (values.version) throw new UsageError(packageVersion(), 0);
-  const single = (v: string | undefined) => (v === undefined ? undefined : [v]);
-  for (const [flag, list] of [
-    ["--service", values.service], ["--name", values.name], ["--out", single(values.out)], ["--account", single(values.account)], ["--stack", single(values.stack)], ["--cwd", single(values.cwd)],
-  ] as const) {
-    if (list?.some((v) => !v.trim())) throw new UsageError(`${flag} needs a value\n(see pagerduty-adopt --help)`);
-  }
-  const { account, stack, cwd } = values;
+function adoptOptions({ service, name, out, account, stack, cwd }: FlagValues<typeof FLAGS>): AdoptOptions {
   if (account === undefined && (stack !== undefined || cwd !== undefined)) {
-    throw new UsageError(`--stack and --cwd choose the stack whose config --account reads; without --account the credentials come from the environment\n(see pagerduty-adopt --help)`);
+    throw new UsageError("--stack and --cwd choose the stack whose config --account reads; without --account the credentials come from the environment");
   }
   if (account !== undefined) {
     if (account === DEFAULT_ACCOUNT) throw new UsageError(`--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the environment)`);
@@ -95,8 +79,8 @@ export function parseArgs(argv: readonly string[]): AdoptOptions {
     if (problem) throw new UsageError(`--account: an account name ${problem}`);
   }
   return {
-    ids: values.service ?? [], names: values.name ?? [],
-    ...(values.out !== undefined ? { out: values.out } : {}),
+    ids: service ?? [], names: name ?? [],
+    ...(out !== undefined ? { out } : {}),
     ...(account !== undefined ? { account } : {}), ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}),
   };
 }
@@ -171,7 +155,7 @@ export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{
   const { account } = opts;
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
   const settings =
-    account === undefined ? resolveSettings(() => undefined, env) : namedAccountSettings(account, opts, deps.pulumi ?? pulumiCli({ cwd: opts.cwd ?? process.cwd(), ...(opts.stack ? { stack: opts.stack } : {}) }), env);
+    account === undefined ? resolveSettings(() => undefined, env) : namedAccountSettings(account, opts, deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }), env);
   const client = createClient(settings, deps.clients);
   try {
     const services = await selectServices(client, opts);
@@ -187,26 +171,23 @@ export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{
   }
 }
 
-async function main(): Promise<number> {
-  let opts: AdoptOptions | undefined;
-  try {
-    opts = parseArgs(process.argv.slice(2));
-    const { program, services } = await adopt(opts);
-    if (opts.out) {
+export const ADOPT: Command<typeof FLAGS, AdoptOptions> = {
+  bin: "pagerduty-adopt",
+  help: HELP,
+  flags: FLAGS,
+  options: adoptOptions,
+  async run(opts, terminal) {
+    try {
+      const { program, services } = await adopt(opts);
+      if (!opts.out) return terminal.out(program);
       writeFileSync(opts.out, program);
-      process.stderr.write(`pagerduty-adopt: wrote ${opts.out}, adopting ${services} service${services === 1 ? "" : "s"}\n`);
-    } else process.stdout.write(program);
-    return 0;
-  } catch (e) {
-    if (e instanceof UsageError && e.exitCode === 0) {
-      process.stdout.write(`${e.message}\n`);
-      return 0;
+      terminal.say(`pagerduty-adopt: wrote ${opts.out}, adopting ${services} service${services === 1 ? "" : "s"}`);
+    } catch (e) {
+      // Without --account the settings come from the environment only: say them in its terms.
+      if (opts.account === undefined && e instanceof Error) e.message = environmentTerms(e.message);
+      throw e;
     }
-    const message = e instanceof Error ? e.message : String(e);
-    // Without --account the settings come from the environment only: say them in its terms.
-    process.stderr.write(`pagerduty-adopt: ${opts?.account === undefined ? environmentTerms(message) : message}\n`);
-    return e instanceof UsageError ? e.exitCode : 1;
-  }
-}
+  },
+};
 
-if (require.main === module) void main().then((code) => (process.exitCode = code));
+if (require.main === module) main(ADOPT);

@@ -10,13 +10,12 @@
 // backend without projects: `.pulumi/stacks/<stack>.json`), compressed variants `.json.gz` and
 // `.json.zst` (PULUMI_DIY_BACKEND_GZIP / _ZSTD; the newest of the variants is the checkpoint),
 // metadata in `<file>.attrs`, history in `.pulumi/history/<project>/<stack>/<stack>-<ns>.checkpoint.json[.gz]`.
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { PagerDutyError } from "../errors";
-import type { Pulumi } from "./stack-config";
+import type { Pulumi } from "./pulumi-runner";
 
 /** Where a stack's state lives, as the `pulumi` CLI reports it. */
 export interface StackLocation {
@@ -45,13 +44,6 @@ export function locateStack(pulumi: Pulumi, whoami: () => string): StackLocation
   if (parts.length !== 3) throw new PagerDutyError("ERR_STATE", `\`pulumi stack --show-name -Q\` printed "${name}", not <organization>/<project>/<stack>`);
   return { backendUrl: url, project: parts[1], stack: parts[2] };
 }
-
-/** `pulumi whoami --json` in `cwd` (it takes no --stack). */
-export const whoamiIn = (cwd: string) => (): string => {
-  const r = spawnSync("pulumi", ["--non-interactive", "whoami", "--json"], { cwd, encoding: "utf8" });
-  if (r.error || r.status !== 0) throw new PagerDutyError("ERR_STATE", `pulumi whoami failed: ${(r.stderr || r.error?.message || "").trim()}`);
-  return r.stdout;
-};
 
 /** The directory of a file backend URL, resolved as the CLI does (`~` is the home directory), or undefined. */
 export function fileBackendDir(url: string, cwd: string): string | undefined {

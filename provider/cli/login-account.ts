@@ -16,9 +16,9 @@ export interface LoginAccount {
   /** The stack-config key, e.g. "pagerduty:accounts.eu.refreshToken". */
   key(s: LoginSetting): string;
   /** `pulumi config set` arguments storing the secret `s`; its value goes on stdin. */
-  setSecretArgs(s: LoginSetting, stackArgs: string[]): string[];
+  setSecretArgs(s: LoginSetting): string[];
   /** `pulumi config set` arguments storing the plain value of `s`. */
-  setArgs(s: LoginSetting, value: string, stackArgs: string[]): string[];
+  setArgs(s: LoginSetting, value: string): string[];
   /** The stack's value of `s` (never the environment's); undefined when unset or no stack was read. */
   stackValue(stack: Record<string, string> | undefined, s: LoginSetting): string | undefined;
   /** The account's entry of `pagerduty:accounts` in the stack (named accounts only; {} when absent). */
@@ -31,9 +31,9 @@ export function loginAccount(name: string = DEFAULT_ACCOUNT): LoginAccount {
       name,
       named: false,
       key: (s) => CONFIG_KEYS[s][0],
-      setSecretArgs: (s, stackArgs) => ["config", "set", "--secret", CONFIG_KEYS[s][0], ...stackArgs],
+      setSecretArgs: (s) => ["config", "set", "--secret", CONFIG_KEYS[s][0]],
       // "--": a value may start with "-". Top-level values are always stored as strings.
-      setArgs: (s, value, stackArgs) => ["config", "set", ...stackArgs, "--", CONFIG_KEYS[s][0], value],
+      setArgs: (s, value) => ["config", "set", "--", CONFIG_KEYS[s][0], value],
       stackValue: (stack, s) => nonEmpty(stack?.[CONFIG_KEYS[s][0]]),
       entry: () => ({}),
     };
@@ -45,10 +45,10 @@ export function loginAccount(name: string = DEFAULT_ACCOUNT): LoginAccount {
     named: true,
     key,
     // A secret set through --path stays a string whatever it looks like (checked with pulumi 3.248).
-    setSecretArgs: (s, stackArgs) => ["config", "set", "--path", "--secret", key(s), ...stackArgs],
+    setSecretArgs: (s) => ["config", "set", "--path", "--secret", key(s)],
     // Inside a map, --path stores "true" or digits as a bool or number, which the provider refuses
     // for a subdomain; --type string (not in older CLIs) is added only for such values.
-    setArgs: (s, value, stackArgs) => ["config", "set", "--path", ...(/^(true|false|-?\d+)$/i.test(value) ? ["--type", "string"] : []), ...stackArgs, "--", key(s), value],
+    setArgs: (s, value) => ["config", "set", "--path", ...(/^(true|false|-?\d+)$/i.test(value) ? ["--type", "string"] : []), "--", key(s), value],
     stackValue: (stack, s) => {
       const v = entry(stack)[s];
       return typeof v === "string" ? nonEmpty(v) : v === undefined ? undefined : String(v);

@@ -32,11 +32,29 @@ import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
 import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
-import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage, whoamiIn } from "./checkpoint-repair";
-import { pulumiCli, stackConfig, type Pulumi } from "./stack-config";
-import { commandLine, UsageError } from "./usage";
+import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
+import type { FlagValues } from "./command-line";
+import { main, systemTerminal, type Command } from "./main";
+import { pulumiRunner, type Pulumi } from "./pulumi-runner";
+import { stackConfig } from "./stack-config";
 
-const USAGE = "usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]";
+const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
+
+Repairs a stack after an interrupted \`pulumi up\`: each pending create of a Service,
+ServiceIntegration or ServiceEventRule is looked for, in its own account, by the inputs the state
+recorded. A match is recorded in the state (then read with \`pulumi refresh --target\`), a create
+that made nothing or is already in the state is dropped; when several objects match, or an account
+cannot be searched, nothing is changed. Only GET requests are made to PagerDuty.
+
+Options:
+  -s, --stack NAME  the stack to repair (default: the selected stack)
+  -C, --cwd DIR     the Pulumi project directory (default: the current directory)
+  --dry-run         print the plan; change nothing
+  -h, --help        show this help
+  --version         show the version
+
+Exit codes: 0 repaired (or nothing to do), 1 nothing was changed (an ambiguous match, an account
+that could not be searched) or another error, 2 usage.`;
 
 /** Resource types this package creates objects for, by the type the state records. */
 export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_KINDS;
@@ -47,18 +65,13 @@ export interface RecoverOptions {
   dryRun: boolean;
 }
 
-export { UsageError };
+const FLAGS = { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" } } as const;
 
-export function parseArgs(argv: readonly string[]): RecoverOptions {
-  const values = commandLine(
-    argv,
-    { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    USAGE,
-  );
-  if (values.help) throw new UsageError(USAGE, 0);
-  for (const flag of ["stack", "cwd"] as const) if (values[flag] === "") throw new UsageError(`--${flag} needs a value\n${USAGE}`);
-  return { cwd: values.cwd ?? process.cwd(), dryRun: values["dry-run"] ?? false, ...(values.stack ? { stack: values.stack } : {}) };
-}
+const recoverOptions = (values: FlagValues<typeof FLAGS>): RecoverOptions => ({
+  cwd: values.cwd ?? process.cwd(),
+  dryRun: values["dry-run"] ?? false,
+  ...(values.stack ? { stack: values.stack } : {}),
+});
 
 // ---- the state ---------------------------------------------------------------------------------
 
@@ -274,15 +287,18 @@ function exportState(opts: RecoverOptions, pulumi: Pulumi, deps: RecoverDeps): C
     return JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
   } catch (e) {
     if (!(e instanceof Error) || !BROKEN_CHECKPOINT.test(e.message)) throw e;
-    const repair = repairCheckpoint(locateStack(pulumi, deps.whoami ?? whoamiIn(opts.cwd)), opts.cwd);
+    // `whoami` takes no --stack.
+    const whoami = deps.whoami ?? (() => pulumiRunner({ cwd: opts.cwd })(["whoami", "--json"]));
+    const repair = repairCheckpoint(locateStack(pulumi, whoami), opts.cwd);
     if (repair.kind === "not-local") throw e;
-    if (repair.kind === "restored") (deps.err ?? ((l) => process.stderr.write(`${l}\n`)))(`pagerduty-recover: ${restoredMessage(repair)}`);
+    if (repair.kind === "restored") (deps.err ?? systemTerminal.say)(`pagerduty-recover: ${restoredMessage(repair)}`);
     return JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
   }
 }
 
-export async function recover(opts: RecoverOptions, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`), deps: RecoverDeps = {}): Promise<number> {
-  const pulumi = deps.pulumi ?? pulumiCli(opts);
+/** `out` receives the report's lines (stdout); 1 when nothing could be changed, a failure is thrown. */
+export async function recover(opts: RecoverOptions, out: (line: string) => void, deps: RecoverDeps = {}): Promise<number> {
+  const pulumi = deps.pulumi ?? pulumiRunner(opts);
   const checkpoint = exportState(opts, pulumi, deps);
   const interrupted = pendingCreates(checkpoint);
   if (!interrupted.length) {
@@ -334,17 +350,12 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void 
   return 0;
 }
 
-async function main(): Promise<number> {
-  try {
-    return await recover(parseArgs(process.argv.slice(2)));
-  } catch (e) {
-    if (e instanceof UsageError && e.exitCode === 0) {
-      process.stdout.write(`${e.message}\n`);
-      return 0;
-    }
-    process.stderr.write(`pagerduty-recover: ${e instanceof Error ? e.message : String(e)}\n`);
-    return e instanceof UsageError ? e.exitCode : 1;
-  }
-}
+export const RECOVER: Command<typeof FLAGS, RecoverOptions> = {
+  bin: "pagerduty-recover",
+  help: HELP,
+  flags: FLAGS,
+  options: recoverOptions,
+  run: (opts, terminal) => recover(opts, (line) => terminal.out(`${line}\n`), { err: terminal.say }),
+};
 
-if (require.main === module) void main().then((code) => (process.exitCode = code));
+if (require.main === module) main(RECOVER);

@@ -1,32 +1,8 @@
-// The stack a CLI works on, through the `pulumi` CLI in the project directory: its state and its
-// `pagerduty:*` config (secrets decrypted in memory only, never printed). Shared by
-// pagerduty-recover and pagerduty-adopt --account.
-import { spawnSync } from "node:child_process";
+// The `pagerduty:*` config of the stack a CLI works on, as `pulumi config` prints it (secrets
+// decrypted in memory only, never printed). Read by pagerduty-recover, pagerduty-adopt --account
+// and pagerduty-login.
 import { PagerDutyError } from "../errors";
-
-/** Which stack: `--stack` (unset: the project's selected stack) in `--cwd`. */
-export interface StackTarget {
-  stack?: string;
-  cwd: string;
-}
-
-/** Runs `pulumi <args>` on the stack and returns its stdout; a failure throws with stderr only. */
-export type Pulumi = (args: string[], input?: string) => string;
-
-export function pulumiCli(target: StackTarget): Pulumi {
-  return (args, input) => {
-    const full = ["--non-interactive", ...args, ...(target.stack ? ["--stack", target.stack] : [])];
-    const r = spawnSync("pulumi", full, { cwd: target.cwd, encoding: "utf8", maxBuffer: 256 << 20, input });
-    if (r.error) throw new PagerDutyError("ERR_CONFIG", `cannot run pulumi: ${r.error.message}`);
-    if (r.status !== 0) {
-      // stderr only: the stdout of `config --show-secrets` must never be printed.
-      const detail = r.stderr.trim().split("\n").slice(-6).join("\n");
-      const locked = /currently locked/.test(detail) ? "\nThe stack is still locked by the interrupted update: when no `pulumi` runs for it any more, run `pulumi cancel --yes`, then this command again." : "";
-      throw new PagerDutyError("ERR_CONFIG", `pulumi ${args[0]} ${args[1] ?? ""} failed (exit ${r.status}):\n${detail}${locked}`);
-    }
-    return r.stdout;
-  };
-}
+import type { Pulumi } from "./pulumi-runner";
 
 interface ConfigEntry {
   value?: unknown;

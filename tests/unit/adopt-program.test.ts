@@ -2,8 +2,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { adopt, environmentTerms, parseArgs, UsageError } from "../../provider/cli/adopt";
-import type { Pulumi } from "../../provider/cli/stack-config";
+import { ADOPT, adopt, environmentTerms } from "../../provider/cli/adopt";
+import { parseCommandLine, UsageError } from "../../provider/cli/command-line";
+import type { Pulumi } from "../../provider/cli/pulumi-runner";
 import { adoptable, literal, renderProgram, slug, type ServiceSnapshot } from "../../provider/cli/adopt-program";
 import { serviceInputs } from "../../provider/resources/service";
 import { useMockAgent } from "./http-mock";
@@ -130,6 +131,8 @@ test("literal quotes only non-identifier keys", () => {
   expect(slug("  Checkout: API v2 ")).toBe("checkout-api-v2");
   expect(slug("!!!")).toBe("service");
 });
+
+const parseArgs = (argv: string[]) => parseCommandLine(ADOPT, argv);
 
 test("arguments", () => {
   expect(parseArgs(["--service", "P1", "--service=P2", "--name", "Checkout API", "--out", "x.ts"])).toEqual({ ids: ["P1", "P2"], names: ["Checkout API"], out: "x.ts" });

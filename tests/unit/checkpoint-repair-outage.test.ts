@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { fileBackendDir, locateStack, repairCheckpoint, type StackLocation } from "../../provider/cli/checkpoint-repair";
 import { recover } from "../../provider/cli/recover";
-import type { Pulumi } from "../../provider/cli/stack-config";
+import type { Pulumi } from "../../provider/cli/pulumi-runner";
 
 let root: string;
 const NOW = new Date("2026-05-04T03:02:01.123Z");

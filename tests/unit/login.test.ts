@@ -5,8 +5,13 @@
 import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from "jose";
 import { Agent, request } from "undici";
 import { IdTokenError, verifyIdToken } from "../../provider/auth/id-token";
-import { EXIT, login, parseLoginArgs, USAGE, type LoginIo, type LoginOptions } from "../../provider/cli/login";
+import { Answer, parseCommandLine } from "../../provider/cli/command-line";
+import { LOGIN } from "../../provider/cli/login";
 import { loginAccount } from "../../provider/cli/login-account";
+import { EXIT } from "../../provider/cli/login-exit";
+import { login as flow, type LoginIo, type LoginOptions } from "../../provider/cli/login-flow";
+import { reportFailures } from "../../provider/cli/main";
+import { PulumiError } from "../../provider/cli/pulumi-runner";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
 import { useMockAgent } from "./http-mock";
@@ -35,12 +40,11 @@ function fakeIo(rec: Recorded, redirect: ((authorize: URL) => Record<string, str
     out: (text) => void rec.out.push(text),
     env: {},
     pulumi: (args, input) => {
-      rec.pulumi.push({ args, ...(input !== undefined ? { input } : {}) });
+      rec.pulumi.push({ args: [...args], ...(input !== undefined ? { input } : {}) });
       if (args[0] === "config" && args[1] === "--json") {
-        const json = Object.fromEntries(Object.entries(stack).map(([k, value]) => [k, { value, secret: k.endsWith("Secret") }]));
-        return { status: 0, stdout: JSON.stringify(json), stderr: "" };
+        return JSON.stringify(Object.fromEntries(Object.entries(stack).map(([k, value]) => [k, { value, secret: k.endsWith("Secret") }])));
       }
-      return { status: 0, stdout: "", stderr: "" };
+      return "";
     },
     openBrowser: (url) => {
       if (!redirect) return;
@@ -119,16 +123,24 @@ function tokenReply(rec: Recorded, status: number, body: unknown): void {
 }
 
 const fresh = (): Recorded => ({ said: [], out: [], pulumi: [] });
+/** A run as the bin ends it: a failure said on stderr (`io.say`) and turned into its exit code. */
+const login = (opts: LoginOptions, io: LoginIo) => reportFailures("pagerduty-login", io, () => flow(opts, io));
+/** A `pulumi` that fails as the CLI does, saying `stderr`. */
+const failing = (stderr: string) => (args: readonly string[]) => {
+  throw new PulumiError(args.slice(0, 2).join(" "), stderr, 255);
+};
 const everything = (rec: Recorded) => [...rec.said, ...rec.out, ...rec.pulumi.map((p) => p.args.join(" "))].join("\n");
 
-describe("parseLoginArgs", () => {
+describe("the command line", () => {
+  const parseLoginArgs = (argv: readonly string[]) => parseCommandLine(LOGIN, argv);
   test("defaults and every flag", () => {
-    expect(parseLoginArgs([])).toMatchObject({ port: 0, print: false, browser: true, timeoutMs: 300_000, help: false, version: false });
+    expect(parseLoginArgs([])).toMatchObject({ port: 0, print: false, browser: true, timeoutMs: 300_000 });
     expect(
       parseLoginArgs(["--account", "eu-west_2", "--client-id", "C", "--auth-url=https://id.example", "--scopes", "a b", "--port", "8765", "--stack", "dev", "--print", "--no-browser", "--timeout", "9"]),
-    ).toEqual({ account: "eu-west_2", clientId: "C", authUrl: "https://id.example", scopes: "a b", port: 8765, stack: "dev", print: true, browser: false, timeoutMs: 9000, help: false, version: false });
-    expect(parseLoginArgs(["-h"]).help).toBe(true);
-    expect(parseLoginArgs(["--version"]).version).toBe(true);
+    ).toEqual({ account: "eu-west_2", clientId: "C", authUrl: "https://id.example", scopes: "a b", port: 8765, stack: "dev", print: true, browser: false, timeoutMs: 9000 });
+    // Answered as every bin answers them: the text for stdout, exit 0.
+    expect(() => parseLoginArgs(["-h"])).toThrow(new Answer(LOGIN.help));
+    expect(() => parseLoginArgs(["--version"])).toThrow(Answer);
   });
   test("bad input is a usage error (exit 2) naming the flag", () => {
     for (const [argv, message] of [
@@ -152,7 +164,7 @@ describe("parseLoginArgs", () => {
   });
   test("the help names every flag, the secret's variable and the exit codes", () => {
     for (const s of ["--account", "pagerduty:accounts.NAME.refreshToken", "pagerduty:accounts.NAME.clientSecret", "id_token", "--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version", "PAGERDUTY_CLIENT_SECRET", "Exit codes"]) {
-      expect(USAGE).toContain(s);
+      expect(LOGIN.help).toContain(s);
     }
   });
 });
@@ -197,7 +209,10 @@ describe("login", () => {
     const rec = fresh();
     tokenReply(rec, 200, { access_token: ACCESS, refresh_token: REFRESH, token_type: "bearer", expires_in: 3600, scope: `openid ${FULL}` });
     const io = fakeIo(rec, approve);
-    io.pulumi = (args) => (rec.pulumi.push({ args }), { status: 1, stdout: "", stderr: "error: no Pulumi.yaml project file found" });
+    io.pulumi = (args) => {
+      rec.pulumi.push({ args: [...args] });
+      return failing("error: no Pulumi.yaml project file found")(args);
+    };
     io.env = { PAGERDUTY_CLIENT_ID: "CID", PAGERDUTY_CLIENT_SECRET: SECRET, PAGERDUTY_AUTH_URL: AUTH };
     expect(await login(options({ print: true }), io)).toBe(EXIT.ok);
     expect(rec.out).toEqual([`${REFRESH}\n`]);
@@ -214,7 +229,7 @@ describe("login", () => {
 
     rec = fresh();
     tokenReply(rec, 401, { error: "invalid_client", error_description: `client_secret ${SECRET} is wrong` });
-    expect(await login(options(), fakeIo(rec, approve, STACK))).toBe(EXIT.error);
+    expect(await login(options(), fakeIo(rec, approve, STACK))).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/refused the client .*check "pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\)/);
     expect(everything(rec)).not.toContain(SECRET);
     expect(rec.pulumi.filter((p) => p.args[1] === "set")).toEqual([]);
@@ -233,7 +248,7 @@ describe("login", () => {
       [(a: URL) => ({ error: "access_denied", error_description: "The user denied", state: a.searchParams.get("state")! }), EXIT.denied, /access was denied/],
       [() => ({ code: "C0DE", state: "forged" }), EXIT.state, /state parameter does not match/],
       [(a: URL) => ({ error: "access_denied", state: `${a.searchParams.get("state")}x` }), EXIT.state, /state parameter does not match/],
-      [(a: URL) => ({ state: a.searchParams.get("state")! }), EXIT.error, /neither a code nor an error/],
+      [(a: URL) => ({ state: a.searchParams.get("state")! }), EXIT.failed, /neither a code nor an error/],
     ] as const) {
       const rec = fresh();
       expect(await login(options(), fakeIo(rec, redirect, STACK))).toBe(exit);
@@ -250,10 +265,10 @@ describe("login", () => {
 
   test("settings are checked before anything listens: no secret, an http identity URL", async () => {
     let rec = fresh();
-    expect(await login(options(), fakeIo(rec, approve, { "pagerduty:clientId": "CID" }))).toBe(EXIT.error);
+    expect(await login(options(), fakeIo(rec, approve, { "pagerduty:clientId": "CID" }))).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/no client secret: set PAGERDUTY_CLIENT_SECRET .*"pagerduty:clientSecret"/);
     rec = fresh();
-    expect(await login(options({ authUrl: "http://identity.example" }), fakeIo(rec, approve, STACK))).toBe(EXIT.error);
+    expect(await login(options({ authUrl: "http://identity.example" }), fakeIo(rec, approve, STACK))).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/"pagerduty:authUrl" must use https/);
     expect(rec.said.join("\n")).not.toMatch(/oauth\/authorize/);
   });
@@ -261,8 +276,8 @@ describe("login", () => {
   test("no stack to store in (and no --print) fails before the browser opens", async () => {
     const rec = fresh();
     const io = fakeIo(rec, approve);
-    io.pulumi = () => ({ status: 255, stdout: "", stderr: "error: no stack selected; please use `pulumi stack select`" });
-    expect(await login(options(), io)).toBe(EXIT.error);
+    io.pulumi = failing("error: no stack selected; please use `pulumi stack select`");
+    expect(await login(options(), io)).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/cannot read the stack's config .*no stack selected.*or use --print/s);
   });
 });
@@ -275,6 +290,7 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
     tokenReply(rec, 200, { access_token: ACCESS, refresh_token: REFRESH, id_token: id, token_type: "bearer", expires_in: 3600, scope: `openid ${FULL}` });
 
   test("its client logs in; region, subdomain and the token are stored under its path with --path (the token --secret, on stdin)", async () => {
+    // (The stack is the runner's: pulumi-runner puts --stack before the `--`.)
     const rec = fresh();
     const id = await idToken({ clientId: "EUCID", region: "eu", subdomain: "globex" });
     reply(rec, id);
@@ -283,9 +299,9 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
     // The account's client, not the top-level one.
     expect(Object.fromEntries(rec.tokenForm!)).toMatchObject({ client_id: "EUCID", client_secret: EU_SECRET });
     expect(rec.pulumi.slice(1)).toEqual([
-      { args: ["config", "set", "--path", "--stack", "dev", "--", "pagerduty:accounts.eu.serviceRegion", "eu"] },
-      { args: ["config", "set", "--path", "--stack", "dev", "--", "pagerduty:accounts.eu.subdomain", "globex"] },
-      { args: ["config", "set", "--path", "--secret", "pagerduty:accounts.eu.refreshToken", "--stack", "dev"], input: REFRESH },
+      { args: ["config", "set", "--path", "--", "pagerduty:accounts.eu.serviceRegion", "eu"] },
+      { args: ["config", "set", "--path", "--", "pagerduty:accounts.eu.subdomain", "globex"] },
+      { args: ["config", "set", "--path", "--secret", "pagerduty:accounts.eu.refreshToken"], input: REFRESH },
     ]);
     expect(rec.said).toContain("Set pagerduty:accounts.eu.serviceRegion = eu (from the id_token) in stack dev.");
     expect(rec.said).toContain("Set pagerduty:accounts.eu.subdomain = globex (from the id_token) in stack dev.");
@@ -310,15 +326,15 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
     let rec = fresh();
     const io = fakeIo(rec, approve, stackWith({ eu: { clientSecret: EU_SECRET } }));
     io.env = { PAGERDUTY_CLIENT_ID: "CID" };
-    expect(await login(options({ account: "eu" }), io)).toBe(EXIT.error);
+    expect(await login(options({ account: "eu" }), io)).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/no client id for account "eu": pass --client-id, or set "pagerduty:accounts\.eu\.clientId"/);
 
     rec = fresh();
-    expect(await login(options({ account: "eu" }), fakeIo(rec, approve, stackWith({ eu: { clientId: "EUCID" } })))).toBe(EXIT.error);
+    expect(await login(options({ account: "eu" }), fakeIo(rec, approve, stackWith({ eu: { clientId: "EUCID" } })))).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/no client secret for account "eu": set PAGERDUTY_CLIENT_SECRET .*"pagerduty:accounts\.eu\.clientSecret"/);
 
     rec = fresh();
-    expect(await login(options({ account: "eu" }), fakeIo(rec, approve, stackWith({ eu: { ...EU, authUrl: "http://identity.example" } })))).toBe(EXIT.error);
+    expect(await login(options({ account: "eu" }), fakeIo(rec, approve, stackWith({ eu: { ...EU, authUrl: "http://identity.example" } })))).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/"pagerduty:accounts\.eu\.authUrl" must use https/);
     expect(rec.said.join("\n")).not.toMatch(/oauth\/authorize/);
   });
@@ -350,8 +366,8 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
   });
 
   test("a value --path would store as a number or bool is written with --type string", () => {
-    expect(loginAccount("eu").setArgs("subdomain", "1234", [])).toEqual(["config", "set", "--path", "--type", "string", "--", "pagerduty:accounts.eu.subdomain", "1234"]);
-    expect(loginAccount("eu").setArgs("subdomain", "acme-2", [])).toEqual(["config", "set", "--path", "--", "pagerduty:accounts.eu.subdomain", "acme-2"]);
+    expect(loginAccount("eu").setArgs("subdomain", "1234")).toEqual(["config", "set", "--path", "--type", "string", "--", "pagerduty:accounts.eu.subdomain", "1234"]);
+    expect(loginAccount("eu").setArgs("subdomain", "acme-2")).toEqual(["config", "set", "--path", "--", "pagerduty:accounts.eu.subdomain", "acme-2"]);
   });
 });
 
@@ -480,8 +496,8 @@ describe("the account the id_token names against the stack", () => {
     await identityService();
     const io = fakeIo(rec, approve, STACK);
     const pulumi = io.pulumi;
-    io.pulumi = (args, input) => (args.includes("pagerduty:serviceRegion") ? (rec.pulumi.push({ args }), { status: 255, stdout: "", stderr: "error: the stack is locked" }) : pulumi(args, input));
-    expect(await login(options(), io)).toBe(EXIT.error);
+    io.pulumi = (args, input) => (args.includes("pagerduty:serviceRegion") ? (rec.pulumi.push({ args: [...args] }), failing("error: the stack is locked")(args)) : pulumi(args, input));
+    expect(await login(options(), io)).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/pulumi config set pagerduty:serviceRegion failed: error: the stack is locked; the refresh token was not stored/);
     expect(rec.pulumi.filter((p) => p.input !== undefined)).toEqual([]);
   });

@@ -1,7 +1,9 @@
 // pagerduty-recover's decisions on a stack's pending creates, and the state it writes back.
 import * as fs from "node:fs";
-import { apply, parseArgs, plan, recover, type Checkpoint, type Finder } from "../../provider/cli/recover";
-import { configValues, type Pulumi } from "../../provider/cli/stack-config";
+import { parseCommandLine } from "../../provider/cli/command-line";
+import { apply, plan, recover, RECOVER, type Checkpoint, type Finder } from "../../provider/cli/recover";
+import type { Pulumi } from "../../provider/cli/pulumi-runner";
+import { configValues } from "../../provider/cli/stack-config";
 import { accountNames, resolveSettings } from "../../provider/config";
 import { useMockAgent } from "./http-mock";
 
@@ -81,6 +83,7 @@ test("the state written back: recorded objects after their dependencies, decided
 });
 
 test("arguments", () => {
+  const parseArgs = (argv: string[]) => parseCommandLine(RECOVER, argv);
   expect(parseArgs(["--stack", "prod", "--dry-run", "--cwd=/x"])).toEqual({ stack: "prod", dryRun: true, cwd: "/x" });
   expect(() => parseArgs(["--stack"])).toThrow(/--stack <value>. argument missing/);
   expect(() => parseArgs(["--force"])).toThrow(/Unknown option .--force./);
