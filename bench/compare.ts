@@ -26,8 +26,21 @@ import { parseArgs } from "node:util";
 import { request } from "undici";
 import { PulumiProject, ROOT, startEmulatorProcess, type RunResult, type RunningEmulator } from "../tests/e2e/harness";
 import {
-  activeThroughput, atLeast, atMost, below, counts, delta, idealSeconds, limitBoundSeconds, median, routeDelta, smoothBoundSeconds,
-  type Counts, type EmulatorStats, type Limit, type Sample,
+  activeThroughput,
+  atLeast,
+  atMost,
+  below,
+  counts,
+  delta,
+  idealSeconds,
+  limitBoundSeconds,
+  median,
+  routeDelta,
+  smoothBoundSeconds,
+  type Counts,
+  type EmulatorStats,
+  type Limit,
+  type Sample,
 } from "./compare-math";
 import { floorModule, program, RESOURCES_PER_SERVICE, type Impl } from "./compare-program";
 
@@ -40,7 +53,15 @@ const UNLIMITED = 1_000_000_000;
  * floorRatio: issue 8, at added latency. floorRatioNoLatency: issue 30, every phase at 0 ms.
  * scaleFloorRatio: issue 30, the big stack without a limit against the floor.
  */
-const TARGET = { floorRatio: 1.3, floorRatioNoLatency: 1.15, requestsPerOp: 1.05, scaleRatio: 1.2, scaleFloorRatio: 1.2, concurrent429Pct: 1, throughputPct: 85 };
+const TARGET = {
+  floorRatio: 1.3,
+  floorRatioNoLatency: 1.15,
+  requestsPerOp: 1.05,
+  scaleRatio: 1.2,
+  scaleFloorRatio: 1.2,
+  concurrent429Pct: 1,
+  throughputPct: 85,
+};
 
 interface Options {
   services: number;
@@ -96,7 +117,11 @@ function options(): Options {
     cases: caseList(values.cases),
     wideParallel: int("wide-parallel", values["wide-parallel"], 32, 0),
     bindingLimit: int("binding-limit", values["binding-limit"], q ? 60 : 240, 0),
-    scaleRuns: listOf("scale-runs", values["scale-runs"], SCALE_RUNS.map((r) => r.run)),
+    scaleRuns: listOf(
+      "scale-runs",
+      values["scale-runs"],
+      SCALE_RUNS.map((r) => r.run),
+    ),
   };
 }
 
@@ -311,13 +336,7 @@ interface ComparisonRow {
   routes: Record<string, number>;
 }
 
-async function comparison(
-  emu: RunningEmulator,
-  project: PulumiProject,
-  o: Options,
-  parallel: number | undefined,
-  bytes: StateBytes,
-): Promise<ComparisonRow[]> {
+async function comparison(emu: RunningEmulator, project: PulumiProject, o: Options, parallel: number | undefined, bytes: StateBytes): Promise<ComparisonRow[]> {
   setParallel(project, parallel);
   const p = parallel ?? ENGINE_DEFAULT_PARALLEL;
   const latencies = [0, o.latencyMs];
@@ -330,7 +349,9 @@ async function comparison(
     floor.push(await lifecycle(emu, project, `parallel ${p} round ${r} floor`, versioned("floor"), r === 1 ? bytes : undefined));
     for (const l of latencies) {
       await setLatency(emu, l);
-      provider.get(l)!.push(await lifecycle(emu, project, `parallel ${p} round ${r} provider ${l} ms`, versioned("provider"), r === 1 && l === 0 ? bytes : undefined));
+      provider
+        .get(l)!
+        .push(await lifecycle(emu, project, `parallel ${p} round ${r} provider ${l} ms`, versioned("provider"), r === 1 && l === 0 ? bytes : undefined));
     }
   }
   await setLatency(emu, 0);
@@ -607,7 +628,8 @@ function comparisonSection(o: Options, rows: ComparisonRow[], bytes: StateBytes)
       "(it does nothing, makes no request, and its state holds the same user fields and nothing else: its provider objects are module exports, " +
       "serialized as one `require` line like ours). " +
       `Both run at the engine's default parallelism (${ENGINE_DEFAULT_PARALLEL} here: 4 × CPUs)` +
-      (o.wideParallel ? ` and again at \`--parallel ${o.wideParallel}\`` : "") + ".",
+      (o.wideParallel ? ` and again at \`--parallel ${o.wideParallel}\`` : "") +
+      ".",
     "",
     `| engine --parallel | phase | added latency | this provider | floor | ratio (target ≤ ${TARGET.floorRatioNoLatency}× at 0 ms, ≤ ${TARGET.floorRatio}× at ${o.latencyMs} ms) | provider CPU ms / op (floor) | requests / op (target ≤ ${TARGET.requestsPerOp}) | 429s | tokens |`,
     "|-|-|-|-|-|-|-|-|-|-|",
@@ -664,7 +686,10 @@ function scaleSection(o: Options, sc: ScaleRow[], st: ScaleState | undefined): s
           "Checkpoint file at the end of the create (average resource entry): " +
             (["no-limit", "floor", "heavy-floor"] as const)
               .filter((k) => st.checkpointBytes[k] !== undefined)
-              .map((k) => `${{ "no-limit": "this provider", floor: "floor", "heavy-floor": "heavy floor" }[k]} ${kb(st.checkpointBytes[k])} (${st.entryBytes[k]} B)`)
+              .map(
+                (k) =>
+                  `${{ "no-limit": "this provider", floor: "floor", "heavy-floor": "heavy floor" }[k]} ${kb(st.checkpointBytes[k])} (${st.entryBytes[k]} B)`,
+              )
               .join(", ") +
             ".",
           "",
@@ -727,7 +752,7 @@ async function main() {
     project = PulumiProject.create("bench-compare", "", emu);
     installFloor(project);
     const env = {
-      date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+      date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
       pulumi: `Pulumi CLI ${project.must(["version"]).stdout.trim()}`,
       node: process.version,
       cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}`,
@@ -750,7 +775,7 @@ async function main() {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const { bytes: stateBytes, rows: comparisonRows, ...rest } = r;
     const json = { env, options: { ...o, cases: [...o.cases] }, limitPerMinute: PER_MINUTE, targets: TARGET, stateBytes, comparison: comparisonRows, ...rest };
-    fs.writeFileSync(out, JSON.stringify(json, null, 2) + "\n");
+    fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
     progress(`wrote ${path.relative(ROOT, out)}`);
   } finally {
     project?.remove();

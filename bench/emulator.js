@@ -3,7 +3,7 @@
 // child process, so load generator and server each get a core. Measures show (GET
 // /services/{id}) and create (POST /services), prints the figures and writes them into
 // emulator/README.md between the bench markers. Run `npm run build` first. ~20 s.
-"use strict";
+
 const { spawn } = require("node:child_process");
 const { existsSync, readFileSync, writeFileSync } = require("node:fs");
 const os = require("node:os");

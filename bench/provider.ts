@@ -55,7 +55,10 @@ async function run(emu: RunningEmulator, concurrency?: number): Promise<Figures>
     const after = await stats(emu);
     return {
       concurrency: concurrency ? String(concurrency) : "default (8)",
-      upMs, refreshMs, destroyMs, providerBytes,
+      upMs,
+      refreshMs,
+      destroyMs,
+      providerBytes,
       requests: after.total - before.total,
       rateLimited: after.rateLimited - before.rateLimited,
       tokens: after.tokens - before.tokens,
@@ -72,7 +75,8 @@ async function main() {
     const serial = await run(emu, 1);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const rows = [fast, serial].map(
-      (f) => `| ${f.concurrency} | ${s(f.upMs)} | ${s(f.refreshMs)} | ${s(f.destroyMs)} | ${(f.requests / N).toFixed(2)} | ${f.tokens} | ${f.rateLimited} | ${f.providerBytes} |`,
+      (f) =>
+        `| ${f.concurrency} | ${s(f.upMs)} | ${s(f.refreshMs)} | ${s(f.destroyMs)} | ${(f.requests / N).toFixed(2)} | ${f.tokens} | ${f.rateLimited} | ${f.providerBytes} |`,
     );
     const report = [
       `${N} services, ${LATENCY} ms added latency per request, real Pulumi CLI, ${new Date().toISOString().slice(0, 10)}:`,
@@ -85,7 +89,7 @@ async function main() {
     ].join("\n");
     console.log(report);
     fs.mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, "bench/results/provider.md"), report + "\n");
+    fs.writeFileSync(path.join(ROOT, "bench/results/provider.md"), `${report}\n`);
   } finally {
     await emu.stop();
   }

@@ -77,7 +77,18 @@ export const ACCOUNTS_KEY = "pagerduty:accounts";
 
 /** The settings a named account may set (driftAllFields is the stack's, not an account's). */
 export const ACCOUNT_SETTINGS = [
-  "clientId", "clientSecret", "subdomain", "serviceRegion", "apiUrl", "authUrl", "token", "refreshToken", "scopes", "maxConcurrency", "requestsPerMinute", "consistencyWindow",
+  "clientId",
+  "clientSecret",
+  "subdomain",
+  "serviceRegion",
+  "apiUrl",
+  "authUrl",
+  "token",
+  "refreshToken",
+  "scopes",
+  "maxConcurrency",
+  "requestsPerMinute",
+  "consistencyWindow",
 ] as const satisfies readonly Setting[];
 
 const ACCOUNT_NAME = /^[a-z][a-z0-9_-]{0,39}$/i;
@@ -139,19 +150,26 @@ export function parseAccounts(raw: string | undefined): Map<string, Record<strin
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings (pulumi config set --path '${ACCOUNTS_KEY}.eu.subdomain' acme-eu); it is not JSON`);
+    throw new ConfigError(
+      `"${ACCOUNTS_KEY}" must be a map from account names to settings (pulumi config set --path '${ACCOUNTS_KEY}.eu.subdomain' acme-eu); it is not JSON`,
+    );
   }
-  if (!isRecord(parsed)) throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings; got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
+  if (!isRecord(parsed))
+    throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings; got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
   const known = new Set<string>(ACCOUNT_SETTINGS);
   for (const [name, entry] of Object.entries(parsed)) {
     const where = `"${ACCOUNTS_KEY}.${name}"`;
     const problem = accountNameProblem(name);
     if (problem) throw new ConfigError(`${where}: an account name ${problem}`);
-    if (name === DEFAULT_ACCOUNT) throw new ConfigError(`${where}: "${DEFAULT_ACCOUNT}" names the top-level pagerduty:* settings; give the account another name`);
+    if (name === DEFAULT_ACCOUNT)
+      throw new ConfigError(`${where}: "${DEFAULT_ACCOUNT}" names the top-level pagerduty:* settings; give the account another name`);
     if (!isRecord(entry)) throw new ConfigError(`${where} must be a map of settings (clientId, clientSecret, subdomain, ...)`);
     for (const [key, v] of Object.entries(entry)) {
       if (!known.has(key)) throw new ConfigError(`${where}.${key} is not an account setting; known: ${ACCOUNT_SETTINGS.join(", ")}`);
-      const ok = typeof v === "string" || (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute" || key === "consistencyWindow")) || (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
+      const ok =
+        typeof v === "string" ||
+        (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute" || key === "consistencyWindow")) ||
+        (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
       if (!ok) throw new ConfigError(`${where}.${key} must be ${key === "scopes" ? "a string or a list of strings" : "a string"}; got ${JSON.stringify(v)}`);
     }
     accounts.set(name, entry);
@@ -191,7 +209,11 @@ export const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
  * The settings of `account`: the top-level `pagerduty:*` settings (with environment fallbacks) for
  * the default account, its entry of `pagerduty:accounts` for a named one. Errors name the key to set.
  */
-export function resolveSettings(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env, account: string = DEFAULT_ACCOUNT): ProviderSettings {
+export function resolveSettings(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  account: string = DEFAULT_ACCOUNT,
+): ProviderSettings {
   let source: SettingSource;
   if (account === DEFAULT_ACCOUNT) source = topLevel(get, env);
   else {
@@ -264,13 +286,15 @@ function resolveCredentials({ value, describe }: SettingSource): Credentials {
   if (token !== undefined) return { kind: "api_key", token };
   const missing = (["clientId", "clientSecret"] as const).filter((s) => value(s) === undefined);
   if (refreshToken !== undefined) {
-    if (missing.length) throw new ConfigError(`${missing.map(describe).join(" and ")} ${missing.length > 1 ? "are" : "is"} required with ${describe("refreshToken")} (the refresh grant always sends the client secret)`);
+    if (missing.length)
+      throw new ConfigError(
+        `${missing.map(describe).join(" and ")} ${missing.length > 1 ? "are" : "is"} required with ${describe("refreshToken")} (the refresh grant always sends the client secret)`,
+      );
     return { kind: "refresh_token", clientId: clientId!, clientSecret: clientSecret!, refreshToken };
   }
   if (missing.length === 2) {
     throw new ConfigError(
-      `no PagerDuty credentials: set ${describe("clientId")} and ${describe("clientSecret")} (Scoped OAuth app), ` +
-        `or ${describe("token")} (API key)`,
+      `no PagerDuty credentials: set ${describe("clientId")} and ${describe("clientSecret")} (Scoped OAuth app), ` + `or ${describe("token")} (API key)`,
     );
   }
   if (missing.length) throw new ConfigError(`${describe(missing[0]!)} is required with ${describe(missing[0] === "clientId" ? "clientSecret" : "clientId")}`);
@@ -282,7 +306,10 @@ function resolveScopes({ value, describe }: SettingSource): string[] {
   if (raw === undefined) return [...DEFAULT_SCOPES];
   const scopes = [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
   const selector = scopes.find((s) => s.startsWith("as_account-"));
-  if (selector) throw new ConfigError(`${describe("scopes")} must not contain the account selector "${selector}"; it is built from pagerduty:serviceRegion and pagerduty:subdomain`);
+  if (selector)
+    throw new ConfigError(
+      `${describe("scopes")} must not contain the account selector "${selector}"; it is built from pagerduty:serviceRegion and pagerduty:subdomain`,
+    );
   if (!scopes.length) throw new ConfigError(`${describe("scopes")} is empty`);
   return scopes;
 }

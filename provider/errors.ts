@@ -108,7 +108,9 @@ export class NetworkError extends PagerDutyError {
    * the path never carries a query string, so nothing secret does.
    */
   constructor(init: { method: string; path: string; reason: string; sent: boolean; cause: unknown; origin?: string; setting?: string }) {
-    super("ERR_NETWORK", `${init.method} ${init.origin ?? ""}${init.path} failed: ${init.reason}${networkHint(init.reason, init.origin, init.setting)}`, { cause: init.cause });
+    super("ERR_NETWORK", `${init.method} ${init.origin ?? ""}${init.path} failed: ${init.reason}${networkHint(init.reason, init.origin, init.setting)}`, {
+      cause: init.cause,
+    });
     this.name = "NetworkError";
     this.method = init.method;
     this.path = init.path;

@@ -9,7 +9,14 @@ import { resource as conversion } from "./resources/service-event-rules-conversi
 import type { ResourceDefinition } from "./kernel/define";
 import type { AnyResource } from "./engine/resource";
 
-const KINDS = { Service: service, ServiceIntegration: integration, ServiceEventRule: rule, ServiceEventRulesConversion: conversion, ServiceCustomFieldValues: customFieldValues, ServiceEnablement: enablement } as const;
+const KINDS = {
+  Service: service,
+  ServiceIntegration: integration,
+  ServiceEventRule: rule,
+  ServiceEventRulesConversion: conversion,
+  ServiceCustomFieldValues: customFieldValues,
+  ServiceEnablement: enablement,
+} as const;
 
 export type ResourceKind = keyof typeof KINDS;
 
@@ -20,5 +27,4 @@ export const DEFINITIONS: readonly ResourceDefinition[] = Object.values(RESOURCE
 
 export { CREATED_KINDS, createdKindOf, RECORDED_KINDS, recordedType, type CreatedKind } from "./kernel/created-kinds";
 
-export const isResourceKind = (kind: string): kind is ResourceKind => Object.prototype.hasOwnProperty.call(RESOURCES, kind);
-
+export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);

@@ -32,7 +32,10 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     members.push(tsdoc(doc + secret, "  "), `  declare readonly ${key}: pulumi.Output<${printer.type(schema, "output", [d.kind, key])}>;`);
   }
   members.push(...ACCOUNT_OUTPUT);
-  const placeholders = wrap([...Object.keys(outputs), "account"].map((k) => `${k}: undefined`), "      ");
+  const placeholders = wrap(
+    [...Object.keys(outputs), "account"].map((k) => `${k}: undefined`),
+    "      ",
+  );
   const conflict = d.uniqueInAccount
     ? `, __conflict: uniqueConflict(${JSON.stringify(d.kind)}, name, ${JSON.stringify(d.uniqueInAccount)}, args.${d.uniqueInAccount}, args.account)`
     : "";
@@ -71,13 +74,16 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
 /** The input every resource takes beside its definition's (provider/kernel/factory.ts handles it). */
 const ACCOUNT_ARG = [
   tsdoc(
-    'The account the object lives in: a name declared in the stack config\'s `pagerduty:accounts`, or an `Account`. Unset: the default account (the top-level `pagerduty:*` settings). Changing it replaces the object.',
+    "The account the object lives in: a name declared in the stack config's `pagerduty:accounts`, or an `Account`. Unset: the default account (the top-level `pagerduty:*` settings). Changing it replaces the object.",
     "  ",
   ),
   "  account?: pulumi.Input<string> | Account;",
 ];
 
-const ACCOUNT_OUTPUT = [tsdoc("The account the object lives in, as the program names it (undefined: the default account).", "  "), "  declare readonly account: pulumi.Output<string | undefined>;"];
+const ACCOUNT_OUTPUT = [
+  tsdoc("The account the object lives in, as the program names it (undefined: the default account).", "  "),
+  "  declare readonly account: pulumi.Output<string | undefined>;",
+];
 
 /** Comma-separated items, as few lines as fit in 110 columns. */
 function wrap(items: string[], indent: string): string {
@@ -94,11 +100,13 @@ function lookupResultsModule(registry: TypeRegistry): string {
   const printer = new TypePrinter(registry, "./lookup-results");
   for (const { name, schema } of LOOKUP_RESULTS) printer.type(named(name, schema), "output", [name]);
   const imports = printer.imports();
-  return [
+  return `${[
     header("the lookup result schemas in provider/resources/lookup.ts"),
     ...(imports.length ? [...imports, ""] : [""]),
     ...printer.declarations().flatMap((decl) => [decl, ""]),
-  ].join("\n").trimEnd() + "\n";
+  ]
+    .join("\n")
+    .trimEnd()}\n`;
 }
 
 // ---- README -------------------------------------------------------------------------------------
@@ -157,7 +165,9 @@ function referenceTables(): string {
         .join(" ")}`,
       "",
     ];
-  }).join("\n").trimEnd();
+  })
+    .join("\n")
+    .trimEnd();
 }
 
 /** The object schema a field holds (through optional, nullable, arrays), if any; recursive ones are not expanded. */
@@ -168,8 +178,10 @@ function nestedShape(schema: z.ZodTypeAny): { shape: z.ZodRawShape; list: boolea
     if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
     else if (s instanceof z.ZodDefault) s = s.removeDefault();
     else if (s instanceof z.ZodEffects) s = s.innerType();
-    else if (s instanceof z.ZodArray) (s = s.element), (list = true);
-    else break;
+    else if (s instanceof z.ZodArray) {
+      s = s.element;
+      list = true;
+    } else break;
   }
   return s instanceof z.ZodObject ? { shape: s.shape as z.ZodRawShape, list } : undefined;
 }
@@ -187,12 +199,15 @@ function fieldRows(shape: z.ZodRawShape, prefix: string, replaces: (key: string)
 /** The README with its generated blocks replaced. */
 export function readmeWith(readme: string): string {
   let out = readme;
-  for (const [name, text] of [["resources", summaryTable()], ["reference", referenceTables()]] as const) {
+  for (const [name, text] of [
+    ["resources", summaryTable()],
+    ["reference", referenceTables()],
+  ] as const) {
     const [start, end] = block(name);
     const a = out.indexOf(start);
     const b = out.indexOf(end);
     if (a < 0 || b < a) throw new Error(`README.md has no "${start}" ... "${end}" block`);
-    out = out.slice(0, a) + start + "\n\n" + text + "\n\n" + out.slice(b);
+    out = `${out.slice(0, a) + start}\n\n${text}\n\n${out.slice(b)}`;
   }
   return out;
 }
@@ -212,10 +227,12 @@ export function generate(readme = fs.readFileSync(path.join(ROOT, "README.md"), 
 
 /** The generated files whose content on disk differs. */
 export function stale(files = generate()): string[] {
-  return [...files].filter(([p, text]) => {
-    const file = path.join(ROOT, p);
-    return !fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text;
-  }).map(([p]) => p);
+  return [...files]
+    .filter(([p, text]) => {
+      const file = path.join(ROOT, p);
+      return !fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text;
+    })
+    .map(([p]) => p);
 }
 
 if (require.main === module) {

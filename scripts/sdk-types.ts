@@ -65,9 +65,7 @@ export class TypePrinter {
 
   /** `import type` lines for the interfaces this file uses from other generated files. */
   imports(): string[] {
-    return [...this.imported]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([m, names]) => `import type { ${[...names].sort().join(", ")} } from "${m}";`);
+    return [...this.imported].sort(([a], [b]) => a.localeCompare(b)).map(([m, names]) => `import type { ${[...names].sort().join(", ")} } from "${m}";`);
   }
 
   /** The type of a field's value (without `?`): `pulumi.Input<...>` around it in input mode. */
@@ -161,7 +159,9 @@ export class TypePrinter {
       `export interface ${name} {`,
       ...this.members((target as z.AnyZodObject).shape, mode, typeNameOf(schema) ? [typeNameOf(schema)!] : path),
       // A passthrough object keeps keys it does not declare (e.g. a lookup returning the API's object).
-      ...((target as z.AnyZodObject)._def.unknownKeys === "passthrough" ? ["  /** Other fields of the API's object, as it sends them. */", "  [key: string]: unknown;"] : []),
+      ...((target as z.AnyZodObject)._def.unknownKeys === "passthrough"
+        ? ["  /** Other fields of the API's object, as it sends them. */", "  [key: string]: unknown;"]
+        : []),
       "}",
     ].join("\n");
     return name;

@@ -2,7 +2,7 @@
 // The closing line of `npm test` for CI: "N passed, N failed, N skipped", from jest's --json reports.
 // A suite that failed to run (a missing import, a syntax error) has no failed test of its own: it
 // counts as one failure, as does a report that is missing (its jest run never finished).
-"use strict";
+
 const fs = require("node:fs");
 
 /** `reports`: each parsed report, or null when the file was missing or unreadable. */

@@ -22,7 +22,6 @@ import { type Account, accountName } from "./account";
 import { providerFor } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
 
-
 export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases"> {
   /**
    * Name of the lookup resource in the stack. By default it is derived from the arguments, which

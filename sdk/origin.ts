@@ -16,7 +16,10 @@ export function originOf(type: string, name: string, opts?: pulumi.CustomResourc
   const parent = opts?.parent ? opts.parent.urn : pulumi.output("");
   const stack = currentStack();
   return pulumi.output(parent).apply((p) => {
-    const hash = createHash("sha256").update(JSON.stringify([pulumi.getProject(), pulumi.getStack(), `pagerduty:${type}`, name, p])).digest("hex").slice(0, 32);
+    const hash = createHash("sha256")
+      .update(JSON.stringify([pulumi.getProject(), pulumi.getStack(), `pagerduty:${type}`, name, p]))
+      .digest("hex")
+      .slice(0, 32);
     return stack ? `${hash}@${stack}` : hash;
   });
 }

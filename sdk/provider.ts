@@ -24,7 +24,7 @@ const PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
 
 /** The provider object of a resource kind ("Lookup" for the get* functions). */
 export function providerFor(kind: string): dynamic.ResourceProvider {
-  const p = Object.prototype.hasOwnProperty.call(PROVIDERS, kind) ? PROVIDERS[kind] : undefined;
+  const p = Object.hasOwn(PROVIDERS, kind) ? PROVIDERS[kind] : undefined;
   if (!p) throw new TypeError(`no provider module for resource kind "${kind}"`);
   return p;
 }

@@ -161,7 +161,8 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         const b = body(req.body);
         setFlag(a, b, "published");
         if (b.redirectUris !== undefined) {
-          if (!Array.isArray(b.redirectUris) || !b.redirectUris.every((u) => typeof u === "string")) throw invalid('"redirectUris" must be an array of strings');
+          if (!Array.isArray(b.redirectUris) || !b.redirectUris.every((u) => typeof u === "string"))
+            throw invalid('"redirectUris" must be an array of strings');
           a.redirectUris = b.redirectUris as string[];
         }
         return { id: a.id, clientId: a.clientId, published: a.published, redirectUris: a.redirectUris };

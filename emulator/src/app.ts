@@ -34,7 +34,7 @@ const FAULT_ERRORS: Record<number, ApiErrorName> = {
 
 /** 406 when the Accept header asks for a vendor media type with an API version other than 2. */
 function checkAccept(accept: string | undefined): void {
-  if (!accept || !accept.includes("vnd.")) return;
+  if (!accept?.includes("vnd.")) return;
   for (const range of accept.split(",")) {
     const [type, ...ps] = range.split(";").map((s) => s.trim());
     if (!/^application\/vnd\.[^+]+\+json$/i.test(type)) continue;
@@ -121,8 +121,7 @@ function known(err: FastifyError | Error, area: string | undefined): ApiError | 
 }
 
 /** 404 naming the path as the client sent it (before the /eu rewrite). */
-const notServed = (req: FastifyRequest): ApiError =>
-  new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.originalUrl.split("?")[0]}`]);
+const notServed = (req: FastifyRequest): ApiError => new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.originalUrl.split("?")[0]}`]);
 
 /** `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
 export function buildApp(core: EmulatorCore, https?: { cert: string; key: string }): FastifyInstance {

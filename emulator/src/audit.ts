@@ -40,14 +40,7 @@ function actors(core: EmulatorCore, p: Principal) {
   return list;
 }
 
-export function audit(
-  core: EmulatorCore,
-  p: Principal,
-  root: Reference,
-  action: AuditAction,
-  resource: Reference,
-  fields: FieldChange[],
-): void {
+export function audit(core: EmulatorCore, p: Principal, root: Reference, action: AuditAction, resource: Reference, fields: FieldChange[]): void {
   if (action === "update" && fields.length === 0) return;
   const at = core.clock.now();
   const id = core.ids.next();

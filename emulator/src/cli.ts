@@ -115,8 +115,8 @@ async function main(): Promise<void> {
     process.stderr.write(`pagerduty-emulator: ${e.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  if (cmd.kind === "help") return void process.stdout.write(USAGE + "\n");
-  if (cmd.kind === "version") return void process.stdout.write(version() + "\n");
+  if (cmd.kind === "help") return void process.stdout.write(`${USAGE}\n`);
+  if (cmd.kind === "version") return void process.stdout.write(`${version()}\n`);
   const emu = await startEmulator(cmd.options);
   // Handlers first: a client may signal as soon as it has read the ready line.
   let closing = false;
@@ -124,19 +124,29 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     process.stderr.write(`pagerduty-emulator: ${signal}, shutting down\n`);
-    emu.close().then(() => process.exit(0), () => process.exit(1));
+    emu.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
   const { account, oauth, apiKey, escalationPolicyId, eu } = emu.seed;
   const ready: ReadyLine = {
-    url: emu.url, apiUrl: emu.apiUrl, euApiUrl: emu.euApiUrl, authUrl: emu.authUrl, adminToken: emu.adminToken,
-    account, oauth, apiKey, escalationPolicyId,
+    url: emu.url,
+    apiUrl: emu.apiUrl,
+    euApiUrl: emu.euApiUrl,
+    authUrl: emu.authUrl,
+    adminToken: emu.adminToken,
+    account,
+    oauth,
+    apiKey,
+    escalationPolicyId,
     ...(eu ? { eu } : {}),
     lag: { ...emu.core.lag.settings },
     ...(emu.caFile ? { caFile: emu.caFile } : {}),
   };
-  process.stdout.write(JSON.stringify(ready) + "\n");
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
   process.stderr.write(`pagerduty-emulator listening on ${emu.url}${emu.caFile ? ` (trust ${emu.caFile})` : ""}\n`);
 }
 

@@ -82,5 +82,4 @@ export class OAuthError extends Error {
 }
 
 export const invalid = (...errors: string[]): ApiError => new ApiError("INVALID_INPUT", errors);
-export const notFound = (what?: string): ApiError =>
-  new ApiError("NOT_FOUND", what ? [`${what} not found`] : undefined);
+export const notFound = (what?: string): ApiError => new ApiError("NOT_FOUND", what ? [`${what} not found`] : undefined);

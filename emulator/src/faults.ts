@@ -42,15 +42,13 @@ export function parseFault(body: unknown): FaultSpec {
   const errors: string[] = [];
   const { route, status, latencyMs, drop, after, count, fraction } = body;
   if (typeof route !== "string" || route.trim() === "") errors.push('"route" must be a string like "GET /services/:id" or "*"');
-  if (status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(status))
-    errors.push(`"status" must be one of ${FAULT_STATUSES.join(", ")}`);
+  if (status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(status)) errors.push(`"status" must be one of ${FAULT_STATUSES.join(", ")}`);
   if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && (latencyMs as number) >= 0 && (latencyMs as number) <= 60_000))
     errors.push('"latencyMs" must be an integer between 0 and 60000');
   if (drop !== undefined && typeof drop !== "boolean") errors.push('"drop" must be a boolean');
   if (after !== undefined && typeof after !== "boolean") errors.push('"after" must be a boolean');
   if (count !== undefined && !(Number.isInteger(count) && (count as number) > 0)) errors.push('"count" must be a positive integer');
-  if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
-    errors.push('"fraction" must be a number in (0, 1]');
+  if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1)) errors.push('"fraction" must be a number in (0, 1]');
   if (status === undefined && latencyMs === undefined && !drop) errors.push('A fault needs "status", "latencyMs" or "drop": true');
   if (errors.length) throw invalid(...errors);
   return {

@@ -49,7 +49,7 @@ export function parseOptions(v: Validator, o: Json, dataType: string | undefined
   if (!list) return undefined;
   return list.map((opt, i) => {
     const data = isObject(opt) && isObject(opt.data) ? opt.data : undefined;
-    const p = data ? scalarProblem(dataType ?? "", data.value) : "must be {\"data\": {\"data_type\", \"value\"}}";
+    const p = data ? scalarProblem(dataType ?? "", data.value) : 'must be {"data": {"data_type", "value"}}';
     if (p) v.fail(`"field_options[${i}].data.value" ${p}`);
     return { id: ids.next(), data: { data_type: dataType ?? "", value: data?.value } };
   });
@@ -77,8 +77,7 @@ export function createFieldDef(state: State, ids: IdAllocator, accountId: string
     created_at: now,
     updated_at: now,
   };
-  if (name && Object.values(state.customFields).some((f) => f.accountId === accountId && f.name === name))
-    v.fail(`Name has already been taken ("${name}")`);
+  if (name && Object.values(state.customFields).some((f) => f.accountId === accountId && f.name === name)) v.fail(`Name has already been taken ("${name}")`);
   v.done();
   setDefault(def, o);
   def.id = id ?? ids.next();

@@ -31,8 +31,7 @@ export const who = (req: FastifyRequest): Principal => req.principal as Principa
 /** Path parameters (every route's params are strings). */
 export const params = (req: FastifyRequest): Record<string, string> => req.params as Record<string, string>;
 
-export const query = (req: FastifyRequest): Record<string, string | string[] | undefined> =>
-  req.query as Record<string, string | string[] | undefined>;
+export const query = (req: FastifyRequest): Record<string, string | string[] | undefined> => req.query as Record<string, string | string[] | undefined>;
 
 /** Base URL for `self`/`html_url` links: the REST base the request came through (region.ts). */
 export function baseUrl(core: EmulatorCore, req: FastifyRequest): string {
@@ -71,7 +70,9 @@ export function intParam(q: Record<string, string | string[] | undefined>, key: 
   if (raw === undefined || raw === "") return dflt;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min)
-    throw invalid(`"${key}" must be an integer from ${min} to ${Number.MAX_SAFE_INTEGER}, got ${raw.length > 20 ? `${raw.slice(0, 20)}… (${raw.length} characters)` : JSON.stringify(raw)}`);
+    throw invalid(
+      `"${key}" must be an integer from ${min} to ${Number.MAX_SAFE_INTEGER}, got ${raw.length > 20 ? `${raw.slice(0, 20)}… (${raw.length} characters)` : JSON.stringify(raw)}`,
+    );
   return n;
 }
 

@@ -29,7 +29,7 @@ export class IdAllocator {
   /** "P" + 6 uppercase alphanumerics, PagerDuty style. */
   next(): string {
     for (;;) {
-      const id = "P" + randomString(6);
+      const id = `P${randomString(6)}`;
       if (!this.used.has(id)) return this.claim(id);
     }
   }

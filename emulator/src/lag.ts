@@ -31,8 +31,10 @@ const SWEEP_AT = 10_000;
 
 /** `PUT /_emulator/lag`: the keys given replace the current settings; the others stay. */
 export function parseLag(body: unknown, current: LagSettings): LagSettings {
-  if (!isObject(body)) throw invalid('The body must be a JSON object {ms?, euMs?, deletes?}');
-  const errors = Object.keys(body).filter((k) => !KEYS.includes(k)).map((k) => `"${k}" is not a lag setting (known: ${KEYS.join(", ")})`);
+  if (!isObject(body)) throw invalid("The body must be a JSON object {ms?, euMs?, deletes?}");
+  const errors = Object.keys(body)
+    .filter((k) => !KEYS.includes(k))
+    .map((k) => `"${k}" is not a lag setting (known: ${KEYS.join(", ")})`);
   for (const k of ["ms", "euMs"] as const) {
     const v = body[k];
     if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_LAG_MS))

@@ -50,7 +50,5 @@ const REGION_NAMES: Record<Region, string> = { us: "US", eu: "EU" };
 export function requireRegion(core: EmulatorCore, req: FastifyRequest, p: Principal): void {
   const region = core.state.accounts[p.accountId]?.region ?? "us";
   if ((region === "eu") === isEu(req)) return;
-  throw new ApiError("WRONG_SERVICE_REGION", [
-    `This account's data is in the ${REGION_NAMES[region]} service region; use ${restBase(core, req, region)}`,
-  ]);
+  throw new ApiError("WRONG_SERVICE_REGION", [`This account's data is in the ${REGION_NAMES[region]} service region; use ${restBase(core, req, region)}`]);
 }

@@ -31,11 +31,18 @@ export const createServiceBody = envelope("service", object(SERVICE_FIELDS, ["na
 /** PUT /services/{id}: a partial update (absent fields stay). */
 export const updateServiceBody = envelope("service", object(SERVICE_FIELDS));
 /** PUT /services: update multiple, each item naming its service. */
-export const updateServicesBody = envelope("services", { type: "array", minItems: 1, items: object({ id: { type: "string", minLength: 1 }, ...SERVICE_FIELDS }, ["id"]) });
+export const updateServicesBody = envelope("services", {
+  type: "array",
+  minItems: 1,
+  items: object({ id: { type: "string", minLength: 1 }, ...SERVICE_FIELDS }, ["id"]),
+});
 
 const reference = object({ id: { type: "string", minLength: 1 } }, ["id"]);
 
-export const integrationBody = envelope("integration", object({ name: { type: "string", minLength: 1, maxLength: 255 }, vendor: nullable(reference), type: { type: "string" } }));
+export const integrationBody = envelope(
+  "integration",
+  object({ name: { type: "string", minLength: 1, maxLength: 255 }, vendor: nullable(reference), type: { type: "string" } }),
+);
 
 export const createRuleBody = envelope("rule", { type: "object" });
 /**
@@ -60,11 +67,21 @@ export const fieldValuesBody = envelope("custom_fields", { type: "array", items:
 
 export const enablementBody = envelope("enablement", object({ enabled: { type: "boolean" } }, ["enabled"]));
 
-const ARTICLE: Record<string, string> = { string: "a string", integer: "an integer", number: "a number", boolean: "true or false", object: "an object", array: "an array" };
+const ARTICLE: Record<string, string> = {
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+};
 
 /** `/service/support_hours/days_of_week/0` → `support_hours.days_of_week[0]` (the envelope key left out). */
 function fieldPath(instancePath: string, extra?: string): string {
-  const parts = instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (extra !== undefined) parts.push(extra);
   // The envelope key is left out, but kept before an index (`services[1].name`).
   const inner = parts.length > 1 && !/^\d+$/.test(parts[1]) ? parts.slice(1) : parts;

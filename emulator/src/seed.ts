@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { deepestPath, MAX_DEPTH, pathText } from "./depth";
 import { createFieldDef } from "./field-defs";
-import { IdAllocator, randomString, secret } from "./ids";
+import { type IdAllocator, randomString, secret } from "./ids";
 import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
 import type { Account, App, AppKind, Region, Role, State } from "./store";
 import { accountBySubdomain } from "./store";
@@ -90,7 +90,15 @@ export function defaultSeed(): SeedDocument {
       { account: "acme", name: "Pulumi provider", kind: "scoped", confidential: true, scopes: DEFAULT_APP_SCOPES, redirectUris: REDIRECTS },
       { account: "acme", name: "Classic web app", kind: "classic", confidential: true, scopes: [...CLASSIC_SCOPES], redirectUris: REDIRECTS },
       { account: "acme", name: "Classic single-page app", kind: "classic", confidential: false, scopes: [...CLASSIC_SCOPES], redirectUris: REDIRECTS },
-      { account: "globex", name: "Globex marketplace app", kind: "scoped", confidential: true, scopes: DEFAULT_APP_SCOPES, redirectUris: REDIRECTS, published: true },
+      {
+        account: "globex",
+        name: "Globex marketplace app",
+        kind: "scoped",
+        confidential: true,
+        scopes: DEFAULT_APP_SCOPES,
+        redirectUris: REDIRECTS,
+        published: true,
+      },
     ],
     apiKeys: [
       { account: "acme", kind: "account", name: "Acme account key" },
@@ -103,7 +111,14 @@ export function defaultSeed(): SeedDocument {
       { account: "globex", name: "Default" },
     ],
     customFields: [
-      { account: "acme", name: "tier", display_name: "Tier", data_type: "string", field_type: "single_value_fixed", field_options: [{ data: { data_type: "string", value: "gold" } }, { data: { data_type: "string", value: "silver" } }] },
+      {
+        account: "acme",
+        name: "tier",
+        display_name: "Tier",
+        data_type: "string",
+        field_type: "single_value_fixed",
+        field_options: [{ data: { data_type: "string", value: "gold" } }, { data: { data_type: "string", value: "silver" } }],
+      },
       { account: "acme", name: "runbook", display_name: "Runbook", data_type: "url", field_type: "single_value" },
       { account: "acme", name: "pci", display_name: "PCI scope", data_type: "boolean", field_type: "single_value" },
     ],
@@ -130,7 +145,12 @@ export function readSeedFile(file: string): SeedDocument {
  */
 export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now: string): SeedDocument {
   const resolved: Required<SeedDocument> = {
-    accounts: [], users: [], apps: [], apiKeys: [], escalationPolicies: [], customFields: [],
+    accounts: [],
+    users: [],
+    apps: [],
+    apiKeys: [],
+    escalationPolicies: [],
+    customFields: [],
   };
   const takeId = (id: string | undefined, where: string): string => {
     if (id === undefined) return ids.next();
@@ -184,13 +204,23 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
 
   list(doc.apps, "apps").forEach((a, i) => {
     const where = `apps[${i}]`;
-    types(a, where, { id: "a token", name: "a string", confidential: "a boolean", clientId: "a token", clientSecret: "a token",
-      scopes: "a string or an array of strings", redirectUris: "an array of strings", published: "a boolean", installs: "an array of strings" });
+    types(a, where, {
+      id: "a token",
+      name: "a string",
+      confidential: "a boolean",
+      clientId: "a token",
+      clientSecret: "a token",
+      scopes: "a string or an array of strings",
+      redirectUris: "an array of strings",
+      published: "a boolean",
+      installs: "an array of strings",
+    });
     const acc = account(a?.account, where);
     if (a.kind !== "classic" && a.kind !== "scoped") throw new SeedError(`${where}.kind must be "classic" or "scoped"`);
     const confidential = a.confidential ?? true;
     if (a.kind === "scoped" && !confidential) throw new SeedError(`${where}: Scoped OAuth does not support non-confidential clients`);
-    const scopes = typeof a.scopes === "string" ? a.scopes.split(" ").filter(Boolean) : (a.scopes ?? (a.kind === "classic" ? [...CLASSIC_SCOPES] : DEFAULT_APP_SCOPES));
+    const scopes =
+      typeof a.scopes === "string" ? a.scopes.split(" ").filter(Boolean) : (a.scopes ?? (a.kind === "classic" ? [...CLASSIC_SCOPES] : DEFAULT_APP_SCOPES));
     if (a.kind === "classic" && scopes.some((s) => !(CLASSIC_SCOPES as readonly string[]).includes(s)))
       throw new SeedError(`${where}.scopes of a Classic app may only be "read" and "write"`);
     const installs = list(a.installs, `${where}.installs`).map((s, j) => account(s, `${where}.installs[${j}]`).id);
@@ -198,9 +228,18 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
     if (Object.values(state.apps).some((x) => x.clientId === clientId)) throw new SeedError(`${where}.clientId exists already`);
     const id = takeId(a.id, where);
     const app: App = {
-      id, name: a.name ?? id, accountId: acc.id, kind: a.kind, confidential, clientId,
-      clientSecret: a.clientSecret ?? secret(), scopes, redirectUris: list(a.redirectUris, `${where}.redirectUris`),
-      published: a.published ?? false, installs, oauthEnabled: true,
+      id,
+      name: a.name ?? id,
+      accountId: acc.id,
+      kind: a.kind,
+      confidential,
+      clientId,
+      clientSecret: a.clientSecret ?? secret(),
+      scopes,
+      redirectUris: list(a.redirectUris, `${where}.redirectUris`),
+      published: a.published ?? false,
+      installs,
+      oauthEnabled: true,
     };
     state.apps[id] = app;
     resolved.apps.push({ ...a, id, clientId, clientSecret: app.clientSecret, scopes, confidential });

@@ -222,15 +222,10 @@ export function emptyState(adminToken: string): State {
 export const accountBySubdomain = (state: State, subdomain: string): Account | undefined =>
   Object.values(state.accounts).find((a) => a.subdomain === subdomain);
 
-export const appByClientId = (state: State, clientId: string): App | undefined =>
-  Object.values(state.apps).find((a) => a.clientId === clientId);
+export const appByClientId = (state: State, clientId: string): App | undefined => Object.values(state.apps).find((a) => a.clientId === clientId);
 
 /** Look up an object of one account; objects of other accounts are invisible (404). */
-export function owned<T extends { accountId: string }>(
-  table: Record<string, T>,
-  id: string,
-  accountId: string,
-): T | undefined {
-  const o = Object.prototype.hasOwnProperty.call(table, id) ? table[id] : undefined;
+export function owned<T extends { accountId: string }>(table: Record<string, T>, id: string, accountId: string): T | undefined {
+  const o = Object.hasOwn(table, id) ? table[id] : undefined;
   return o && o.accountId === accountId ? o : undefined;
 }

@@ -27,11 +27,17 @@ const DAY = 24 * 3600 * 1000;
 
 x509.cryptoProvider.set(webcrypto as never);
 
-const serial = () => Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString("hex").replace(/^[89a-f]/, "1");
+const serial = () =>
+  Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
+    .toString("hex")
+    .replace(/^[89a-f]/, "1");
 
 async function pemKey(key: CryptoKey): Promise<string> {
   const der = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN PRIVATE KEY-----\n${der
+    .toString("base64")
+    .match(/.{1,64}/g)!
+    .join("\n")}\n-----END PRIVATE KEY-----\n`;
 }
 
 async function importKey(pem: string): Promise<CryptoKey> {
@@ -88,7 +94,7 @@ async function serverCert(ca: Ca): Promise<{ cert: string; key: string }> {
       await x509.AuthorityKeyIdentifierExtension.create(ca.cert),
     ],
   });
-  return { cert: cert.toString("pem") + "\n" + ca.cert.toString("pem") + "\n", key: await pemKey(keys.privateKey) };
+  return { cert: `${cert.toString("pem")}\n${ca.cert.toString("pem")}\n`, key: await pemKey(keys.privateKey) };
 }
 
 /**
@@ -107,7 +113,7 @@ export async function generateTls(dir?: string): Promise<TlsFiles> {
   } else {
     ca = await newCa();
     writeFileSync(caKeyFile, await pemKey(ca.key), { mode: 0o600 });
-    writeFileSync(caFile, ca.cert.toString("pem") + "\n");
+    writeFileSync(caFile, `${ca.cert.toString("pem")}\n`);
   }
   const server = await serverCert(ca);
   return { ...server, caFile, cleanup: () => (dir ? undefined : rmSync(home, { recursive: true, force: true })) };

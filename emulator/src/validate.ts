@@ -8,8 +8,7 @@ export type Json = Record<string, unknown>;
 
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const has = (o: Json, key: string): boolean =>
-  Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+const has = (o: Json, key: string): boolean => Object.hasOwn(o, key) && o[key] !== undefined;
 
 interface Opts {
   nullable?: boolean;
@@ -42,8 +41,7 @@ export class Validator {
     return this.field(o, key, opts, (v) => {
       if (typeof v !== "string") return this.fail(`${this.path(key)} must be a string`);
       if (opts.nonEmpty && v.trim() === "") return this.fail(`${this.path(key)} can't be blank`);
-      if (opts.max !== undefined && v.length > opts.max)
-        return this.fail(`${this.path(key)} is too long (maximum is ${opts.max} characters)`);
+      if (opts.max !== undefined && v.length > opts.max) return this.fail(`${this.path(key)} is too long (maximum is ${opts.max} characters)`);
       if (opts.pattern && !opts.pattern.test(v)) return this.fail(`${this.path(key)} has an invalid format`);
       return v;
     });
@@ -76,16 +74,12 @@ export class Validator {
   }
 
   boolean(o: Json, key: string, opts: Opts = {}) {
-    return this.field(o, key, opts, (v) =>
-      typeof v === "boolean" ? v : this.fail(`${this.path(key)} must be true or false`),
-    );
+    return this.field(o, key, opts, (v) => (typeof v === "boolean" ? v : this.fail(`${this.path(key)} must be true or false`)));
   }
 
   oneOf<T extends string>(o: Json, key: string, values: readonly T[], opts: Opts = {}) {
     return this.field(o, key, opts, (v) =>
-      typeof v === "string" && (values as readonly string[]).includes(v)
-        ? (v as T)
-        : this.fail(`${this.path(key)} must be one of: ${values.join(", ")}`),
+      typeof v === "string" && (values as readonly string[]).includes(v) ? (v as T) : this.fail(`${this.path(key)} must be one of: ${values.join(", ")}`),
     );
   }
 
@@ -111,7 +105,7 @@ export class Validator {
   reference(o: Json, key: string, opts: Opts = {}) {
     const ref = this.object(o, key, opts);
     if (!ref) return ref;
-    if (typeof ref.id !== "string" || ref.id === "") return this.fail(`${this.path(key + ".id")} must be a non-empty string`);
+    if (typeof ref.id !== "string" || ref.id === "") return this.fail(`${this.path(`${key}.id`)} must be a non-empty string`);
     return ref.id;
   }
 

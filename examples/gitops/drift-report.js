@@ -1,7 +1,7 @@
 // Reads the output of `pulumi refresh --preview-only --diff --color never` and prints one line per
 // resource that changed out of band: "<name> (<type>): field, field" (top-level fields marked
 // changed, added or removed; "deleted" when the object is gone).
-"use strict";
+
 const fs = require("node:fs");
 
 const lines = fs.readFileSync(process.argv[2], "utf8").split("\n");

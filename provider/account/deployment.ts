@@ -6,7 +6,14 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import {
-  ACCOUNTS_KEY, accountNames, CONFIG_KEYS, DEFAULT_ACCOUNT, describeSetting, hasTopLevelCredentials, resolveDriftAllFields, resolveSettings, type ProviderSettings,
+  ACCOUNTS_KEY,
+  accountNames,
+  CONFIG_KEYS,
+  DEFAULT_ACCOUNT,
+  hasTopLevelCredentials,
+  resolveDriftAllFields,
+  resolveSettings,
+  type ProviderSettings,
 } from "../config";
 import type { TokenSource } from "../auth/token-source";
 import { ApiError } from "../errors";
@@ -195,6 +202,18 @@ const REFUSED_ADVICE =
 
 /** Identifies account + credential (and the settings a client is built from) without keeping the credential: a hash. */
 function accountKey(s: ProviderSettings): string {
-  const identity = [s.account, s.apiUrl, s.authUrl, s.serviceRegion, s.subdomain, s.scopes, s.credentials, s.maxConcurrency, s.requestsPerMinute, s.tokenCacheDir, s.consistencyWindowMs];
+  const identity = [
+    s.account,
+    s.apiUrl,
+    s.authUrl,
+    s.serviceRegion,
+    s.subdomain,
+    s.scopes,
+    s.credentials,
+    s.maxConcurrency,
+    s.requestsPerMinute,
+    s.tokenCacheDir,
+    s.consistencyWindowMs,
+  ];
   return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }

@@ -93,7 +93,11 @@ class ServiceListing {
   private first?: { at: number; writes: number; page: Promise<Page | undefined> };
 
   constructor(private readonly client: ApiClient) {
-    this.reads = new SharedReads(client, () => this.list(), (reads) => this.worth(reads));
+    this.reads = new SharedReads(
+      client,
+      () => this.list(),
+      (reads) => this.worth(reads),
+    );
   }
 
   /** A listing pays once the burst's reads reach its pages: at most one request per read so far. */

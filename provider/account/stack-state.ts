@@ -90,22 +90,17 @@ const retryWaitMs = (n: number, r: ExportRetry) => r.baseDelayMs * (2 ** n - 1);
 
 function exportOnce(pulumi: string, stack: string, cwd: string): Promise<Checkpoint | PagerDutyError> {
   return new Promise((resolve) => {
-    execFile(
-      pulumi,
-      ["stack", "export", "--non-interactive", "--stack", stack],
-      { cwd, encoding: "utf8", maxBuffer: 1 << 30 },
-      (error, stdout, stderr) => {
-        if (error) {
-          const detail = (stderr || error.message).trim().split("\n").slice(-3).join(" ");
-          return resolve(new PagerDutyError("ERR_STATE", `reading the state of stack "${stack}" with \`pulumi stack export\` failed: ${detail}`));
-        }
-        try {
-          resolve(JSON.parse(stdout) as Checkpoint);
-        } catch (e) {
-          resolve(new PagerDutyError("ERR_STATE", `\`pulumi stack export\` of stack "${stack}" printed no state: ${(e as Error).message}`));
-        }
-      },
-    );
+    execFile(pulumi, ["stack", "export", "--non-interactive", "--stack", stack], { cwd, encoding: "utf8", maxBuffer: 1 << 30 }, (error, stdout, stderr) => {
+      if (error) {
+        const detail = (stderr || error.message).trim().split("\n").slice(-3).join(" ");
+        return resolve(new PagerDutyError("ERR_STATE", `reading the state of stack "${stack}" with \`pulumi stack export\` failed: ${detail}`));
+      }
+      try {
+        resolve(JSON.parse(stdout) as Checkpoint);
+      } catch (e) {
+        resolve(new PagerDutyError("ERR_STATE", `\`pulumi stack export\` of stack "${stack}" printed no state: ${(e as Error).message}`));
+      }
+    });
   });
 }
 

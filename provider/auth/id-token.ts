@@ -104,7 +104,8 @@ async function getJson(v: IdTokenVerifier, url: string, what: "discovery" | "jwk
     v.transport.send({ method: "GET", url: new URL(url), setting: v.setting, headers: { accept: "application/json", "user-agent": v.userAgent } }),
   );
   const name = what === "discovery" ? "discovery document" : "key set (JWKS)";
-  if (response.status !== 200) throw new IdTokenError(what, `GET ${url} answered ${response.status}: the id_token cannot be verified without the identity service's ${name}`);
+  if (response.status !== 200)
+    throw new IdTokenError(what, `GET ${url} answered ${response.status}: the id_token cannot be verified without the identity service's ${name}`);
   try {
     const body: unknown = JSON.parse(response.text);
     if (typeof body === "object" && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
@@ -123,7 +124,10 @@ function discoveryIssuer(discovery: Record<string, unknown>, authUrl: string, ur
   if (typeof issuer !== "string" || !issuer) throw new IdTokenError("discovery", `the discovery document (${url}) names no "issuer"`);
   const trimmed = issuer.replace(/\/+$/, "");
   if (trimmed !== authUrl && trimmed !== new URL(authUrl).origin) {
-    throw new IdTokenError("issuer", `the discovery document (${url}) names the issuer ${JSON.stringify(issuer)}, not the identity service ${JSON.stringify(authUrl)}`);
+    throw new IdTokenError(
+      "issuer",
+      `the discovery document (${url}) names the issuer ${JSON.stringify(issuer)}, not the identity service ${JSON.stringify(authUrl)}`,
+    );
   }
   return issuer;
 }
@@ -138,7 +142,10 @@ function discoveryJwksUri(discovery: Record<string, unknown>, url: string): stri
     throw new IdTokenError("discovery", `the discovery document (${url}) has no valid "jwks_uri"`);
   }
   if (jwks.protocol !== "https:" && !(jwks.protocol === "http:" && isLoopback(jwks.hostname))) {
-    throw new IdTokenError("discovery", `the discovery document (${url}) names a key set at ${redactUrl(jwks.toString())}: it must use https (plain http is allowed for loopback hosts only)`);
+    throw new IdTokenError(
+      "discovery",
+      `the discovery document (${url}) names a key set at ${redactUrl(jwks.toString())}: it must use https (plain http is allowed for loopback hosts only)`,
+    );
   }
   return jwks.toString();
 }
@@ -148,7 +155,11 @@ function signingAlgorithms(discovery: Record<string, unknown>, url: string): str
   const announced = discovery.id_token_signing_alg_values_supported;
   if (announced === undefined) return ["RS256"];
   const algorithms = Array.isArray(announced) ? announced.filter((a): a is string => typeof a === "string" && ASYMMETRIC.has(a)) : [];
-  if (!algorithms.length) throw new IdTokenError("discovery", `the discovery document (${url}) announces no public-key signing algorithm for id_tokens (${JSON.stringify(announced)})`);
+  if (!algorithms.length)
+    throw new IdTokenError(
+      "discovery",
+      `the discovery document (${url}) announces no public-key signing algorithm for id_tokens (${JSON.stringify(announced)})`,
+    );
   return algorithms;
 }
 
@@ -156,18 +167,28 @@ function signingAlgorithms(discovery: Record<string, unknown>, url: string): str
 function verificationFailure(e: unknown, ctx: { issuer: string; clientId: string; jwksUri: string; algorithms: string[] }): IdTokenError {
   if (e instanceof jose.JWTExpired) {
     const exp = Number(e.payload.exp);
-    return new IdTokenError("expired", `the id_token expired${Number.isFinite(exp) ? ` at ${new Date(exp * 1000).toISOString()}` : ""}; check this machine's clock`);
+    return new IdTokenError(
+      "expired",
+      `the id_token expired${Number.isFinite(exp) ? ` at ${new Date(exp * 1000).toISOString()}` : ""}; check this machine's clock`,
+    );
   }
   if (e instanceof jose.JWTClaimValidationFailed) {
-    if (e.claim === "iss") return new IdTokenError("issuer", `the id_token's issuer ${JSON.stringify(e.payload.iss)} is not the identity service's ${JSON.stringify(ctx.issuer)}`);
-    if (e.claim === "aud") return new IdTokenError("audience", `the id_token's audience ${JSON.stringify(e.payload.aud)} does not contain the client id ${JSON.stringify(ctx.clientId)}`);
+    if (e.claim === "iss")
+      return new IdTokenError("issuer", `the id_token's issuer ${JSON.stringify(e.payload.iss)} is not the identity service's ${JSON.stringify(ctx.issuer)}`);
+    if (e.claim === "aud")
+      return new IdTokenError(
+        "audience",
+        `the id_token's audience ${JSON.stringify(e.payload.aud)} does not contain the client id ${JSON.stringify(ctx.clientId)}`,
+      );
     return new IdTokenError("claims", `the id_token's "${e.claim}" claim is ${e.reason === "missing" ? "missing" : "invalid"}`);
   }
-  if (e instanceof jose.JWSSignatureVerificationFailed) return new IdTokenError("signature", `the id_token's signature does not verify against the keys the identity service publishes (${ctx.jwksUri})`);
+  if (e instanceof jose.JWSSignatureVerificationFailed)
+    return new IdTokenError("signature", `the id_token's signature does not verify against the keys the identity service publishes (${ctx.jwksUri})`);
   if (e instanceof jose.JWKSNoMatchingKey || e instanceof jose.JWKSMultipleMatchingKeys) {
     return new IdTokenError("signature", `no single key the identity service publishes (${ctx.jwksUri}) matches the id_token's key id and algorithm`);
   }
-  if (e instanceof jose.JOSEAlgNotAllowed) return new IdTokenError("signature", `the id_token is not signed with an algorithm the identity service announces (${ctx.algorithms.join(", ")})`);
+  if (e instanceof jose.JOSEAlgNotAllowed)
+    return new IdTokenError("signature", `the id_token is not signed with an algorithm the identity service announces (${ctx.algorithms.join(", ")})`);
   if (e instanceof jose.JOSEError) return new IdTokenError("malformed", `the id_token is not a valid signed JWT (${e.code})`);
   return new IdTokenError("malformed", `the id_token could not be verified (${e instanceof Error ? e.name : "unknown error"})`);
 }
@@ -177,13 +198,15 @@ function identityOf(payload: JWTPayload): IdTokenIdentity {
   const region = payload.region;
   if (region !== undefined) {
     const r = typeof region === "string" ? region.toLowerCase() : region;
-    if (r !== "us" && r !== "eu") throw new IdTokenError("claims", `the id_token names the service region ${JSON.stringify(region)}; this provider knows "us" and "eu"`);
+    if (r !== "us" && r !== "eu")
+      throw new IdTokenError("claims", `the id_token names the service region ${JSON.stringify(region)}; this provider knows "us" and "eu"`);
     identity.region = r;
   }
   const account = record(payload.account);
   const subdomain = account?.subdomain;
   if (subdomain !== undefined) {
-    if (typeof subdomain !== "string" || !SUBDOMAIN.test(subdomain)) throw new IdTokenError("claims", `the id_token's account subdomain ${JSON.stringify(subdomain)} is not a subdomain`);
+    if (typeof subdomain !== "string" || !SUBDOMAIN.test(subdomain))
+      throw new IdTokenError("claims", `the id_token's account subdomain ${JSON.stringify(subdomain)} is not a subdomain`);
     identity.subdomain = subdomain.toLowerCase();
   }
   if (typeof account?.name === "string") identity.accountName = account.name;

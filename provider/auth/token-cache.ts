@@ -9,7 +9,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "../errors";
 import { writeFileDurably } from "../fs/durable-file";
 
-
 export interface TokenCacheOptions {
   dir: string;
   warn: (message: string) => void;

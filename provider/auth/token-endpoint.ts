@@ -75,10 +75,7 @@ async function postForm(rule: "TOKEN" | "TOKEN_ONCE", endpoint: TokenEndpoint, a
  * Validates a token reply. `secrets` (what the request carried) are scrubbed from any text the
  * service echoes into the error.
  */
-export function processTokenResponse(
-  response: HttpResponse,
-  options: { now?: number; secrets?: readonly string[] } = {},
-): TokenSet {
+export function processTokenResponse(response: HttpResponse, options: { now?: number; secrets?: readonly string[] } = {}): TokenSet {
   const secrets = options.secrets ?? [];
   const body = parseJson(response.text);
   const copy = {
@@ -124,5 +121,9 @@ function str(v: unknown): string | undefined {
 }
 
 function snippet(text: string): string {
-  return text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+  return text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
 }

@@ -14,6 +14,7 @@ import { enablementInputs, FEATURES, type ApiEnablement } from "../resources/ser
 import { definition as ruleDefinition, ruleInputs, toOutputs as ruleOutputs } from "../resources/service-event-rule";
 import { definition as integrationDefinition, integrationInputs, toOutputs as integrationOutputs } from "../resources/service-integration";
 
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON as it came, read field by field by the resources' mappers
 type Raw = Record<string, any>;
 
 /** What the API holds for one service. */
@@ -91,7 +92,10 @@ class Names {
 }
 
 export const slug = (s: string) =>
-  s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "service";
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "") || "service";
 
 const identifier = (resourceName: string) => {
   const camel = resourceName.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -126,13 +130,28 @@ function servicePart(s: ServiceSnapshot, names: Names, account: string | undefin
   };
 
   for (const i of s.integrations) {
-    child("ServiceIntegration", `${base}-${slug(String(i.name ?? i.summary ?? i.type))}`, integrationInputs, { adoptId: i.id }, integrationOutputs(i as never, svc.id), INTEGRATION_KEYS);
+    child(
+      "ServiceIntegration",
+      `${base}-${slug(String(i.name ?? i.summary ?? i.type))}`,
+      integrationInputs,
+      { adoptId: i.id },
+      integrationOutputs(i as never, svc.id),
+      INTEGRATION_KEYS,
+    );
   }
   const rules = [...s.rules].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   rules.forEach((r, n) => child("ServiceEventRule", `${base}-rule-${n}`, ruleInputs, { adoptId: r.id }, ruleOutputs(r as never, svc.id), RULE_KEYS));
   // Fields without a value are left unmanaged; managing them would only pin them to empty.
   const set = s.customFields.filter((f) => f.value !== null && f.value !== undefined);
-  if (set.length) child("ServiceCustomFieldValues", `${base}-custom-fields`, customFieldValuesInputs, { values: Object.fromEntries(set.map((f) => [f.name, f.value])) }, {}, []);
+  if (set.length)
+    child(
+      "ServiceCustomFieldValues",
+      `${base}-custom-fields`,
+      customFieldValuesInputs,
+      { values: Object.fromEntries(set.map((f) => [f.name, f.value])) },
+      {},
+      [],
+    );
   for (const e of s.enablements) {
     if (typeof e.feature === "string" && (FEATURES as readonly string[]).includes(e.feature)) {
       child("ServiceEnablement", `${base}-${e.feature}`, enablementInputs, { feature: e.feature, enabled: e.enabled }, {}, []);

@@ -74,14 +74,20 @@ function adoptOptions({ service, name, out, account, stack, cwd }: FlagValues<ty
     throw new UsageError("--stack and --cwd choose the stack whose config --account reads; without --account the credentials come from the environment");
   }
   if (account !== undefined) {
-    if (account === DEFAULT_ACCOUNT) throw new UsageError(`--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the environment)`);
+    if (account === DEFAULT_ACCOUNT)
+      throw new UsageError(
+        `--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the environment)`,
+      );
     const problem = accountNameProblem(account);
     if (problem) throw new UsageError(`--account: an account name ${problem}`);
   }
   return {
-    ids: service ?? [], names: name ?? [],
+    ids: service ?? [],
+    names: name ?? [],
     ...(out !== undefined ? { out } : {}),
-    ...(account !== undefined ? { account } : {}), ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}),
+    ...(account !== undefined ? { account } : {}),
+    ...(stack !== undefined ? { stack } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
   };
 }
 
@@ -90,6 +96,7 @@ export function environmentTerms(message: string): string {
   return message.replace(/"pagerduty:\w+" \(env (PAGERDUTY_\w+)\)/g, "$1");
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON as it came (adopt-program.ts maps it)
 type Raw = Record<string, any> & { id: string };
 
 /** The selected services: by id, by exact name, or all of them when neither is given. */
@@ -155,11 +162,14 @@ export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{
   const { account } = opts;
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
   const settings =
-    account === undefined ? resolveSettings(() => undefined, env) : namedAccountSettings(account, opts, deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }), env);
+    account === undefined
+      ? resolveSettings(() => undefined, env)
+      : namedAccountSettings(account, opts, deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }), env);
   const client = createClient(settings, deps.clients);
   try {
     const services = await selectServices(client, opts);
-    if (!services.length) throw new PagerDutyError("ERR_NOT_FOUND", `${account === undefined ? "the account" : `account "${account}"`} has no services to adopt`);
+    if (!services.length)
+      throw new PagerDutyError("ERR_NOT_FOUND", `${account === undefined ? "the account" : `account "${account}"`} has no services to adopt`);
     const snapshots: ServiceSnapshot[] = [];
     for (const s of services) snapshots.push(await snapshot(client, s));
     return { program: renderProgram(snapshots, settings.apiUrl, account === undefined ? {} : { account }), services: snapshots.length };

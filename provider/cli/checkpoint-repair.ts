@@ -99,7 +99,7 @@ export function repairCheckpoint(where: StackLocation, cwd: string, now = new Da
   if (parses(file)) return { kind: "intact", file };
   const bak = `${file}.bak`;
   if (!fs.existsSync(bak) || !parses(bak)) {
-    const legacy = file.startsWith(legacyBase + ".");
+    const legacy = file.startsWith(`${legacyBase}.`);
     const history = newestHistory(path.join(root, ".pulumi", "history", ...(legacy ? [] : [where.project]), where.stack), where.stack);
     throw new PagerDutyError(
       "ERR_STATE",
@@ -110,7 +110,10 @@ export function repairCheckpoint(where: StackLocation, cwd: string, now = new Da
           : `No completed update's checkpoint was found under ${path.join(root, ".pulumi", "history")}; the state has to be rebuilt (pagerduty-adopt)`),
     );
   }
-  const kept = `${file}.corrupt-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
+  const kept = `${file}.corrupt-${now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}`;
   fs.renameSync(file, kept);
   fs.copyFileSync(bak, file);
   // The backend keeps each file's metadata (content type, md5) in `<file>.attrs`: the .bak's describe it now.

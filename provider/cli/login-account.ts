@@ -93,7 +93,10 @@ export interface AccountSettingStep {
 export function accountSettingSteps(account: LoginAccount, stack: Record<string, string> | undefined, identity: IdTokenIdentity): AccountSettingStep[] {
   const steps: AccountSettingStep[] = [];
   const mismatches: Mismatch[] = [];
-  for (const [setting, value] of [["serviceRegion", identity.region], ["subdomain", identity.subdomain]] as const) {
+  for (const [setting, value] of [
+    ["serviceRegion", identity.region],
+    ["subdomain", identity.subdomain],
+  ] as const) {
     if (value === undefined) continue;
     const key = account.key(setting);
     const inStack = account.stackValue(stack, setting);

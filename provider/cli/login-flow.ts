@@ -94,7 +94,13 @@ function readStackConfig(opts: LoginOptions, io: LoginIo): Record<string, string
 }
 
 /** The browser's round trip: the URL printed (and opened), the redirect awaited and its code read. */
-async function authorize(settings: LoginSettings, listener: LoopbackServer, opts: LoginOptions, io: LoginIo, secrets: string[]): Promise<{ callback: Redirect; code: string; verifier: string }> {
+async function authorize(
+  settings: LoginSettings,
+  listener: LoopbackServer,
+  opts: LoginOptions,
+  io: LoginIo,
+  secrets: string[],
+): Promise<{ callback: Redirect; code: string; verifier: string }> {
   const verifier = createCodeVerifier();
   const state = randomBytes(16).toString("base64url");
   secrets.push(verifier);
@@ -116,7 +122,10 @@ async function authorize(settings: LoginSettings, listener: LoopbackServer, opts
 
   const callback = await listener.nextRedirect(opts.timeoutMs);
   if (!callback) {
-    throw new LoginError(`timed out after ${seconds} s waiting for the browser to come back to ${listener.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`, EXIT.timeout);
+    throw new LoginError(
+      `timed out after ${seconds} s waiting for the browser to come back to ${listener.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`,
+      EXIT.timeout,
+    );
   }
   const code = authorizationCode(callback, state);
   secrets.push(code);
@@ -132,7 +141,10 @@ function authorizationCode(redirect: Redirect, state: string): string {
   const q = redirect.params;
   if (q.get("state") !== state) {
     redirect.reply(400, "Login failed", "The state parameter does not match this login. Nothing was stored; run pagerduty-login again.");
-    throw new LoginError("the redirect's state parameter does not match the one this login sent (a stale tab or a forged request); nothing was stored. Run pagerduty-login again.", EXIT.state);
+    throw new LoginError(
+      "the redirect's state parameter does not match the one this login sent (a stale tab or a forged request); nothing was stored. Run pagerduty-login again.",
+      EXIT.state,
+    );
   }
   const error = q.get("error");
   if (error) {
@@ -204,11 +216,19 @@ async function exchange(
 /** A refused code gets its own exit code; a refused client names the settings to fix. */
 function exchangeFailure(e: unknown, account: LoginAccount, secrets: string[]): LoginError {
   if (e instanceof TokenError && e.oauthError === "invalid_grant") {
-    return new LoginError(`the authorization code was refused (${e.message}): codes live 30 seconds and work once. Nothing was stored; run pagerduty-login again.`, EXIT.codeRefused);
+    return new LoginError(
+      `the authorization code was refused (${e.message}): codes live 30 seconds and work once. Nothing was stored; run pagerduty-login again.`,
+      EXIT.codeRefused,
+    );
   }
   if (e instanceof TokenError && e.oauthError === "invalid_client") {
-    const secret = account.named ? `"${account.key("clientSecret")}" (or env ${CONFIG_KEYS.clientSecret[1]})` : `"${CONFIG_KEYS.clientSecret[0]}" (env ${CONFIG_KEYS.clientSecret[1]})`;
-    return new LoginError(`the identity service refused the client (${e.message}): check ${secret} and "${account.key("clientId")}" (--client-id). Nothing was stored.`, EXIT.failed);
+    const secret = account.named
+      ? `"${account.key("clientSecret")}" (or env ${CONFIG_KEYS.clientSecret[1]})`
+      : `"${CONFIG_KEYS.clientSecret[0]}" (env ${CONFIG_KEYS.clientSecret[1]})`;
+    return new LoginError(
+      `the identity service refused the client (${e.message}): check ${secret} and "${account.key("clientId")}" (--client-id). Nothing was stored.`,
+      EXIT.failed,
+    );
   }
   return new LoginError(`the code exchange failed: ${scrub(e instanceof Error ? e.message : String(e), secrets)}; nothing was stored.`, EXIT.failed);
 }
@@ -230,7 +250,14 @@ function printToken(refreshToken: string, steps: readonly AccountSettingStep[], 
  * The id_token's settings first: they are facts the verified token states, right whether or not the
  * token is then stored; a token stored without them would be used against the wrong region.
  */
-function storeToken(refreshToken: string, steps: readonly AccountSettingStep[], settings: LoginSettings, opts: LoginOptions, io: LoginIo, callback: Redirect): void {
+function storeToken(
+  refreshToken: string,
+  steps: readonly AccountSettingStep[],
+  settings: LoginSettings,
+  opts: LoginOptions,
+  io: LoginIo,
+  callback: Redirect,
+): void {
   const { account } = settings;
   const where = opts.stack ? `stack ${opts.stack}` : "the selected stack";
   /** One `pulumi config set`; a failure tells the tab (`page`) and ends the login. */
@@ -247,7 +274,12 @@ function storeToken(refreshToken: string, steps: readonly AccountSettingStep[], 
       io.say(`"${s.key}" is already ${JSON.stringify(s.value)} (matches the id_token).`);
       continue;
     }
-    write(account.setArgs(s.setting, s.value), undefined, "The stack's settings could not be written", (detail) => `pulumi config set ${s.key} failed: ${detail}; the refresh token was not stored.`);
+    write(
+      account.setArgs(s.setting, s.value),
+      undefined,
+      "The stack's settings could not be written",
+      (detail) => `pulumi config set ${s.key} failed: ${detail}; the refresh token was not stored.`,
+    );
     io.say(`Set ${s.key} = ${s.value} (from the id_token) in ${where}.`);
   }
   write(account.setSecretArgs("refreshToken"), refreshToken, "The token could not be stored in the stack", (detail) => `pulumi config set failed: ${detail}`);

@@ -45,7 +45,10 @@ export async function identitySettings(
   }
   const who = [identity.email, identity.accountName && `account ${identity.accountName}`].filter(Boolean).join(", ");
   ctx.say(`The id_token is verified${who ? ` (${who})` : ""}.`);
-  for (const [setting, value] of [["serviceRegion", identity.region], ["subdomain", identity.subdomain]] as const) {
+  for (const [setting, value] of [
+    ["serviceRegion", identity.region],
+    ["subdomain", identity.subdomain],
+  ] as const) {
     if (value === undefined) ctx.say(`warning: the id_token does not name the account's ${setting}; check "${account.key(setting)}" yourself.`);
   }
   try {

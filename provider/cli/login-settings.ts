@@ -46,7 +46,8 @@ export function loginSettings(flags: ClientFlags, stack: Record<string, string> 
   const [idKey, idEnv] = CONFIG_KEYS.clientId;
   const [secretKey, secretEnv] = CONFIG_KEYS.clientSecret;
   if (!get(idKey)?.trim() && !env[idEnv]?.trim()) throw new ConfigError(`no client id: pass --client-id, or set "${idKey}" in the stack or ${idEnv}`);
-  if (!get(secretKey)?.trim() && !env[secretEnv]?.trim()) throw new ConfigError(`no client secret: set ${secretEnv} in the environment, or "${secretKey}" in the stack (pulumi config set --secret ${secretKey})`);
+  if (!get(secretKey)?.trim() && !env[secretEnv]?.trim())
+    throw new ConfigError(`no client secret: set ${secretEnv} in the environment, or "${secretKey}" in the stack (pulumi config set --secret ${secretKey})`);
   return fromSettings(account, get, env, stack !== undefined && idKey in stack && secretKey in stack);
 }
 
@@ -62,7 +63,8 @@ function namedAccountSettings(account: LoginAccount, flags: ClientFlags, stack: 
   if (flags.authUrl) entry.authUrl = flags.authUrl;
   if (flags.scopes) entry.scopes = flags.scopes;
   const has = (v: unknown) => typeof v === "string" && v.trim() !== "";
-  if (!has(entry.clientId)) throw new ConfigError(`no client id for account "${account.name}": pass --client-id, or set "${account.key("clientId")}" in the stack`);
+  if (!has(entry.clientId))
+    throw new ConfigError(`no client id for account "${account.name}": pass --client-id, or set "${account.key("clientId")}" in the stack`);
   const secretEnv = CONFIG_KEYS.clientSecret[1];
   if (!has(entry.clientSecret)) {
     if (!env[secretEnv]?.trim()) {

@@ -50,15 +50,23 @@ keys could not be read), 9 the id_token's account region or subdomain differs fr
 Only exit code 0 stores the refresh token.`;
 
 const FLAGS = {
-  account: { type: "string" }, "client-id": { type: "string" }, "auth-url": { type: "string" }, scopes: { type: "string" },
-  port: { type: "string" }, stack: { type: "string" }, timeout: { type: "string" }, print: { type: "boolean" }, "no-browser": { type: "boolean" },
+  account: { type: "string" },
+  "client-id": { type: "string" },
+  "auth-url": { type: "string" },
+  scopes: { type: "string" },
+  port: { type: "string" },
+  stack: { type: "string" },
+  timeout: { type: "string" },
+  print: { type: "boolean" },
+  "no-browser": { type: "boolean" },
 } as const;
 
 function loginOptions(values: FlagValues<typeof FLAGS>): LoginOptions {
   const int = (flag: "port" | "timeout", min: number, max: number, fallback: number): number => {
     const raw = values[flag];
     if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}; got ${JSON.stringify(raw)}`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw new UsageError(`--${flag} must be an integer from ${min} to ${max}; got ${JSON.stringify(raw)}`);
     return Number(raw);
   };
   const account = values.account?.trim();

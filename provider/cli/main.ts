@@ -21,6 +21,7 @@ export const systemTerminal: Terminal = {
 /** A bin: its command line and what it runs. */
 export interface Command<F extends Flags, O> extends CommandLine<F, O> {
   /** Resolves to the exit code (nothing: 0); a failure is thrown. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command that ends normally returns nothing (exit 0)
   run(options: O, terminal: Terminal): Promise<number | void>;
 }
 
@@ -28,6 +29,7 @@ export interface Command<F extends Flags, O> extends CommandLine<F, O> {
 export const exitCodeOf = (e: unknown): number => (e instanceof ExitError ? e.exitCode : EXIT.failed);
 
 /** Runs `work` and returns its exit code; a failure is said on stderr, an Answer printed on stdout. */
+// biome-ignore lint/suspicious/noConfusingVoidType: as Command.run
 export async function reportFailures(bin: string, terminal: Terminal, work: () => Promise<number | void>): Promise<number> {
   try {
     return (await work()) ?? EXIT.ok;

@@ -66,7 +66,13 @@ function onStack(args: readonly string[], stack: string | undefined): string[] {
 /** `pulumi` on `target`. Commands that take no --stack (`whoami`) want a target without one. */
 export function pulumiRunner(target: PulumiTarget = {}): Pulumi {
   return (args, input) => {
-    const r = spawnSync("pulumi", ["--non-interactive", ...onStack(args, target.stack)], { cwd: target.cwd, env: target.env ?? process.env, encoding: "utf8", maxBuffer: MAX_OUTPUT, input });
+    const r = spawnSync("pulumi", ["--non-interactive", ...onStack(args, target.stack)], {
+      cwd: target.cwd,
+      env: target.env ?? process.env,
+      encoding: "utf8",
+      maxBuffer: MAX_OUTPUT,
+      input,
+    });
     const command = commandOf(args);
     if (r.error) {
       const missing = (r.error as NodeJS.ErrnoException).code === "ENOENT";

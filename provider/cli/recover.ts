@@ -142,7 +142,11 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
   const decisions: Decision[] = [];
   const claimed: string[] = [];
   try {
-    if (account === UNREADABLE) throw new PagerDutyError("ERR_STATE", `the recorded "${ACCOUNT_INPUT}" input is not a plain account name (a secret?), so the account to search is not known`);
+    if (account === UNREADABLE)
+      throw new PagerDutyError(
+        "ERR_STATE",
+        `the recorded "${ACCOUNT_INPUT}" input is not a plain account name (a secret?), so the account to search is not known`,
+      );
     for (const op of pending) {
       const { urn, type } = op.resource;
       if (inState.has(urn)) {
@@ -166,7 +170,9 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
     const reason = e instanceof Error ? e.message : String(e);
     return pending.map((op) => {
       const { urn, type } = op.resource;
-      return inState.has(urn) ? { urn, kind: "settled", ...named } : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, reason };
+      return inState.has(urn)
+        ? { urn, kind: "settled", ...named }
+        : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, reason };
     });
   }
 }
@@ -194,7 +200,8 @@ export function apply(checkpoint: Checkpoint, decisions: readonly Decision[]): C
  */
 function dependencyOrder(added: StateResource[]): StateResource[] {
   const urns = new Set(added.map((r) => r.urn));
-  const deps = (r: StateResource) => [r.parent, ...((r.dependencies as string[] | undefined) ?? [])].filter((u): u is string => typeof u === "string" && urns.has(u));
+  const deps = (r: StateResource) =>
+    [r.parent, ...((r.dependencies as string[] | undefined) ?? [])].filter((u): u is string => typeof u === "string" && urns.has(u));
   const out: StateResource[] = [];
   const placed = new Set<string>();
   let rest = added;
@@ -246,11 +253,16 @@ const inAccount = (d: Decision) => (d.account ? `, account "${d.account}"` : "")
 function report(decisions: readonly Decision[]): string {
   const lines = decisions.map((d) => {
     switch (d.kind) {
-      case "record": return `  record    ${d.urn} -> ${d.id} (${d.what}${inAccount(d)})`;
-      case "settled": return `  settled   ${d.urn} (${d.account ? `account "${d.account}"; ` : ""}already in the state; the stale pending create is dropped)`;
-      case "not-made": return `  not made  ${d.urn} (no ${d.what} matches${inAccount(d)}; \`pulumi up\` creates it)`;
-      case "ambiguous": return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}${inAccount(d)}): ${d.ids.join(", ")}`;
-      case "failed": return `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be searched`;
+      case "record":
+        return `  record    ${d.urn} -> ${d.id} (${d.what}${inAccount(d)})`;
+      case "settled":
+        return `  settled   ${d.urn} (${d.account ? `account "${d.account}"; ` : ""}already in the state; the stale pending create is dropped)`;
+      case "not-made":
+        return `  not made  ${d.urn} (no ${d.what} matches${inAccount(d)}; \`pulumi up\` creates it)`;
+      case "ambiguous":
+        return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}${inAccount(d)}): ${d.ids.join(", ")}`;
+      case "failed":
+        return `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be searched`;
     }
   });
   return lines.join("\n");
@@ -322,19 +334,25 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
     // create is what lets the next `up` (on any runner) adopt its object instead of making a second
     // one: the state is written only once every pending create is decided.
     const todo = [
-      ...(ambiguous ? ["which object belongs to the state is not certain for the AMBIGUOUS ones: delete the extra objects in PagerDuty (keep one of each)"] : []),
+      ...(ambiguous
+        ? ["which object belongs to the state is not certain for the AMBIGUOUS ones: delete the extra objects in PagerDuty (keep one of each)"]
+        : []),
       ...(failed.size ? [`${accountList(failed.keys())} could not be searched: fix the settings named above`] : []),
     ];
     out(
       `Nothing was changed: ${todo.join("; ")}. Then run \`npx pagerduty-recover\` again` +
-        (failed.size ? " (writing the state back would drop the pending creates left undecided, which the next `pulumi up` needs to adopt their objects)." : "."),
+        (failed.size
+          ? " (writing the state back would drop the pending creates left undecided, which the next `pulumi up` needs to adopt their objects)."
+          : "."),
     );
     return 1;
   }
   const recorded = decisions.filter((d) => d.kind === "record").map((d) => d.urn);
   const refresh = ["refresh", "--yes", "--skip-preview", ...recorded.flatMap((u) => ["--target", u])];
   if (opts.dryRun) {
-    out(`Dry run: nothing was changed. Without --dry-run this edits the state (pulumi stack export/import)${recorded.length ? ` and runs: pulumi ${refresh.join(" ")}` : ""}`);
+    out(
+      `Dry run: nothing was changed. Without --dry-run this edits the state (pulumi stack export/import)${recorded.length ? ` and runs: pulumi ${refresh.join(" ")}` : ""}`,
+    );
     return 0;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pagerduty-recover-"));

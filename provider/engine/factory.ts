@@ -56,7 +56,10 @@ function accountFailure(news: Props): dynamic.CheckFailure | undefined {
  * The engine's provider for a resource kind. `contextOf` gives the context of the account a call
  * names (configure has set the deployment up by then).
  */
-export function makeProvider<D extends Definition>(resource: Resource<D>, contextOf: (account: string) => AccountContext): Required<Omit<dynamic.ResourceProvider, "configure">> {
+export function makeProvider<D extends Definition>(
+  resource: Resource<D>,
+  contextOf: (account: string) => AccountContext,
+): Required<Omit<dynamic.ResourceProvider, "configure">> {
   const { definition } = resource;
   // The one narrowing of the engine's props: check parsed the inputs with the definition's schema
   // (in preview, values not known yet pass unparsed), and the state holds what this provider reported.
@@ -135,17 +138,25 @@ export function makeProvider<D extends Definition>(resource: Resource<D>, contex
       const news = withoutAccount(inputs);
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
-      if (resource.adopt && typeof adoptId === "string" && adoptId) return carryAccount(declared(await resource.adopt(ctx, adoptId, asChecked(news)), news), inputs);
+      if (resource.adopt && typeof adoptId === "string" && adoptId)
+        return carryAccount(declared(await resource.adopt(ctx, adoptId, asChecked(news)), news), inputs);
       // The state records when what this process made was made, so a later process can tell a 404 of
       // it from lag: the API's `createdAt` where the kind has one, else a stamp of ours (the object's
       // own create, or that of the service whose settings it holds).
       const stamp = (id: string, outs: Props | undefined) =>
-        stamped ? ctx.consistency.createdAt(kind, id) ?? (typeof outs?.service === "string" ? ctx.consistency.createdAt("Service", outs.service) : undefined) : undefined;
+        stamped
+          ? (ctx.consistency.createdAt(kind, id) ?? (typeof outs?.service === "string" ? ctx.consistency.createdAt("Service", outs.service) : undefined))
+          : undefined;
       try {
         const made = await resource.create(ctx, asChecked(news));
         return carryAccount(carryStamp(declared(made, news), stamp(made.id, made.outs)), inputs);
       } catch (e) {
-        if (e instanceof PartialCreateError) Object.assign(e.properties, stamped ? { [CREATED_AT_KEY]: stamp(e.id, e.properties) } : {}, typeof inputs?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: inputs[ACCOUNT_INPUT] } : {});
+        if (e instanceof PartialCreateError)
+          Object.assign(
+            e.properties,
+            stamped ? { [CREATED_AT_KEY]: stamp(e.id, e.properties) } : {},
+            typeof inputs?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: inputs[ACCOUNT_INPUT] } : {},
+          );
         // A child's service not found may live in another account: say which was asked and what to set.
         throw typeof news?.service === "string" ? withServiceNotFoundHint(ctx, news.service, e) : e;
       }
@@ -166,7 +177,9 @@ export function makeProvider<D extends Definition>(resource: Resource<D>, contex
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
-      const updated = await updateOrGone(resource.subject(id, asState(before)), () => ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))));
+      const updated = await updateOrGone(resource.subject(id, asState(before)), () =>
+        ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))),
+      );
       return carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs);
     },
 

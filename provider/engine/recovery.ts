@@ -202,7 +202,17 @@ async function search<T>(ctx: AccountContext, spec: CreateSpec<T>, intent: Inten
     const found = (await spec.find(intent.sentAt - CLOCK_SKEW_MS)).filter(
       (c) => c.createdAt >= intent.sentAt - CLOCK_SKEW_MS && c.credential !== undefined && c.credential === intent.credential,
     );
-    const freeIds = new Set(found.length ? await unheld(ctx, spec, found.map((c) => c.id), intent.origin, withState) : []);
+    const freeIds = new Set(
+      found.length
+        ? await unheld(
+            ctx,
+            spec,
+            found.map((c) => c.id),
+            intent.origin,
+            withState,
+          )
+        : [],
+    );
     return found.filter((c) => freeIds.has(c.id));
   });
   if (free.length > 1) {

@@ -128,7 +128,13 @@ export class ApiClient {
         await this.budget.take();
         let response: HttpResponse | undefined;
         try {
-          response = await this.transport.send({ method, url, setting: "pagerduty:apiUrl or PAGERDUTY_API_URL", headers, ...(body !== undefined ? { body } : {}) });
+          response = await this.transport.send({
+            method,
+            url,
+            setting: "pagerduty:apiUrl or PAGERDUTY_API_URL",
+            headers,
+            ...(body !== undefined ? { body } : {}),
+          });
           return response;
         } finally {
           this.budget.settle(response);

@@ -89,7 +89,15 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, text };
     } catch (cause) {
       const reason = errorCode(cause);
-      throw new NetworkError({ method: req.method, origin: req.url.origin, path: req.url.pathname, setting: req.setting, reason, sent: !UNSENT_CODES.has(reason), cause });
+      throw new NetworkError({
+        method: req.method,
+        origin: req.url.origin,
+        path: req.url.pathname,
+        setting: req.setting,
+        reason,
+        sent: !UNSENT_CODES.has(reason),
+        cause,
+      });
     }
   }
 

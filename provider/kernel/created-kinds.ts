@@ -14,5 +14,4 @@ export const recordedType = (kind: string) => `pulumi-nodejs:dynamic/pagerduty:$
 export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
 
 /** The created kind a state's resource type names, if it is one. */
-export const createdKindOf = (type: string): CreatedKind | undefined =>
-  Object.prototype.hasOwnProperty.call(RECORDED_KINDS, type) ? RECORDED_KINDS[type] : undefined;
+export const createdKindOf = (type: string): CreatedKind | undefined => (Object.hasOwn(RECORDED_KINDS, type) ? RECORDED_KINDS[type] : undefined);

@@ -6,9 +6,7 @@
  * order; a position past the end means last), the others fill the free slots in their current order.
  */
 export function targetOrder(current: readonly string[], desired: ReadonlyMap<string, number>): string[] {
-  const placed = current
-    .filter((id) => desired.has(id))
-    .sort((a, b) => desired.get(a)! - desired.get(b)! || current.indexOf(a) - current.indexOf(b));
+  const placed = current.filter((id) => desired.has(id)).sort((a, b) => desired.get(a)! - desired.get(b)! || current.indexOf(a) - current.indexOf(b));
   const others = current.filter((id) => !desired.has(id));
   const out: string[] = [];
   let p = 0;

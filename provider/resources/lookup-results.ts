@@ -46,7 +46,9 @@ export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny 
   {
     name: "ServiceIntegrationLookupResult",
     // Never the routing key: a secret, and the lookup's result is stored in plain text.
-    schema: documentedOutputs(integrationDefinition).omit({ integrationKey: true }).extend({ id: id("integration") }),
+    schema: documentedOutputs(integrationDefinition)
+      .omit({ integrationKey: true })
+      .extend({ id: id("integration") }),
   },
   {
     name: "EventRuleLookup",

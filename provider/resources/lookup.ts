@@ -80,7 +80,6 @@ export class LookupMiss extends Error {
   }
 }
 
-
 /** Service-scoped GETs: a 404 means the service does not exist. */
 async function forService<T>(service: string, get: () => Promise<T>): Promise<T> {
   try {
@@ -109,10 +108,17 @@ function byName<T extends Named>(items: T[], name: string, what: string, opts: {
   const found = exact.length ? exact : opts.caseInsensitive ? items.filter((i) => nameOf(i).toLowerCase() === name.toLowerCase()) : [];
   if (found.length === 1) return found[0];
   const plural = what.endsWith("y") ? `${what.slice(0, -1)}ies` : `${what}s`;
-  if (found.length > 1) throw new LookupMiss("args.name", `${found.length} ${plural} are named "${name}" (${found.map((i) => i.id).join(", ")}); names must be unique to look one up`);
+  if (found.length > 1)
+    throw new LookupMiss(
+      "args.name",
+      `${found.length} ${plural} are named "${name}" (${found.map((i) => i.id).join(", ")}); names must be unique to look one up`,
+    );
   const names = items.map(nameOf).slice(0, 20);
   const known = names.length ? `; there are: ${names.map((n) => JSON.stringify(n)).join(", ")}${items.length > names.length ? ", ..." : ""}` : "";
-  throw new LookupMiss("args.name", `no ${what} is named "${name}"${opts.caseInsensitive ? "" : " (names match exactly, including case)"}${opts.hint ?? ""}${known}`);
+  throw new LookupMiss(
+    "args.name",
+    `no ${what} is named "${name}"${opts.caseInsensitive ? "" : " (names match exactly, including case)"}${opts.hint ?? ""}${known}`,
+  );
 }
 
 /** An integration as a lookup returns it: never its routing key (a secret; state would hold it in plain text). */
@@ -140,7 +146,14 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
       const { name } = inputs.args;
       const policies = await listOffset<Named>(client, "/escalation_policies", "escalation_policies", POLICIES, { query: name });
       const p = byName(policies, name, "escalation policy");
-      return { id: p.id, name: nameOf(p), description: p.description ?? null, numLoops: p.num_loops ?? null, htmlUrl: p.html_url ?? "", summary: p.summary ?? nameOf(p) };
+      return {
+        id: p.id,
+        name: nameOf(p),
+        description: p.description ?? null,
+        numLoops: p.num_loops ?? null,
+        htmlUrl: p.html_url ?? "",
+        summary: p.summary ?? nameOf(p),
+      };
     }
     case "vendor": {
       const { name } = inputs.args;
@@ -195,8 +208,7 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
   }
 }
 
-const hasUnknown = (v: unknown): boolean =>
-  v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
+const hasUnknown = (v: unknown): boolean => v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
 
 /** The lookup's own inputs: without the account it runs in. */
 const queryOf = (news: Record<string, unknown>) => userInputs(withoutAccount(news)) as LookupInputs;
@@ -207,45 +219,48 @@ const accountField = (news: Record<string, unknown>) => (typeof news?.[ACCOUNT_I
 /** The engine's provider for lookups; `contextOf` gives the context of the account a query names. */
 export function lookupProvider(contextOf: (account: string) => AccountContext): dynamic.ResourceProvider {
   return {
-  async check(_olds, news) {
-    if (hasUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
-    const problem = news?.[ACCOUNT_INPUT] === undefined ? undefined : accountNameProblem(news[ACCOUNT_INPUT]);
-    if (problem) return { inputs: news, failures: [toFailure([ACCOUNT_INPUT], problem)] };
-    const checked = checkInputs(lookupInputs, { ...withoutAccount(news), result: undefined });
-    if (checked.failures?.length) return checked;
-    try {
-      const result = await runLookup(contextOf(accountOf(news)), checked.inputs as LookupInputs);
-      return { inputs: { ...checked.inputs, ...accountField(news), result } };
-    } catch (e) {
-      if (e instanceof LookupMiss) return { inputs: news, failures: [toFailure(e.property.split("."), e.message)] };
-      if (e instanceof ConfigError) return { inputs: news, failures: [toFailure([], e.message)] };
-      throw e;
-    }
-  },
+    async check(_olds, news) {
+      if (hasUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
+      const problem = news?.[ACCOUNT_INPUT] === undefined ? undefined : accountNameProblem(news[ACCOUNT_INPUT]);
+      if (problem) return { inputs: news, failures: [toFailure([ACCOUNT_INPUT], problem)] };
+      const checked = checkInputs(lookupInputs, { ...withoutAccount(news), result: undefined });
+      if (checked.failures?.length) return checked;
+      try {
+        const result = await runLookup(contextOf(accountOf(news)), checked.inputs as LookupInputs);
+        return { inputs: { ...checked.inputs, ...accountField(news), result } };
+      } catch (e) {
+        if (e instanceof LookupMiss) return { inputs: news, failures: [toFailure(e.property.split("."), e.message)] };
+        if (e instanceof ConfigError) return { inputs: news, failures: [toFailure([], e.message)] };
+        throw e;
+      }
+    },
 
-  async diff(_id, olds, news) {
-    const changed = ["query", "args", "result"].some((k) => !isDeepStrictEqual(olds[k], news[k])) || accountOf(olds) !== accountOf(news);
-    return { changes: changed, replaces: [], deleteBeforeReplace: false };
-  },
+    async diff(_id, olds, news) {
+      const changed = ["query", "args", "result"].some((k) => !isDeepStrictEqual(olds[k], news[k])) || accountOf(olds) !== accountOf(news);
+      return { changes: changed, replaces: [], deleteBeforeReplace: false };
+    },
 
-  async create(news) {
-    const inputs = queryOf(news);
-    const account = accountOf(news);
-    const digest = createHash("sha256").update(JSON.stringify([inputs.query, inputs.args, account])).digest("hex").slice(0, 16);
-    return { id: `${inputs.query}:${digest}`, outs: { ...(await record(contextOf(account), inputs)), ...accountField(news) } };
-  },
+    async create(news) {
+      const inputs = queryOf(news);
+      const account = accountOf(news);
+      const digest = createHash("sha256")
+        .update(JSON.stringify([inputs.query, inputs.args, account]))
+        .digest("hex")
+        .slice(0, 16);
+      return { id: `${inputs.query}:${digest}`, outs: { ...(await record(contextOf(account), inputs)), ...accountField(news) } };
+    },
 
-  async read(id, props) {
-    return { id, props };
-  },
+    async read(id, props) {
+      return { id, props };
+    },
 
-  async update(_id, _olds, news) {
-    return { outs: { ...(await record(contextOf(accountOf(news)), queryOf(news))), ...accountField(news) } };
-  },
+    async update(_id, _olds, news) {
+      return { outs: { ...(await record(contextOf(accountOf(news)), queryOf(news))), ...accountField(news) } };
+    },
 
-  async delete() {
-    // Nothing remote belongs to a lookup.
-  },
+    async delete() {
+      // Nothing remote belongs to a lookup.
+    },
   };
 }
 

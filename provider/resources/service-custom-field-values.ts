@@ -18,7 +18,6 @@ import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
 import { fieldValuesPath, READ, WRITE } from "./api-paths";
 
-
 const scalar = z.union([z.boolean(), z.number(), z.string()]);
 const fieldValue = named(
   "CustomFieldValue",
@@ -254,7 +253,12 @@ export const resource: Resource<typeof definition> = {
     const released = oldNames.filter((n) => !names.includes(n));
     const live = await getFieldValues(ctx.client, service);
     // Newly managed fields remember what they hold now; released ones forget theirs once restored.
-    const previousValues: Values = { ...pick(live, names.filter((n) => !oldNames.includes(n))) };
+    const previousValues: Values = {
+      ...pick(
+        live,
+        names.filter((n) => !oldNames.includes(n)),
+      ),
+    };
     for (const n of names) if (oldNames.includes(n)) previousValues[n] = previous[n] ?? null;
     const after = await putFieldValues(ctx.client, service, planWrite(live, values, previous, released));
     return { outs: outputs(service, after, names, previousValues) };
@@ -266,7 +270,10 @@ export const resource: Resource<typeof definition> = {
     const previous = props.previousValues ?? {};
     const items = planWrite(await getFieldValues(ctx.client, service), {}, previous, Object.keys(previous));
     if (!items.length) return; // every managed field's definition was deleted: nothing left to restore
-    const after = pick(await putFieldValues(ctx.client, service, items), items.map((i) => i.field.name));
+    const after = pick(
+      await putFieldValues(ctx.client, service, items),
+      items.map((i) => i.field.name),
+    );
     const wrong = items.filter(({ field, value }) => !isDeepStrictEqual(after[field.name], value));
     if (wrong.length) {
       throw new PagerDutyError(

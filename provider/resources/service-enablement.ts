@@ -14,7 +14,6 @@ import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
 import { enablementsPath, READ, WRITE } from "./api-paths";
 
-
 export const FEATURES = ["aiops"] as const;
 
 export const enablementInputs = z
@@ -76,7 +75,9 @@ export function enablementOf(reply: unknown, feature: string): ApiEnablement | u
 /** Warning texts of a reply: strings, or objects with a message. */
 export function warningsOf(e: Pick<ApiEnablement, "warnings">): string[] {
   const list = Array.isArray(e.warnings) ? e.warnings : e.warnings === undefined || e.warnings === null ? [] : [e.warnings];
-  return list.map((w) => (typeof w === "string" ? w : typeof (w as { message?: unknown })?.message === "string" ? (w as { message: string }).message : JSON.stringify(w)));
+  return list.map((w) =>
+    typeof w === "string" ? w : typeof (w as { message?: unknown })?.message === "string" ? (w as { message: string }).message : JSON.stringify(w),
+  );
 }
 
 async function current(ctx: AccountContext, service: string, feature: string): Promise<ApiEnablement> {

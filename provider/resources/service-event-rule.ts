@@ -22,7 +22,6 @@ import { childrenLike } from "./audit-records";
 import { effectivePosition } from "../kernel/rule-order";
 import { READ, rulesPath, WRITE } from "./api-paths";
 
-
 const millis = z.number().int().nonnegative();
 const subcondition = z
   .object({
@@ -45,7 +44,12 @@ const subcondition = z
     }
   });
 
-const valued = <T extends z.ZodTypeAny>(value: T, doc: string) => z.object({ value: value.describe(doc) }).strict().nullable().optional();
+const valued = <T extends z.ZodTypeAny>(value: T, doc: string) =>
+  z
+    .object({ value: value.describe(doc) })
+    .strict()
+    .nullable()
+    .optional();
 
 const conditions = z
   .object({
@@ -152,10 +156,7 @@ export const ruleInputs = z
       ),
     disabled: z.boolean().optional().describe("Whether the rule is off."),
     conditions: conditions.optional().describe("When the rule matches an event."),
-    timeFrame: timeFrame
-      .nullable()
-      .optional()
-      .describe("When the rule is active: exactly one of `activeBetween` and `scheduledWeekly`; `null` removes it."),
+    timeFrame: timeFrame.nullable().optional().describe("When the rule is active: exactly one of `activeBetween` and `scheduledWeekly`; `null` removes it."),
     variables: z.array(variable).optional().describe("Values captured from the event for the actions' templates."),
     actions: actions.optional().describe("What a matching event does. Managed as a whole: an action removed from the program is removed from the rule."),
     adoptId: z
@@ -257,7 +258,6 @@ export function actionsMatch(desired: Record<string, unknown>, live: unknown): b
 }
 
 // ---- API ---------------------------------------------------------------------------------------
-
 
 const listRules = (client: ApiClient, service: string) => listOffset<ApiRule>(client, rulesPath(service), "rules", READ);
 

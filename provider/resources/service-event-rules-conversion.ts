@@ -65,7 +65,6 @@ export function toOutputs(service: string, r: ApiConversion): OutputsOf<typeof d
   };
 }
 
-
 const serviceOf = (id: string, props: Record<string, unknown>) => (typeof props?.service === "string" ? props.service : id);
 
 export const resource: Resource<typeof definition> = {

@@ -33,7 +33,12 @@ const emailFilter = z
   .strict();
 
 const part = z.enum(["body", "subject", "from_addresses"]);
-export type Predicate = { type: "all" | "any" | "not" | "contains" | "exactly" | "regex"; matcher?: string; part?: "body" | "subject" | "from_addresses"; children?: Predicate[] };
+export type Predicate = {
+  type: "all" | "any" | "not" | "contains" | "exactly" | "regex";
+  matcher?: string;
+  part?: "body" | "subject" | "from_addresses";
+  children?: Predicate[];
+};
 const predicate: z.ZodType<Predicate> = named(
   "EmailMatchPredicate",
   z
@@ -96,9 +101,12 @@ export const integrationInputs = z
     type: z
       .string()
       // A string in the SDK (a new API type needs no new SDK), checked against the known types here.
-      .refine((t) => (INTEGRATION_TYPES as readonly string[]).includes(t), (t) => ({
-        message: `${JSON.stringify(t)} is not an integration type; the types are: ${INTEGRATION_TYPES.join(", ")} (or set \`vendor\` instead)`,
-      }))
+      .refine(
+        (t) => (INTEGRATION_TYPES as readonly string[]).includes(t),
+        (t) => ({
+          message: `${JSON.stringify(t)} is not an integration type; the types are: ${INTEGRATION_TYPES.join(", ")} (or set \`vendor\` instead)`,
+        }),
+      )
       .optional()
       .describe(
         [
@@ -264,9 +272,7 @@ async function put(client: ApiClient, service: string, id: string, inputs: Parti
 /** The declared identity of an integration: its type or vendor, and its name when set. */
 /** Ids of the integrations of the declared service whose identifying inputs match (type, name, vendor). */
 export async function integrationsLike(client: ApiClient, inputs: IntegrationInputs): Promise<string[]> {
-  const svc = await orGone(() =>
-    client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", servicePath(inputs.service), { scopes: READ }),
-  );
+  const svc = await orGone(() => client.request<{ service: { integrations?: Array<{ id: string }> } }>("GET", servicePath(inputs.service), { scopes: READ }));
   const out: string[] = [];
   for (const ref of svc?.service.integrations ?? []) {
     const found = await orGone(() => get(client, inputs.service, ref.id));
@@ -306,7 +312,10 @@ function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolde
       }
       return found;
     } catch (e) {
-      if (!(e instanceof ScopeError)) await ctx.warn(`integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
+      if (!(e instanceof ScopeError))
+        await ctx.warn(
+          `integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`,
+        );
       return undefined;
     }
   });
@@ -387,7 +396,11 @@ export const resource: Resource<typeof definition> = {
 
   async read(ctx, id, props) {
     const service = serviceOf(props, id);
-    const found = await ctx.listings.service(service, (s) => listedIntegration<ApiIntegration>(s, id), () => get(ctx.client, service, id));
+    const found = await ctx.listings.service(
+      service,
+      (s) => listedIntegration<ApiIntegration>(s, id),
+      () => get(ctx.client, service, id),
+    );
     return { id: found.id, props: toOutputs(found, service) };
   },
 

@@ -15,7 +15,6 @@ import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery"
 import { createdSince } from "./audit-records";
 import { READ, servicePath, SERVICES, WRITE } from "./api-paths";
 
-
 /**
  * The largest timeout the service takes: the description gives the field as an integer with no
  * maximum, and the service keeps it as a 32-bit one (2147483647 s, 68 years). A larger number (1e308
@@ -33,11 +32,12 @@ export const MAX_NAME = 255;
 const urgency = z.enum(["low", "high", "severity_based"]);
 const urgencyRule = named(
   "ServiceUrgencyRule",
-  z.object({
-    type: z.enum(["constant", "use_support_hours"]).describe('"constant": one urgency; "use_support_hours": see supportHours.'),
-    urgency: urgency.optional().describe('The urgency of incidents, with type "constant".'),
-  })
-  .strict(),
+  z
+    .object({
+      type: z.enum(["constant", "use_support_hours"]).describe('"constant": one urgency; "use_support_hours": see supportHours.'),
+      urgency: urgency.optional().describe('The urgency of incidents, with type "constant".'),
+    })
+    .strict(),
 );
 const incidentUrgencyRule = z
   .object({
@@ -76,7 +76,7 @@ const alertGroupingParameters = z
     type: z
       .enum(["time", "intelligent", "content_based"])
       .nullable()
-      .describe('How alerts are grouped into incidents: by time window, by machine learning, by content; null: no grouping.'),
+      .describe("How alerts are grouped into incidents: by time window, by machine learning, by content; null: no grouping."),
     config: z
       .object({
         timeout: z.number().int().nonnegative().optional().describe('Type "time": minutes an incident stays open for new alerts (0: until resolved).'),
@@ -107,13 +107,14 @@ export const serviceInputs = z
       .string()
       .trim()
       .min(1, "must not be empty")
-      .refine((n) => n.length <= MAX_NAME, (n) => ({ message: `must be at most ${MAX_NAME} characters; it has ${n.length}` }))
+      .refine(
+        (n) => n.length <= MAX_NAME,
+        (n) => ({ message: `must be at most ${MAX_NAME} characters; it has ${n.length}` }),
+      )
       .describe("The service's name, unique in the account."),
     description: z.string().optional().describe("Free text about the service. Unset: not managed."),
     escalationPolicy: z.string().min(1, "must be an escalation policy id").describe("Id of the escalation policy incidents of the service follow."),
-    autoResolveTimeout: timeout
-      .optional()
-      .describe("Seconds until an incident resolves itself; `null` disables. Unset: not managed (server default 14400)."),
+    autoResolveTimeout: timeout.optional().describe("Seconds until an incident resolves itself; `null` disables. Unset: not managed (server default 14400)."),
     acknowledgementTimeout: timeout
       .optional()
       .describe("Seconds until an acknowledged incident triggers again; `null` disables. Unset: not managed (server default 1800)."),
@@ -164,8 +165,7 @@ const serviceOutputs = z.object({
 
 export const definition = defineResource({
   kind: "Service",
-  description:
-    "A PagerDuty service: what incidents are opened against. A field left unset is not managed, so server defaults never show as a diff.",
+  description: "A PagerDuty service: what incidents are opened against. A field left unset is not managed, so server defaults never show as a diff.",
   notes: "A non-`active` status is a second request after create.",
   inputs: serviceInputs,
   outputs: serviceOutputs,
@@ -253,7 +253,10 @@ function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefi
       .catch(async (e) => {
         if (isNotFound(e)) return false;
         // Lacking the scope is a setting the README describes; any other failure is worth a word.
-        if (!(e instanceof ScopeError)) await ctx.warn(`escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`);
+        if (!(e instanceof ScopeError))
+          await ctx.warn(
+            `escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`,
+          );
         return undefined;
       }),
   );
@@ -277,7 +280,8 @@ export async function idsOfServicesNamed(client: ApiClient, name: string): Promi
 /** Services named exactly `name` created since `since`. */
 async function servicesNamedSince(client: ApiClient, name: string, since: number): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const id of await idsOfServicesNamed(client, name)) out.push(...(await createdSince(client, id, /^service_reference$/, since)).filter((c) => c.id === id));
+  for (const id of await idsOfServicesNamed(client, name))
+    out.push(...(await createdSince(client, id, /^service_reference$/, since)).filter((c) => c.id === id));
   return out;
 }
 
@@ -309,7 +313,6 @@ async function nameTaken(ctx: AccountContext, name: string, cause: ApiError): Pr
         "directory (it records it in the state), then `pulumi up`; otherwise rename the service in the program or adopt the existing one with `adoptId`";
   return new PagerDutyError("ERR_CONFLICT", message, { cause });
 }
-
 
 export const resource: Resource<typeof definition> = {
   definition,
@@ -365,8 +368,10 @@ export const resource: Resource<typeof definition> = {
   },
 
   async read(ctx, id) {
-    const service = await ctx.listings.service(id, (s) => s as unknown as ApiService, async () =>
-      (await ctx.client.request<{ service: ApiService }>("GET", servicePath(id), { scopes: READ })).service,
+    const service = await ctx.listings.service(
+      id,
+      (s) => s as unknown as ApiService,
+      async () => (await ctx.client.request<{ service: ApiService }>("GET", servicePath(id), { scopes: READ })).service,
     );
     return { id: service.id, props: toOutputs(service) };
   },

@@ -57,7 +57,8 @@ const setEu = (key: string, value: string, secret = false) =>
 function configureEu(p: PulumiProject): void {
   const eu = emu.eu!;
   p.must(["config", "set", "euEscalationPolicyId", eu.escalationPolicyId]);
-  const set = (key: string, value: string, secret = false) => p.must(["config", "set", "--path", ...(secret ? ["--secret"] : []), `pagerduty:accounts.eu.${key}`], 0, value);
+  const set = (key: string, value: string, secret = false) =>
+    p.must(["config", "set", "--path", ...(secret ? ["--secret"] : []), `pagerduty:accounts.eu.${key}`], 0, value);
   set("clientId", euClient.clientId);
   set("clientSecret", euClient.clientSecret, true);
   set("subdomain", eu.account.subdomain);
@@ -77,14 +78,21 @@ async function holdings(api: Api, prefix: string): Promise<{ services: string[];
   const services = r.body.services.filter((s) => s.name.startsWith(prefix));
   const rules: string[] = [];
   for (const s of services) rules.push(...(await api<{ rules: Array<{ id: string }> }>("GET", `/services/${s.id}/rules`)).body.rules.map((x) => x.id));
-  return { services: services.map((s) => s.id).sort(), integrations: services.flatMap((s) => (s.integrations ?? []).map((i) => i.id)).sort(), rules: rules.sort() };
+  return {
+    services: services.map((s) => s.id).sort(),
+    integrations: services.flatMap((s) => (s.integrations ?? []).map((i) => i.id)).sort(),
+    rules: rules.sort(),
+  };
 }
 
 /** What the state records in each account (by the `account` output), per kind. */
 function recorded(stack?: string): Record<"default" | "eu", { services: string[]; integrations: string[]; rules: string[] }> {
   const rs = project.resources(stack);
   const of = (account: "default" | "eu", kind: string) =>
-    rs.filter((r) => r.type === `${TYPE}${kind}` && (r.outputs?.account ?? "default") === account).map((r) => r.id!).sort();
+    rs
+      .filter((r) => r.type === `${TYPE}${kind}` && (r.outputs?.account ?? "default") === account)
+      .map((r) => r.id!)
+      .sort();
   const view = (a: "default" | "eu") => ({ services: of(a, "Service"), integrations: of(a, "ServiceIntegration"), rules: of(a, "ServiceEventRule") });
   return { default: view("default"), eu: view("eu") };
 }

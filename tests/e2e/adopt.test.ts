@@ -31,7 +31,9 @@ async function inventory() {
     const { integrations, ...fields } = s;
     out[s.id] = {
       fields,
-      integrations: await Promise.all(integrations.map(async (i: { id: string }) => (await emu.api("GET", `/services/${s.id}/integrations/${i.id}`)).body.integration)),
+      integrations: await Promise.all(
+        integrations.map(async (i: { id: string }) => (await emu.api("GET", `/services/${s.id}/integrations/${i.id}`)).body.integration),
+      ),
       rules: (await emu.api("GET", `/services/${s.id}/rules?limit=100`)).body.rules.map((r: any) => ({ ...r, actions: noneless(r.actions) })),
       values: await fieldValues(emu, s.id),
       aiops: (await aiops(emu, s.id)).enabled,
@@ -43,7 +45,10 @@ async function inventory() {
 beforeAll(async () => {
   emu = await startEmulatorProcess();
   checkout = await createService(emu, "Adopt Checkout", {
-    description: "Takes orders", acknowledgement_timeout: 600, auto_resolve_timeout: null, incident_urgency_rule: { type: "constant", urgency: "low" },
+    description: "Takes orders",
+    acknowledgement_timeout: 600,
+    auto_resolve_timeout: null,
+    incident_urgency_rule: { type: "constant", urgency: "low" },
   });
   search = await createService(emu, "Adopt Search");
   for (const integration of [
@@ -54,7 +59,8 @@ beforeAll(async () => {
   }
   for (const [i, value] of ["disk", "cpu"].entries()) {
     const rule = {
-      position: i, disabled: i === 1,
+      position: i,
+      disabled: i === 1,
       conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value } }] },
       actions: { annotate: { value }, severity: { value: "critical" } },
     };
@@ -113,7 +119,9 @@ test("the generated program adopts everything: up creates nothing remote and cha
   expect(r.stderr).toBe("");
   const program = r.stdout;
   // The routing key is a secret: the CLI never prints it.
-  const key = (await emu.api("GET", `/services/${checkout}?include[]=integrations`)).body.service.integrations.find((i: any) => i.integration_key).integration_key;
+  const key = (await emu.api("GET", `/services/${checkout}?include[]=integrations`)).body.service.integrations.find(
+    (i: any) => i.integration_key,
+  ).integration_key;
   expect(program).not.toContain(key);
   expect(program).not.toContain(emu.apiKey);
 
@@ -122,9 +130,22 @@ test("the generated program adopts everything: up creates nothing remote and cha
   project.setProgram(program);
   project.must(["up", "--yes", "--skip-preview"]);
 
-  const types = project.resources().filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/pagerduty:")).map((x) => x.type.split(":").pop());
+  const types = project
+    .resources()
+    .filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/pagerduty:"))
+    .map((x) => x.type.split(":").pop());
   expect(types.sort()).toEqual(
-    ["Service", "Service", "ServiceIntegration", "ServiceIntegration", "ServiceEventRule", "ServiceEventRule", "ServiceCustomFieldValues", "ServiceEnablement", "ServiceEnablement"].sort(),
+    [
+      "Service",
+      "Service",
+      "ServiceIntegration",
+      "ServiceIntegration",
+      "ServiceEventRule",
+      "ServiceEventRule",
+      "ServiceCustomFieldValues",
+      "ServiceEnablement",
+      "ServiceEnablement",
+    ].sort(),
   );
   const after = await inventory();
   // Same objects, same ids, same values (the enablements' updated_at aside: adoption writes the current value).

@@ -41,8 +41,12 @@ test("refresh token: the rotated token is kept, so every later process still aut
   const users = (await emu.admin<{ users: any[] }>("GET", "/_emulator/registry")).body.users;
   const admin = users.find((u) => u.email === "admin@acme.example");
   const refreshToken = await loginForRefreshToken({
-    authUrl: emu.authUrl, clientId: emu.oauth.clientId, clientSecret: emu.oauth.clientSecret,
-    email: admin.email, password: admin.password, scope: "services.read services.write",
+    authUrl: emu.authUrl,
+    clientId: emu.oauth.clientId,
+    clientSecret: emu.oauth.clientSecret,
+    email: admin.email,
+    password: admin.password,
+    scope: "services.read services.write",
   });
   const project = PulumiProject.create("refresh", program("Via user token"), emu, {}, { secretConfig: { "pagerduty:refreshToken": refreshToken } });
   projects.push(project);

@@ -61,7 +61,10 @@ test("a time zone that does not exist fails in support hours and in a rule's wee
 test("a time frame with both kinds names the field and the rule, without printing the value", async () => {
   const rule = `new pd.ServiceEventRule("rule", { service: svc.id, actions: { annotate: { value: "x" } },
     timeFrame: { activeBetween: { startTime: 1, endTime: 2 }, scheduledWeekly: { startTime: 0, duration: 60000, timezone: "UTC", weekdays: [1] } } });`;
-  await failsAtPreview(program("", rule), /ServiceEventRule resource 'rule' has a problem: timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"/);
+  await failsAtPreview(
+    program("", rule),
+    /ServiceEventRule resource 'rule' has a problem: timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"/,
+  );
 });
 
 test("an escalation policy the account does not have fails at preview (the credentials carry escalation_policies.read)", async () => {
@@ -86,7 +89,9 @@ describe("TLS failures name the URL, the setting and the way out", () => {
       const r = project.run(["preview"]);
       expect(r.code).not.toBe(0);
       const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
-      expect(out).toContain(`POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) is not signed by a CA this process trusts`);
+      expect(out).toContain(
+        `POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) is not signed by a CA this process trusts`,
+      );
       expect(out).toMatch(/set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`/);
       expect(out).toMatch(/`caFile` of its ready line/);
     } finally {
@@ -102,7 +107,9 @@ describe("TLS failures name the URL, the setting and the way out", () => {
     try {
       const r = project.run(["preview"]);
       expect(r.code).not.toBe(0);
-      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(`${wrong} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`);
+      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(
+        `${wrong} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`,
+      );
     } finally {
       project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
     }
@@ -110,7 +117,9 @@ describe("TLS failures name the URL, the setting and the way out", () => {
 });
 
 test("valid input still previews and deploys cleanly (the checks above are not blanket refusals)", async () => {
-  project.setProgram(program(`supportHours: { type: "fixed_time_per_day", timeZone: "US/Eastern", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1, 2] },`));
+  project.setProgram(
+    program(`supportHours: { type: "fixed_time_per_day", timeZone: "US/Eastern", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1, 2] },`),
+  );
   project.must(["up", "--yes"]);
   expect(await services()).toBe(1);
   project.must(["destroy", "--yes"]);

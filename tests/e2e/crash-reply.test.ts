@@ -3,7 +3,18 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  clearFaults, countObjects, expectConverged, inventory, killSession, newStack, PROGRAM, recover, startDetached, stateOf, TYPES, waitFor,
+  clearFaults,
+  countObjects,
+  expectConverged,
+  inventory,
+  killSession,
+  newStack,
+  PROGRAM,
+  recover,
+  startDetached,
+  stateOf,
+  TYPES,
+  waitFor,
 } from "./crash-support";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
@@ -40,8 +51,12 @@ test("lost replies: the object made is adopted, one not made is created; one `up
   await fault({ route: "POST /services/:id/rules", drop: true, count: 1 });
   const up = project.must(["up", "--yes", "--skip-preview"]);
   const text = up.stdout.replace(/\s+/g, " ");
-  expect(text).toMatch(/service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the service answered 502/);
-  expect(text).toMatch(/integration "events \d" of service P[A-Z0-9]+: adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the connection was closed before the reply arrived/);
+  expect(text).toMatch(
+    /service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the service answered 502/,
+  );
+  expect(text).toMatch(
+    /integration "events \d" of service P[A-Z0-9]+: adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the connection was closed before the reply arrived/,
+  );
   expect(text).not.toMatch(/event rule of service P[A-Z0-9]+: adopted/);
   expect(text).not.toMatch(/UND_ERR/);
   await expectConverged(project, emu, "lost", N);

@@ -150,7 +150,11 @@ export interface StateView {
 export function stateOf(project: PulumiProject, stack?: string): StateView {
   const d = JSON.parse(project.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout).deployment;
   const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
-  const ids = (t: string) => resources.filter((r) => r.type === t).map((r) => r.id!).sort();
+  const ids = (t: string) =>
+    resources
+      .filter((r) => r.type === t)
+      .map((r) => r.id!)
+      .sort();
   return {
     ids: { service: ids(TYPES.service), integration: ids(TYPES.integration), rule: ids(TYPES.rule) },
     pending: (d.pending_operations ?? []).map((o: { type: string; resource: { urn: string } }) => ({ type: o.type, urn: o.resource.urn })),

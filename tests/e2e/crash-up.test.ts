@@ -6,7 +6,19 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  clearFaults, countObjects, expectConverged, inventory, killGroup, killSession, newStack, PROGRAM, recover, slowCreates, startDetached, stateOf, waitFor,
+  clearFaults,
+  countObjects,
+  expectConverged,
+  inventory,
+  killGroup,
+  killSession,
+  newStack,
+  PROGRAM,
+  recover,
+  slowCreates,
+  startDetached,
+  stateOf,
+  waitFor,
 } from "./crash-support";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
@@ -74,7 +86,9 @@ test("lost machine, another runner (no journal): `up` adopts from the stack's st
   fs.rmSync(journalDir(), { recursive: true, force: true });
   project.must(["cancel", "--yes"]);
   const up = project.must(["up", "--yes", "--skip-preview"]);
-  expect(up.stdout.replace(/\s+/g, " ")).toMatch(/service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted/);
+  expect(up.stdout.replace(/\s+/g, " ")).toMatch(
+    /service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted/,
+  );
   expect(up.stdout).not.toMatch(/already been taken/);
   const dry = recover(project, ["--dry-run"]);
   expect(dry.code).toBe(0);
@@ -108,7 +122,8 @@ test("SIGINT once: the CLI finishes what is in flight and stops; the next up com
 });
 
 test("nothing the recovery wrote or printed holds a secret", async () => {
-  const journal = fs.readdirSync(journalDir(), { recursive: true, withFileTypes: true })
+  const journal = fs
+    .readdirSync(journalDir(), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8"))
     .join("\n");

@@ -54,7 +54,7 @@ test("a wrong client secret fails the drift check and a plain preview, naming pa
       expect(out(r)).toMatch(/401 invalid_client/);
       expect(out(r)).toMatch(/error: /);
     }
-    } finally {
+  } finally {
     setSecret(project, "pagerduty:clientSecret", emu.oauth.clientSecret);
   }
   expect(project.run(DRIFT).code).toBe(0);
@@ -128,7 +128,10 @@ test("state holds the stack config with secrets encrypted, never a plaintext sec
   // What the engine stores: the stack config as the default provider's inputs, the secret as ciphertext.
   expect(provider?.inputs?.["pagerduty:subdomain"]).toBe(emu.account.subdomain);
   expect(provider?.inputs?.["pagerduty:clientId"]).toBeTruthy();
-  expect(provider?.inputs?.["pagerduty:clientSecret"]).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
+  expect(provider?.inputs?.["pagerduty:clientSecret"]).toMatchObject({
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    ciphertext: expect.any(String),
+  });
   const state = project.stateText();
   for (const secret of secrets) expect(state + project.log).not.toContain(secret);
   expect(state).not.toMatch(/pd[er]_[A-Za-z0-9_-]{8,}/);

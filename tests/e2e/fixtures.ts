@@ -23,7 +23,9 @@ export async function fieldValues(emu: RunningEmulator, service: string): Promis
 }
 
 export async function setFieldValues(emu: RunningEmulator, service: string, values: Record<string, unknown>): Promise<void> {
-  const r = await emu.api("PUT", `/services/${service}/custom_fields/values`, { custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })) });
+  const r = await emu.api("PUT", `/services/${service}/custom_fields/values`, {
+    custom_fields: Object.entries(values).map(([name, value]) => ({ name, value })),
+  });
   if (r.status !== 201) throw new Error(`setting values of ${service}: ${r.status} ${JSON.stringify(r.body)}`);
 }
 

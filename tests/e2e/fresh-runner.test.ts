@@ -9,7 +9,19 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import {
-  clearFaults, countObjects, expectConverged, inventory, killGroup, killSession, newStack, PROGRAM, slowCreates, slowRoutes, startDetached, stateOf, waitFor,
+  clearFaults,
+  countObjects,
+  expectConverged,
+  inventory,
+  killGroup,
+  killSession,
+  newStack,
+  PROGRAM,
+  slowCreates,
+  slowRoutes,
+  startDetached,
+  stateOf,
+  waitFor,
 } from "./crash-support";
 import { startEmulatorProcess, type RunningEmulator } from "./harness";
 import { UserRepo } from "./user-repo";
@@ -102,7 +114,9 @@ test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what 
   const up = plain(env, ["up", "--yes", "--skip-preview", "--stack", stack]);
   if (up.code !== 0) throw new Error(up.out);
   const text = up.out.replace(/\s+/g, " ");
-  expect(text).toMatch(/adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/);
+  expect(text).toMatch(
+    /adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/,
+  );
   expect(text).not.toMatch(/answered/);
   await expectConverged(project(), emu, stack, N, { stack, stalePending: true });
 });
@@ -135,7 +149,10 @@ test("an update cut off on one runner is finished by the workflow on another: ev
   project().must(["config", "set", "--stack", stack, "description", "second version"]);
   await slowRoutes(emu, ["PUT /services/:id"], 1500);
   const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", stack]);
-  const described = async () => (await emu.api<{ services: Array<{ name: string; description: string | null }> }>("GET", `/services?query=${stack}&limit=100`)).body.services.filter((s) => s.description === "second version").length;
+  const described = async () =>
+    (await emu.api<{ services: Array<{ name: string; description: string | null }> }>("GET", `/services?query=${stack}&limit=100`)).body.services.filter(
+      (s) => s.description === "second version",
+    ).length;
   await waitFor(async () => (await described()) >= 1);
   await killSession(run);
   await clearFaults(emu);

@@ -40,11 +40,11 @@ function runWorkflow(file: string, secrets: { clientId?: string; clientSecret?: 
 }
 
 const creds = () => ({ clientId: emu.oauth.clientId, clientSecret: emu.oauth.clientSecret });
-const serviceByName = async (name: string) =>
-  (await emu.api<{ services: any[] }>("GET", "/services?limit=100")).body.services.find((s) => s.name === name);
+const serviceByName = async (name: string) => (await emu.api<{ services: any[] }>("GET", "/services?limit=100")).body.services.find((s) => s.name === name);
 
 test("actionlint accepts the workflows", () => {
-  if (!fs.existsSync(ACTIONLINT)) throw new Error(`${ACTIONLINT} is missing: scripts/test.sh installs it (go install github.com/rhysd/actionlint/cmd/actionlint)`);
+  if (!fs.existsSync(ACTIONLINT))
+    throw new Error(`${ACTIONLINT} is missing: scripts/test.sh installs it (go install github.com/rhysd/actionlint/cmd/actionlint)`);
   const files = fs.readdirSync(WORKFLOWS).filter((f) => f.endsWith(".yml"));
   expect(files.sort()).toEqual(["pulumi-drift.yml", "pulumi-preview.yml", "pulumi-up.yml"]);
   const r = spawnSync(ACTIONLINT, ["-no-color", ...files.map((f) => path.join(WORKFLOWS, f))], { encoding: "utf8" });
@@ -52,7 +52,10 @@ test("actionlint accepts the workflows", () => {
   expect(r.status).toBe(0);
   // A broken workflow is caught (the check is real).
   const broken = path.join(os.tmpdir(), `ppd-actionlint-${process.pid}.yml`);
-  fs.writeFileSync(broken, fs.readFileSync(path.join(WORKFLOWS, files[0]!), "utf8").replace("runs-on: ubuntu-latest", "runs-on: ubuntu-latest\n    timeout-minutes: soon"));
+  fs.writeFileSync(
+    broken,
+    fs.readFileSync(path.join(WORKFLOWS, files[0]!), "utf8").replace("runs-on: ubuntu-latest", "runs-on: ubuntu-latest\n    timeout-minutes: soon"),
+  );
   try {
     expect(spawnSync(ACTIONLINT, ["-no-color", broken]).status).not.toBe(0);
   } finally {
@@ -61,7 +64,11 @@ test("actionlint accepts the workflows", () => {
 });
 
 test("each workflow: install, then the credentials from secrets, then its one command of the installed package; secrets only where needed", () => {
-  for (const [file, command] of [["pulumi-preview.yml", "preview"], ["pulumi-up.yml", "up"], ["pulumi-drift.yml", "drift"]] as const) {
+  for (const [file, command] of [
+    ["pulumi-preview.yml", "preview"],
+    ["pulumi-up.yml", "up"],
+    ["pulumi-drift.yml", "drift"],
+  ] as const) {
     const { env, steps, workingDirectory } = runSteps(file);
     expect(workingDirectory).toBe("${{ vars.PULUMI_PROJECT_DIR || '.' }}");
     expect(steps.map((s) => s.run)).toEqual([INSTALL, LOCATE, 'bash "$PAGERDUTY_GITOPS/configure-stack.sh"', `bash "$PAGERDUTY_GITOPS/${command}.sh"`]);

@@ -39,10 +39,17 @@ export function tarball(): string {
 function installPackage(dir: string): void {
   const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
   const templates = path.join(WORK, "e2e-modules");
-  const template = path.join(templates, `${process.pid}-${createHash("sha256").update(`${tarball()}|${fs.statSync(tarball()).mtimeMs}|${sdk}`).digest("hex").slice(0, 12)}`);
+  const template = path.join(
+    templates,
+    `${process.pid}-${createHash("sha256")
+      .update(`${tarball()}|${fs.statSync(tarball()).mtimeMs}|${sdk}`)
+      .digest("hex")
+      .slice(0, 12)}`,
+  );
   if (!fs.existsSync(path.join(template, "package-lock.json"))) {
     // One template per test process (two workers never share one); those of ended processes go.
-    for (const old of fs.existsSync(templates) ? fs.readdirSync(templates) : []) if (!alive(Number(old.split("-")[0]))) fs.rmSync(path.join(templates, old), { recursive: true, force: true });
+    for (const old of fs.existsSync(templates) ? fs.readdirSync(templates) : [])
+      if (!alive(Number(old.split("-")[0]))) fs.rmSync(path.join(templates, old), { recursive: true, force: true });
     fs.rmSync(template, { recursive: true, force: true });
     fs.mkdirSync(template, { recursive: true });
     fs.writeFileSync(path.join(template, "package.json"), JSON.stringify({ name: "template", private: true }));
@@ -195,7 +202,10 @@ export class PulumiProject {
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
     fs.writeFileSync(
       path.join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] }),
+      JSON.stringify({
+        compilerOptions: { strict: true, target: "es2020", module: "commonjs", esModuleInterop: true, skipLibCheck: true },
+        files: ["index.ts"],
+      }),
     );
     const project = new PulumiProject(dir, env);
     project.setProgram(program);
@@ -259,7 +269,9 @@ export class PulumiProject {
 
   /** The ops a preview plans for the resource named `name` (the last URN segment). */
   stepsOf(name: string): string[] {
-    return this.previewSteps().filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
+    return this.previewSteps()
+      .filter((s) => s.urn.endsWith(`::${name}`))
+      .map((s) => s.op);
   }
 
   remove(): void {

@@ -4,9 +4,7 @@
 // CLI deploys services with integrations and event rules into both accounts, refreshes and updates
 // right after, destroys, and is killed mid-`up`. Each time the emulator must hold exactly what the
 // state records (0 duplicates, 0 orphans, 0 missing) and a preview must be clean.
-import {
-  clearFaults, expectConverged, inventory, killSession, newStack, slowCreates, startDetached, stateOf, TYPES, waitFor,
-} from "./crash-support";
+import { clearFaults, expectConverged, inventory, killSession, newStack, slowCreates, startDetached, stateOf, TYPES, waitFor } from "./crash-support";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -55,21 +53,36 @@ async function lagStats(): Promise<{ hidden404: number; leftOut: number }> {
 /** Services of the EU account named after `stack`, with their integrations and rules. */
 async function euInventory(stack: string) {
   const r = await emu.euApi("GET", `/services?query=${encodeURIComponent(stack)}&limit=100&include[]=integrations`);
-  const services = (r.body.services as Array<{ id: string; name: string; integrations?: Array<{ id: string }> }>).filter((s) => s.name.startsWith(`${stack} eu `));
+  const services = (r.body.services as Array<{ id: string; name: string; integrations?: Array<{ id: string }> }>).filter((s) =>
+    s.name.startsWith(`${stack} eu `),
+  );
   const rules: string[] = [];
   for (const s of services) rules.push(...((await emu.euApi("GET", `/services/${s.id}/rules?limit=100`)).body.rules as Array<{ id: string }>).map((x) => x.id));
-  return { services: services.map((s) => s.id).sort(), integrations: services.flatMap((s) => (s.integrations ?? []).map((i) => i.id)).sort(), rules: rules.sort() };
+  return {
+    services: services.map((s) => s.id).sort(),
+    integrations: services.flatMap((s) => (s.integrations ?? []).map((i) => i.id)).sort(),
+    rules: rules.sort(),
+  };
 }
 
 /** Ids the state records per type, for the EU account's resources (their URNs say "eu-"). */
 function euState(stack?: string) {
   const rs = project.resources(stack).filter((r) => /::eu-/.test(r.urn));
-  const ids = (t: string) => rs.filter((r) => r.type === t).map((r) => r.id!).sort();
+  const ids = (t: string) =>
+    rs
+      .filter((r) => r.type === t)
+      .map((r) => r.id!)
+      .sort();
   return { services: ids(TYPES.service), integrations: ids(TYPES.integration), rules: ids(TYPES.rule) };
 }
 
 /** Every id of the stack's state, for "nothing dropped" checks. */
-const allIds = (stack?: string) => project.resources(stack).filter((r) => r.id && r.type.startsWith("pulumi-nodejs:dynamic/pagerduty:")).map((r) => `${r.type}/${r.id}`).sort();
+const allIds = (stack?: string) =>
+  project
+    .resources(stack)
+    .filter((r) => r.id && r.type.startsWith("pulumi-nodejs:dynamic/pagerduty:"))
+    .map((r) => `${r.type}/${r.id}`)
+    .sort();
 
 /** Both accounts hold exactly what the state records; the preview is clean. */
 async function expectBothConverged(stack: string, us: number, eu: number): Promise<void> {
@@ -77,7 +90,11 @@ async function expectBothConverged(stack: string, us: number, eu: number): Promi
   const usInv = await inventory(emu, stack);
   const euInv = await euInventory(stack);
   const usState = project.resources().filter((r) => !/::eu-/.test(r.urn));
-  const ids = (t: string) => usState.filter((r) => r.type === t).map((r) => r.id!).sort();
+  const ids = (t: string) =>
+    usState
+      .filter((r) => r.type === t)
+      .map((r) => r.id!)
+      .sort();
   expect(usInv.services.map((s) => s.id).sort()).toEqual(ids(TYPES.service));
   expect(usInv.integrations.map((i) => i.id).sort()).toEqual(ids(TYPES.integration));
   expect(usInv.rules.map((r) => r.id).sort()).toEqual(ids(TYPES.rule));
@@ -100,7 +117,8 @@ beforeAll(async () => {
     euEscalationPolicyId: eu.escalationPolicyId,
     "pagerduty:consistencyWindow": String(WINDOW_S),
   });
-  const set = (key: string, value: string, secret = false) => project.must(["config", "set", "--path", ...(secret ? ["--secret"] : []), `pagerduty:accounts.eu.${key}`], 0, value);
+  const set = (key: string, value: string, secret = false) =>
+    project.must(["config", "set", "--path", ...(secret ? ["--secret"] : []), `pagerduty:accounts.eu.${key}`], 0, value);
   set("apiUrl", emu.euApiUrl!);
   set("authUrl", emu.authUrl);
   set("subdomain", eu.account.subdomain);
@@ -146,7 +164,12 @@ test("`up --refresh` right after an `up` that made new objects drops nothing; an
 
 test("an object deleted by hand, older than the window, is reported gone by the next refresh within seconds", async () => {
   // The objects are older than the window by now only if enough time passed: wait for it.
-  const created = Math.max(...project.resources().filter((r) => r.type === TYPES.service).map((r) => Date.parse(r.outputs.createdAt)));
+  const created = Math.max(
+    ...project
+      .resources()
+      .filter((r) => r.type === TYPES.service)
+      .map((r) => Date.parse(r.outputs.createdAt)),
+  );
   await sleep(Math.max(0, created + WINDOW_S * 1000 - Date.now()) + 500);
   const integration = project.resources().find((r) => r.type === TYPES.integration && r.urn.endsWith("::us-int1"))!;
   const gone = await emu.api("DELETE", `/services/${integration.outputs.service}/integrations/${integration.id}`);

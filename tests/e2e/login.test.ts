@@ -38,10 +38,16 @@ beforeAll(async () => {
   const registry = (await emu.admin<{ users: any[] }>("GET", "/_emulator/registry")).body;
   admin = registry.users.find((u) => u.email === "admin@acme.example");
   // User-token mode: the OAuth client in the stack config, no API key, no refresh token yet.
-  project = PulumiProject.create("login", program, emu, { "pagerduty:clientId": emu.oauth.clientId }, {
-    auth: "none",
-    secretConfig: { "pagerduty:clientSecret": emu.oauth.clientSecret },
-  });
+  project = PulumiProject.create(
+    "login",
+    program,
+    emu,
+    { "pagerduty:clientId": emu.oauth.clientId },
+    {
+      auth: "none",
+      secretConfig: { "pagerduty:clientSecret": emu.oauth.clientSecret },
+    },
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -87,13 +93,20 @@ async function startLogin(
     void done.then((r) => reject(new Error(`pagerduty-login exited ${r.code} before printing a URL:\n${r.stderr}`)));
   });
   const redirectUri = url.searchParams.get("redirect_uri")!;
-  const app = await emu.admin("PUT", `/_emulator/apps/${appClientId}`, { redirectUris: ["http://127.0.0.1:8765/callback", "http://localhost:8765/callback", redirectUri] });
+  const app = await emu.admin("PUT", `/_emulator/apps/${appClientId}`, {
+    redirectUris: ["http://127.0.0.1:8765/callback", "http://localhost:8765/callback", redirectUri],
+  });
   expect(app.status).toBe(200);
   return { proc, url, redirectUri, done };
 }
 
 /** Logs in on the consent page and clicks a decision; returns the page (now on the bin's result page). */
-async function consent(url: URL, decision: "Approve" | "Deny", beforeClick?: (page: Page) => Promise<void>, user: { email: string; password: string } = admin): Promise<Page> {
+async function consent(
+  url: URL,
+  decision: "Approve" | "Deny",
+  beforeClick?: (page: Page) => Promise<void>,
+  user: { email: string; password: string } = admin,
+): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(url.toString());
   await page.getByLabel("Email").fill(user.email);
@@ -227,7 +240,12 @@ test("--account eu: Globex's admin logs in with Globex's app; the token (secret)
     const refreshed = await request(`${emu.authUrl}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.clientId, client_secret: app.clientSecret, refresh_token: refreshToken }).toString(),
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        refresh_token: refreshToken,
+      }).toString(),
     });
     expect(refreshed.statusCode).toBe(200);
     expect(JSON.parse(await refreshed.body.text()).scope).toContain("services.write");
@@ -328,7 +346,19 @@ describe("--print outside any Pulumi project, settings from the environment", ()
 test("--help lists every flag and exits 0; --version prints the package version", () => {
   const bin = path.join(project.dir, "node_modules/.bin/pagerduty-login");
   const help = execFileSync(bin, ["--help"], { encoding: "utf8" });
-  for (const flag of ["--account", "--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version"]) {
+  for (const flag of [
+    "--account",
+    "--client-id",
+    "--auth-url",
+    "--scopes",
+    "--port",
+    "--stack",
+    "--print",
+    "--no-browser",
+    "--timeout",
+    "--help",
+    "--version",
+  ]) {
     expect(help).toContain(flag);
   }
   expect(help).toContain("PAGERDUTY_CLIENT_SECRET");

@@ -42,7 +42,10 @@ async function auditIds(service: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const r: { body: { records: Array<{ id: string }>; next_cursor: string | null } } = await emu.api("GET", `/services/${service}/audit/records?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    const r: { body: { records: Array<{ id: string }>; next_cursor: string | null } } = await emu.api(
+      "GET",
+      `/services/${service}/audit/records?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     ids.push(...r.body.records.map((x) => x.id));
     cursor = r.body.next_cursor;
   } while (cursor);
@@ -57,7 +60,10 @@ beforeAll(async () => {
   ruleIds = [];
   for (const summary of ["disk", "cpu"]) {
     const r = await emu.api("POST", `/services/${pre}/rules`, {
-      rule: { conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value: summary } }] }, actions: { annotate: { value: summary } } },
+      rule: {
+        conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value: summary } }] },
+        actions: { annotate: { value: summary } },
+      },
     });
     expect(r.status).toBe(201);
     ruleIds.push(r.body.rule.id);
@@ -83,7 +89,10 @@ test("up resolves every lookup, with the audit records read across pages", async
   expect(out.auditIds).toEqual(before);
   expect(out.ownDescription).toBe("mine");
   // Names derived from the arguments, or given.
-  const names = project.resources().filter((r) => r.type === LOOKUP).map((r) => r.urn.split("::").pop());
+  const names = project
+    .resources()
+    .filter((r) => r.type === LOOKUP)
+    .map((r) => r.urn.split("::").pop());
   const audit = names.find((n) => n!.startsWith("getServiceAuditRecords-"));
   expect(audit).toMatch(new RegExp(`^getServiceAuditRecords-${pre}-[0-9a-f]{8}$`));
   expect(names.sort()).toEqual(
@@ -194,17 +203,26 @@ export const ddType = dd.type;
     named.setProgram(byName.replace('getPriority({ name: "P1" })', 'getPriority({ name: "P9" })'));
     const r = named.run(["preview"]);
     expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain('args.name: no priority is named "P9" (names match exactly, including case); there are: "P1", "P2", "P3", "P4", "P5"');
+    expect(r.stdout + r.stderr).toContain(
+      'args.name: no priority is named "P9" (names match exactly, including case); there are: "P1", "P2", "P3", "P4", "P5"',
+    );
     named.setProgram(byName);
     named.must(["config", "set", "pagerduty:scopes", "services.read services.write custom_fields.read audit_records.read"]);
     const denied = named.run(["preview"]);
     expect(denied.code).not.toBe(0);
     // Whichever lookup runs first names the scope it lacks and where to add it.
-    expect(denied.stdout + denied.stderr).toMatch(/lacks \\?"(escalation_policies|vendors|priorities)\.read\\?".*add the scope to the app or to \\?"pagerduty:scopes\\?"/);
+    expect(denied.stdout + denied.stderr).toMatch(
+      /lacks \\?"(escalation_policies|vendors|priorities)\.read\\?".*add the scope to the app or to \\?"pagerduty:scopes\\?"/,
+    );
   });
 
   test("destroy removes what the program made and nothing it looked up", async () => {
-    named.must(["config", "set", "pagerduty:scopes", "services.read services.write custom_fields.read audit_records.read escalation_policies.read vendors.read priorities.read"]);
+    named.must([
+      "config",
+      "set",
+      "pagerduty:scopes",
+      "services.read services.write custom_fields.read audit_records.read escalation_policies.read vendors.read priorities.read",
+    ]);
     const id = named.outputs().serviceId;
     named.must(["destroy", "--yes", "--skip-preview"]);
     expect((await emu.api("GET", `/services/${id}`)).status).toBe(404);

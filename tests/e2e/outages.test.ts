@@ -83,7 +83,9 @@ describe("a local file backend's checkpoint cut short by a lost machine", () => 
       expect(project.run(["stack", "export"]).stderr).toMatch(/failed to load checkpoint/);
       const r = recover(project);
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/the checkpoint .*restart\.json is cut short \(not whole JSON\), and its backup .*restart\.json\.bak is unreadable too; nothing was changed/);
+      expect(r.out).toMatch(
+        /the checkpoint .*restart\.json is cut short \(not whole JSON\), and its backup .*restart\.json\.bak is unreadable too; nothing was changed/,
+      );
       expect(r.out).toMatch(new RegExp(`The newest checkpoint of a completed update is .*/history/${PROJECT}/restart/restart-\\d+\\.checkpoint\\.json`));
       expect(corruptCopies()).toEqual([]);
     } finally {

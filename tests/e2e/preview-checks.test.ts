@@ -32,7 +32,8 @@ ${more}
 const mail = (name: string, address: string) =>
   `new pd.ServiceIntegration(${JSON.stringify(name)}, { service: svc.id, type: "generic_email_inbound_integration", integrationEmail: ${JSON.stringify(address)} });`;
 
-const services = async () => (await emu.api<{ services: Array<{ name: string }> }>("GET", "/services?limit=100")).body.services.filter((s) => s.name !== "Held by hand").length;
+const services = async () =>
+  (await emu.api<{ services: Array<{ name: string }> }>("GET", "/services?limit=100")).body.services.filter((s) => s.name !== "Held by hand").length;
 
 const failsAtPreview = (source: string, pattern: RegExp) => fails(project, services, source, pattern);
 
@@ -46,8 +47,16 @@ test("two integrations of the program with one integrationEmail: the preview nam
 
 test("an address another integration of the account has: the preview names the field and the holder", async () => {
   // Made by hand, outside the stack: a service with an email integration.
-  const held = (await emu.api("POST", "/services", { service: { name: "Held by hand", escalation_policy: { id: emu.escalationPolicyId, type: "escalation_policy_reference" } } })).body.service;
-  const holder = (await emu.api("POST", `/services/${held.id}/integrations`, { integration: { type: "generic_email_inbound_integration", integration_email: "held@acme.pagerduty.com" } })).body.integration;
+  const held = (
+    await emu.api("POST", "/services", {
+      service: { name: "Held by hand", escalation_policy: { id: emu.escalationPolicyId, type: "escalation_policy_reference" } },
+    })
+  ).body.service;
+  const holder = (
+    await emu.api("POST", `/services/${held.id}/integrations`, {
+      integration: { type: "generic_email_inbound_integration", integration_email: "held@acme.pagerduty.com" },
+    })
+  ).body.integration;
   expect(holder.integration_email).toBe("held@acme.pagerduty.com");
   await failsAtPreview(
     program("", mail("mail", "held@acme.pagerduty.com")),

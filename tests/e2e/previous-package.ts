@@ -10,7 +10,8 @@ import { ROOT } from "../../scripts/repo-root";
 /** The last commit whose providers were one serialized object per kind that captured the stack. */
 export const PREVIOUS_COMMIT = "6d0ae6d519f03c8f1b7915d597c3975ba91a0d78";
 
-const cacheRoot = () => process.env.PULUMI_PAGERDUTY_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
+const cacheRoot = () =>
+  process.env.PULUMI_PAGERDUTY_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
 
 /** The packed tarball of `commit` (built on first use). */
 export function previousTarball(commit = PREVIOUS_COMMIT): string {
@@ -28,7 +29,10 @@ export function previousTarball(commit = PREVIOUS_COMMIT): string {
     // The old sources compile with this clone's dependencies (the package's dependencies are unchanged).
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(src, "node_modules"));
     execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: src, stdio: "pipe" });
-    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", src], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split("\n").pop()!;
+    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", src], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+      .trim()
+      .split("\n")
+      .pop()!;
     fs.mkdirSync(dir, { recursive: true });
     // Written whole, then renamed: a concurrent or interrupted run never sees half a tarball.
     const partial = `${done}.${process.pid}`;

@@ -35,7 +35,9 @@ beforeAll(() => {
   const commands = quickStart(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
   const lines = commands.split("\n");
   expect(lines.filter((l) => l === INSTALL)).toHaveLength(1);
-  script = lines.map((l) => (l === INSTALL ? `npm install --no-audit --no-fund --prefer-offline ${tarball()} @pulumi/pulumi@${sdk} ${emulatorTarball}` : l)).join("\n");
+  script = lines
+    .map((l) => (l === INSTALL ? `npm install --no-audit --no-fund --prefer-offline ${tarball()} @pulumi/pulumi@${sdk} ${emulatorTarball}` : l))
+    .join("\n");
 });
 
 afterAll(() => {
@@ -97,7 +99,9 @@ request(ready.apiUrl + "/services", { dispatcher: new Agent({ connect: { ca: req
   // The client secret went in on stdin and is in the stack file only as ciphertext.
   const ready = JSON.parse(fs.readFileSync(path.join(dir, "emulator.json"), "utf8"));
   expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8")).toMatch(/pagerduty:clientSecret:\s+secure: /);
-  expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8") + fs.readFileSync(path.join(dir, "stack.json"), "utf8")).not.toContain(ready.oauth.clientSecret);
+  expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8") + fs.readFileSync(path.join(dir, "stack.json"), "utf8")).not.toContain(
+    ready.oauth.clientSecret,
+  );
   // Nothing went to this machine's Pulumi login: the state is in the project's directory.
   expect(fs.existsSync(path.join(dir, ".pulumi-state", ".pulumi"))).toBe(true);
 });

@@ -54,7 +54,12 @@ test("ignoreChanges holds through `up --refresh`: the hand-made description stay
   expect((await live("kept")).description).toBe("Edited by hand");
   expect((await live("restored")).description).toBe("From the program");
   // The state's inputs are the declared fields with their live values (and what the provider keeps).
-  expect(inputsOf("kept")).toMatchObject({ name: "Kept", description: "Edited by hand", escalationPolicy: emu.escalationPolicyId, __origin: expect.any(String) });
+  expect(inputsOf("kept")).toMatchObject({
+    name: "Kept",
+    description: "Edited by hand",
+    escalationPolicy: emu.escalationPolicyId,
+    __origin: expect.any(String),
+  });
   expect(Object.keys(inputsOf("kept")).sort()).toEqual(["__origin", "__provider", "description", "escalationPolicy", "name"]);
 
   project.must(["preview", "--expect-no-changes"]);

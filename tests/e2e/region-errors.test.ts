@@ -21,7 +21,12 @@ beforeAll(async () => {
     "regionerrors",
     program,
     emu,
-    { "pagerduty:clientId": emu.eu!.oauth.clientId, "pagerduty:subdomain": emu.eu!.account.subdomain, "pagerduty:serviceRegion": "eu", "pagerduty:apiUrl": emu.apiUrl },
+    {
+      "pagerduty:clientId": emu.eu!.oauth.clientId,
+      "pagerduty:subdomain": emu.eu!.account.subdomain,
+      "pagerduty:serviceRegion": "eu",
+      "pagerduty:apiUrl": emu.apiUrl,
+    },
     { auth: "none", secretConfig: { "pagerduty:clientSecret": emu.eu!.oauth.clientSecret } },
   );
 });
@@ -38,9 +43,13 @@ test("an EU app at the US REST API: the preview names serviceRegion, apiUrl and 
   const r = project.run(["preview"]);
   expect(r.code).not.toBe(0);
   const out = flat(r);
-  expect(out).toContain(`PagerDuty's REST API at ${emu.apiUrl} refused the credentials of the default account, which belong to an account of another service region`);
+  expect(out).toContain(
+    `PagerDuty's REST API at ${emu.apiUrl} refused the credentials of the default account, which belong to an account of another service region`,
+  );
   expect(out).toContain(`use ${emu.euApiUrl}`);
-  expect(out).toMatch(/Set "pagerduty:serviceRegion" \(env PAGERDUTY_SERVICE_REGION\) to the account's service region \("us" or "eu"; now "eu"\) and "pagerduty:apiUrl" \(env PAGERDUTY_API_URL\)/);
+  expect(out).toMatch(
+    /Set "pagerduty:serviceRegion" \(env PAGERDUTY_SERVICE_REGION\) to the account's service region \("us" or "eu"; now "eu"\) and "pagerduty:apiUrl" \(env PAGERDUTY_API_URL\)/,
+  );
   expect(out).not.toMatch(/refused the credentials in "pagerduty:clientId"/);
   expect(project.run(["up", "--yes", "--skip-preview"]).code).not.toBe(0);
   expect(await services()).toBe(0);
@@ -51,7 +60,9 @@ test("an EU app asked for in the US region: the preview names serviceRegion and 
   try {
     const out = flat(project.run(["preview"]));
     expect(out).toContain(`PagerDuty's identity service found no account "${emu.eu!.account.subdomain}" in the US service region for the default account`);
-    expect(out).toMatch(/Set "pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) to the account's subdomain and "pagerduty:serviceRegion" \(env PAGERDUTY_SERVICE_REGION\) to its service region/);
+    expect(out).toMatch(
+      /Set "pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) to the account's subdomain and "pagerduty:serviceRegion" \(env PAGERDUTY_SERVICE_REGION\) to its service region/,
+    );
     expect(out).not.toMatch(/refused the credentials in "pagerduty:clientId"/);
   } finally {
     project.must(["config", "set", "pagerduty:serviceRegion", "eu"]);

@@ -29,7 +29,9 @@ let start: Record<string, unknown>;
 beforeAll(async () => {
   emu = await startEmulatorProcess();
   // A fourth field, never named by the program: it must never cause a diff or be touched.
-  const owner = await emu.api("POST", "/services/custom_fields", { field: { name: "owner", display_name: "Owner", data_type: "string", field_type: "single_value" } });
+  const owner = await emu.api("POST", "/services/custom_fields", {
+    field: { name: "owner", display_name: "Owner", data_type: "string", field_type: "single_value" },
+  });
   expect(owner.status).toBe(201);
   // Starting state: a service set up by hand, with some fields filled in.
   pre = await createService(emu, "Fields pre-existing");

@@ -57,7 +57,7 @@ test("check rejects another feature, naming the field", () => {
   project.setProgram(program(pre, true, "incident_ai"));
   const r = project.run(["preview"]);
   expect(r.code).not.toBe(0);
-  expect(r.stdout + r.stderr).toContain('feature');
+  expect(r.stdout + r.stderr).toContain("feature");
   expect(r.stdout + r.stderr).toContain('must be one of "aiops"');
 });
 
@@ -100,7 +100,12 @@ test("a not-entitled warning shows in the CLI output while up succeeds", async (
     project.setProgram(program("own", true));
     const r = project.must(["up", "--yes", "--skip-preview"]);
     const out = r.stdout + r.stderr;
-    console.log(`enablement e2e: warning as printed by pulumi up:\n${out.split("\n").filter((l) => /warning/i.test(l)).join("\n")}`);
+    console.log(
+      `enablement e2e: warning as printed by pulumi up:\n${out
+        .split("\n")
+        .filter((l) => /warning/i.test(l))
+        .join("\n")}`,
+    );
     expect(out).toMatch(/warning: pagerduty:ServiceEnablement \w+\/aiops: The account is not entitled to "aiops"/);
     expect(out).toMatch(/1 warning/);
     expect((await aiops(emu, project.outputs().ownId)).enabled).toBe(true);

@@ -65,7 +65,12 @@ const serviceId = (name: string) => serviceIdOf(project, name);
 /** Rule names of the stack in the service's live order. */
 async function liveOrder(service = "svc"): Promise<string[]> {
   const rules: any[] = (await emu.api("GET", `/services/${serviceId(service)}/rules?limit=100`)).body.rules;
-  const names = new Map(project.resources().filter((r) => r.type === TYPE).map((r) => [r.id, r.urn.split("::").pop()!]));
+  const names = new Map(
+    project
+      .resources()
+      .filter((r) => r.type === TYPE)
+      .map((r) => [r.id, r.urn.split("::").pop()!]),
+  );
   return rules.map((r) => names.get(r.id) ?? `unmanaged:${r.id}`);
 }
 const stepsFor = (name: string, steps: Array<{ op: string; urn: string }>) => steps.filter((s) => s.urn.endsWith(`::${name}`)).map((s) => s.op);
@@ -128,7 +133,7 @@ test("an out-of-band change is drift for refresh, and up puts it back", async ()
   const drift = refreshPreview(project);
   console.log(`rules e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
   expect(drift.code).toBe(7); // --expect-no-changes with changes
-    project.must(["up", "--yes", "--skip-preview", "--refresh"]);
+  project.must(["up", "--yes", "--skip-preview", "--refresh"]);
   expect((await emu.api("GET", rulePath)).body.rule.disabled).toBe(false);
   expect(refreshPreview(project).code).toBe(0);
 });

@@ -49,11 +49,16 @@ test("no changes afterwards, also after a refresh (read never converts)", async 
 
 test("changing the service previews a replace; the old conversion is only forgotten, with a warning", async () => {
   project.setProgram(program("other"));
-  const ops = project.previewSteps().filter((s) => s.type === TYPE).map((s) => s.op);
+  const ops = project
+    .previewSteps()
+    .filter((s) => s.type === TYPE)
+    .map((s) => s.op);
   expect(ops).toEqual(expect.arrayContaining([expect.stringMatching(/^(replace|create-replacement)$/)]));
   expect(ops).not.toContain("update");
   const warnings = warningsOf(project, ["up", "--yes", "--skip-preview"]);
-  expect(warnings).toEqual([expect.stringMatching(new RegExp(`conversion of service ${serviceId("svc")}'s event rules .*cannot be undone.*only drops it from the Pulumi state`))]);
+  expect(warnings).toEqual([
+    expect.stringMatching(new RegExp(`conversion of service ${serviceId("svc")}'s event rules .*cannot be undone.*only drops it from the Pulumi state`)),
+  ]);
   expect(conversion()!.id).toBe(serviceId("other"));
   expect(await ruleWrite(serviceId("svc"))).toBe(409); // still converted: nothing was undone
 });

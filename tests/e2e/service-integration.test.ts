@@ -74,7 +74,9 @@ test("up creates both integrations; the routing key is a secret in state", async
   expect(mail).toMatchObject({ email_incident_creation: "on_new_email_subject", email_filter_mode: "or-rules-email" });
   expect(mail.email_filters[0]).toMatchObject({ subject_mode: "match", subject_regex: "^ALERT" });
   const out = state("events")!.outputs;
-  expect(out.integrationKey).toEqual(expect.objectContaining({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) }));
+  expect(out.integrationKey).toEqual(
+    expect.objectContaining({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) }),
+  );
   expect(out.service).toBe(serviceId("svc"));
   expect(state("mail")!.outputs.integrationKey).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
   expect(project.must(["stack", "output", "routingKey"]).stdout.trim()).toBe("[secret]");
@@ -153,7 +155,7 @@ test("an out-of-band change is drift for refresh, and up puts it back", async ()
   const drift = refreshPreview(project);
   console.log(`integration e2e: refresh --preview-only --expect-no-changes exited ${drift.code} on drift`);
   expect(drift.code).toBe(7); // --expect-no-changes with changes
-    project.must(["up", "--yes", "--skip-preview", "--refresh"]);
+  project.must(["up", "--yes", "--skip-preview", "--refresh"]);
   expect((await emu.api("GET", path)).body.integration.email_filter_mode).toBe("and-rules-email");
   expect(refreshPreview(project).code).toBe(0);
 });
@@ -174,7 +176,9 @@ test("adoptId takes over an existing integration instead of creating one", async
   expect(made.status).toBe(201);
   keys.add(made.body.integration.integration_key);
   const before = (await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations.length;
-  project.setProgram(program({ eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PAM4FGS", eventsOnOther: true, adoptId: made.body.integration.id }));
+  project.setProgram(
+    program({ eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PAM4FGS", eventsOnOther: true, adoptId: made.body.integration.id }),
+  );
   project.must(["up", "--yes", "--skip-preview"]);
   expect(state("adopted")!.id).toBe(made.body.integration.id);
   expect((await live("adopted")).body.integration.name).toBe("Adopted");

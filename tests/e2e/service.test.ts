@@ -85,7 +85,11 @@ test("nested, null and list fields update in place and then show no perpetual di
   expect(project.previewSteps().map((s) => [s.op, s.urn.split("::").pop()])).toEqual([["update", "checkout"]]);
   project.must(["up", "--yes", "--skip-preview"]);
   const live = (await services()).find((s) => s.name === "Checkout");
-  expect(live).toMatchObject({ status: "disabled", support_hours: { time_zone: "Europe/Berlin", days_of_week: [1, 2, 3, 4, 5] }, alert_grouping_parameters: { type: "time", config: { timeout: 15 } } });
+  expect(live).toMatchObject({
+    status: "disabled",
+    support_hours: { time_zone: "Europe/Berlin", days_of_week: [1, 2, 3, 4, 5] },
+    alert_grouping_parameters: { type: "time", config: { timeout: 15 } },
+  });
   project.must(["preview", "--expect-no-changes"]);
   project.must(["preview", "--refresh", "--expect-no-changes"]);
   project.setProgram(program("Takes orders and payments"));

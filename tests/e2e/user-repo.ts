@@ -54,7 +54,13 @@ export class UserRepo {
   private installed = false;
 
   /** A repository whose Pulumi project is `folder` ("." for the root) with `program`. */
-  constructor(name: string, readonly folder: string, program: string, emu: EmulatorInfo, config: Record<string, string> = {}) {
+  constructor(
+    name: string,
+    readonly folder: string,
+    program: string,
+    emu: EmulatorInfo,
+    config: Record<string, string> = {},
+  ) {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-repo-`));
     this.project = PulumiProject.create(name, program, emu, config, { dir: path.join(this.root, folder) });
   }
@@ -94,7 +100,11 @@ export class UserRepo {
     for (const step of steps) {
       if (step.run === INSTALL && this.installed) continue;
       const carried = Object.fromEntries(
-        fs.readFileSync(githubEnv, "utf8").split("\n").filter(Boolean).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+        fs
+          .readFileSync(githubEnv, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
       );
       const stepEnv = Object.fromEntries(Object.keys(step.env).map((k) => [k, opts.secrets?.[k] ?? ""]));
       const r = spawnSync("bash", ["-c", step.run], { cwd, env: { ...base, ...carried, ...stepEnv }, encoding: "utf8", maxBuffer: 64 << 20 });

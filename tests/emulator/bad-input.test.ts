@@ -16,7 +16,9 @@ beforeAll(async () => {
   for (let n = 0; n < 3; n++) {
     const sid = await createService(e, api);
     ids.id.push(sid);
-    ids.integration_id.push((await api.post(`/services/${sid}/integrations`, { integration: { type: "events_api_v2_inbound_integration" } })).json.integration.id);
+    ids.integration_id.push(
+      (await api.post(`/services/${sid}/integrations`, { integration: { type: "events_api_v2_inbound_integration" } })).json.integration.id,
+    );
     ids.rule_id.push((await api.post(`/services/${sid}/rules`, { rule: {} })).json.rule.id);
   }
   ids.field_id = (await api.get("/services/custom_fields")).json.fields.map((f: { id: string }) => f.id);
@@ -24,27 +26,85 @@ beforeAll(async () => {
 afterAll(() => e.close());
 
 const FIELDS = [
-  "name", "description", "escalation_policy", "auto_resolve_timeout", "acknowledgement_timeout", "status", "incident_urgency_rule",
-  "support_hours", "scheduled_actions", "alert_creation", "alert_grouping_parameters", "auto_pause_notifications_parameters",
-  "type", "vendor", "integration_email", "email_filters", "email_parsers", "email_filter_mode", "position", "disabled", "conditions",
-  "time_frame", "variables", "actions", "display_name", "data_type", "field_type", "field_options", "default_value", "enabled", "id", "value",
+  "name",
+  "description",
+  "escalation_policy",
+  "auto_resolve_timeout",
+  "acknowledgement_timeout",
+  "status",
+  "incident_urgency_rule",
+  "support_hours",
+  "scheduled_actions",
+  "alert_creation",
+  "alert_grouping_parameters",
+  "auto_pause_notifications_parameters",
+  "type",
+  "vendor",
+  "integration_email",
+  "email_filters",
+  "email_parsers",
+  "email_filter_mode",
+  "position",
+  "disabled",
+  "conditions",
+  "time_frame",
+  "variables",
+  "actions",
+  "display_name",
+  "data_type",
+  "field_type",
+  "field_options",
+  "default_value",
+  "enabled",
+  "id",
+  "value",
 ];
 const KEYS = ["service", "services", "integration", "rule", "field", "custom_fields", "enablement", "rule_id"];
-const FORM_KEYS = ["grant_type", "client_id", "client_secret", "scope", "code", "redirect_uri", "code_verifier", "refresh_token", "request_id", "email", "password", "decision"];
+const FORM_KEYS = [
+  "grant_type",
+  "client_id",
+  "client_secret",
+  "scope",
+  "code",
+  "redirect_uri",
+  "code_verifier",
+  "refresh_token",
+  "request_id",
+  "email",
+  "password",
+  "decision",
+];
 
 /** Objects shaped like the real envelopes, with arbitrary values: exercises every validator. */
-const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(-1, 1.5, 1e309, "", null, [], {}, true));
+const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(-1, 1.5, Number.POSITIVE_INFINITY, "", null, [], {}, true));
 const shapedObject = fc.dictionary(fc.constantFrom(...FIELDS), fieldValue, { maxKeys: 6 });
 const shapedBody = fc.oneof(
-  fc.record({ key: fc.constantFrom(...KEYS), inner: fc.oneof(shapedObject, fc.array(shapedObject, { maxLength: 3 }), fieldValue) }).map(({ key, inner }) => JSON.stringify({ [key]: inner })),
+  fc
+    .record({ key: fc.constantFrom(...KEYS), inner: fc.oneof(shapedObject, fc.array(shapedObject, { maxLength: 3 }), fieldValue) })
+    .map(({ key, inner }) => JSON.stringify({ [key]: inner })),
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
   fc.constantFrom("{", "[1,", '{"service":', "null", '"x"', "", '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
   fc.constant("x".repeat(BODY_LIMIT + 10)).map((s) => JSON.stringify({ service: { name: s } })),
 );
-const formBody = fc.dictionary(fc.constantFrom(...FORM_KEYS), fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("client_credentials", "authorization_code", "refresh_token", "as_account-us.acme services.read")), { maxKeys: 6 }).map((d) => new URLSearchParams(d).toString());
+const formBody = fc
+  .dictionary(
+    fc.constantFrom(...FORM_KEYS),
+    fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("client_credentials", "authorization_code", "refresh_token", "as_account-us.acme services.read")),
+    { maxKeys: 6 },
+  )
+  .map((d) => new URLSearchParams(d).toString());
 
-const CONTENT_TYPES = [undefined, "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=x", "application/vnd.pagerduty+json;version=2"];
+const CONTENT_TYPES = [
+  undefined,
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "application/xml",
+  "multipart/form-data; boundary=x",
+  "application/vnd.pagerduty+json;version=2",
+];
 
 function fill(url: string, pick: (name: string) => string): string {
   return url.replace(/:([a-z_]+)/g, (_m, name: string) => encodeURIComponent(pick(name)));
@@ -94,8 +154,20 @@ test("fuzz: arbitrary method, path, content type, body and credentials → never
     contentType: fc.constantFrom(...CONTENT_TYPES),
     body: fc.oneof(shapedBody, formBody, fc.constant(undefined)),
     auth: fc.nat(5),
-    accept: fc.constantFrom(ACCEPT, undefined, "application/vnd.pagerduty+json;version=1", "*/*", "text/html", "application/vnd.pagerduty+json;version=\"2\""),
-    query: fc.constantFrom("", "?limit=0", "?limit=-1", "?offset=x", "?total=true&limit=101", "?sort_by=zzz", "?include[]=x", "?since=bad", "?cursor=%%%", "?client_secret=x", "?query=%00"),
+    accept: fc.constantFrom(ACCEPT, undefined, "application/vnd.pagerduty+json;version=1", "*/*", "text/html", 'application/vnd.pagerduty+json;version="2"'),
+    query: fc.constantFrom(
+      "",
+      "?limit=0",
+      "?limit=-1",
+      "?offset=x",
+      "?total=true&limit=101",
+      "?sort_by=zzz",
+      "?include[]=x",
+      "?since=bad",
+      "?cursor=%%%",
+      "?client_secret=x",
+      "?query=%00",
+    ),
     admin: fc.boolean(),
   });
   let runs = 0;
@@ -134,7 +206,13 @@ test("each route with malformed JSON, a wrong content type and an oversized body
 });
 
 test("unknown routes and methods → 404 with the error body", async () => {
-  for (const [method, path] of [["GET", "/nope"], ["PATCH", "/services"], ["DELETE", "/services"], ["POST", `/services/${ids.id[0]}`], ["GET", "/services/a/b/c/d"]]) {
+  for (const [method, path] of [
+    ["GET", "/nope"],
+    ["PATCH", "/services"],
+    ["DELETE", "/services"],
+    ["POST", `/services/${ids.id[0]}`],
+    ["GET", "/services/a/b/c/d"],
+  ]) {
     const res = await send(e.url + path, { method, headers: { authorization: `Bearer ${token}` } });
     expect([method, path, res.status]).toEqual([method, path, 404]);
     expect(res.json.error.code).toBe(2100);
@@ -145,24 +223,75 @@ test("fuzz: admin controls with the admin token and arbitrary bodies → never 5
   const routes = e.core.routes.filter((r) => r.url.startsWith("/_emulator"));
   const seedish = fc.dictionary(
     fc.constantFrom("accounts", "users", "apps", "apiKeys", "escalationPolicies", "customFields"),
-    fc.array(fc.dictionary(fc.constantFrom("account", "subdomain", "region", "email", "kind", "name", "scopes", "token", "user", "id", "clientId", "installs", "redirectUris", "confidential", "data_type", "display_name"), fieldValue, { maxKeys: 6 }), { maxLength: 3 }),
+    fc.array(
+      fc.dictionary(
+        fc.constantFrom(
+          "account",
+          "subdomain",
+          "region",
+          "email",
+          "kind",
+          "name",
+          "scopes",
+          "token",
+          "user",
+          "id",
+          "clientId",
+          "installs",
+          "redirectUris",
+          "confidential",
+          "data_type",
+          "display_name",
+        ),
+        fieldValue,
+        { maxKeys: 6 },
+      ),
+      { maxLength: 3 },
+    ),
     { maxKeys: 3 },
   );
   const adminBody = fc.oneof(
     seedish.map((v) => JSON.stringify(v)),
-    fc.dictionary(fc.constantFrom("advanceMs", "advanceSeconds", "perMinute", "route", "status", "latencyMs", "count", "fraction", "drop", "published", "redirectUris", "account", "aiopsEntitled", "name"), fieldValue, { maxKeys: 4 }).map((v) => JSON.stringify(v)),
+    fc
+      .dictionary(
+        fc.constantFrom(
+          "advanceMs",
+          "advanceSeconds",
+          "perMinute",
+          "route",
+          "status",
+          "latencyMs",
+          "count",
+          "fraction",
+          "drop",
+          "published",
+          "redirectUris",
+          "account",
+          "aiopsEntitled",
+          "name",
+        ),
+        fieldValue,
+        { maxKeys: 4 },
+      )
+      .map((v) => JSON.stringify(v)),
     shapedBody,
   );
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...routes), fc.string({ maxLength: 10 }), adminBody, fc.constantFrom(...CONTENT_TYPES), async (r, param, body, contentType) => {
-      const path = fill(r.url, () => param || "x");
-      const headers: Record<string, string> = { "x-emulator-admin-token": e.adminToken };
-      if (contentType) headers["content-type"] = contentType;
-      const res = await send(e.url + path, { method: r.method, headers, body: r.method === "GET" ? undefined : body });
-      if (res.status >= 500) throw new Error(`5xx: ${r.method} ${path} ${body.slice(0, 200)} → ${res.text.slice(0, 300)}`);
-      // Keep injected faults from leaking into later cases: latency and drops only slow things down.
-      await send(`${e.url}/_emulator/faults`, { method: "DELETE", headers: { "x-emulator-admin-token": e.adminToken } });
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...routes),
+      fc.string({ maxLength: 10 }),
+      adminBody,
+      fc.constantFrom(...CONTENT_TYPES),
+      async (r, param, body, contentType) => {
+        const path = fill(r.url, () => param || "x");
+        const headers: Record<string, string> = { "x-emulator-admin-token": e.adminToken };
+        if (contentType) headers["content-type"] = contentType;
+        const res = await send(e.url + path, { method: r.method, headers, body: r.method === "GET" ? undefined : body });
+        if (res.status >= 500) throw new Error(`5xx: ${r.method} ${path} ${body.slice(0, 200)} → ${res.text.slice(0, 300)}`);
+        // Keep injected faults from leaking into later cases: latency and drops only slow things down.
+        await send(`${e.url}/_emulator/faults`, { method: "DELETE", headers: { "x-emulator-admin-token": e.adminToken } });
+      },
+    ),
     { numRuns: 600 },
   );
   expect((await send(`${e.url}/_emulator/health`)).status).toBe(200);

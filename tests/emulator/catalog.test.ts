@@ -35,7 +35,13 @@ test("abilities follow the account: without the AIOps entitlement there is no ev
 
 test("each endpoint needs its scope (x-pd-requires-scope); 401 without credentials", async () => {
   const narrow = await bearer(e, "services.read");
-  for (const [path, scope] of [["/abilities", "abilities.read"], ["/abilities/teams", "abilities.read"], ["/vendors", "vendors.read"], ["/vendors/PZQ6AUS", "vendors.read"], ["/priorities", "priorities.read"]]) {
+  for (const [path, scope] of [
+    ["/abilities", "abilities.read"],
+    ["/abilities/teams", "abilities.read"],
+    ["/vendors", "vendors.read"],
+    ["/vendors/PZQ6AUS", "vendors.read"],
+    ["/priorities", "priorities.read"],
+  ]) {
     const res = await narrow.get(path);
     expect({ path, status: res.status, required: res.json?.error?.required_scopes }).toEqual({ path, status: 403, required: [scope] });
     expect((await client(e, "Bearer nope").get(path)).status).toBe(401);
@@ -82,7 +88,9 @@ test("integrations created by vendor get the vendor's type and name; an unknown 
   const bad = await api.post(`/services/${sid}/integrations`, { integration: { vendor: { id: "PNOPE00" } } });
   expect(bad.status).toBe(400);
   expect(bad.json.error.errors.join()).toMatch(/"vendor.id" PNOPE00 is not a vendor/);
-  const badWithType = await api.post(`/services/${sid}/integrations`, { integration: { type: "events_api_v2_inbound_integration", vendor: { id: "PNOPE00" } } });
+  const badWithType = await api.post(`/services/${sid}/integrations`, {
+    integration: { type: "events_api_v2_inbound_integration", vendor: { id: "PNOPE00" } },
+  });
   expect(badWithType.status).toBe(400);
 });
 

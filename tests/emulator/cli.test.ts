@@ -56,7 +56,19 @@ jest.setTimeout(30_000);
 test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on SIGTERM and SIGINT", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const r = await run(["--port", "0"]);
-    expect(Object.keys(r.ready)).toEqual(["url", "apiUrl", "euApiUrl", "authUrl", "adminToken", "account", "oauth", "apiKey", "escalationPolicyId", "eu", "lag"]);
+    expect(Object.keys(r.ready)).toEqual([
+      "url",
+      "apiUrl",
+      "euApiUrl",
+      "authUrl",
+      "adminToken",
+      "account",
+      "oauth",
+      "apiKey",
+      "escalationPolicyId",
+      "eu",
+      "lag",
+    ]);
     expect(r.ready.lag).toEqual({ ms: 0, euMs: 0, deletes: false });
     expect(r.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(r.ready.apiUrl).toBe(r.ready.url);
@@ -82,7 +94,8 @@ test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on 
     expect(await stop(r, signal)).toBe(0);
     expect(r.stdout().trim().split("\n")).toHaveLength(1);
     // No secret reaches the logs.
-    for (const s of [r.ready.adminToken, r.ready.oauth.clientSecret, r.ready.apiKey, tok, eu.oauth.clientSecret, eu.apiKey, euTok]) expect(r.stderr()).not.toContain(s);
+    for (const s of [r.ready.adminToken, r.ready.oauth.clientSecret, r.ready.apiKey, tok, eu.oauth.clientSecret, eu.apiKey, euTok])
+      expect(r.stderr()).not.toContain(s);
   }
 });
 
@@ -139,12 +152,17 @@ test("--lag, --lag-eu, --lag-deletes: the ready line reports the settings, and n
 
 test("--seed FILE fixes accounts, apps and credentials; --rate-limit sets the per-minute limit", async () => {
   const seed = join(dir, "seed.json");
-  writeFileSync(seed, JSON.stringify({
-    accounts: [{ subdomain: "initech", region: "eu" }],
-    apps: [{ account: "initech", name: "ci", kind: "scoped", clientId: "ci-client", clientSecret: "ci-secret-0123456789", scopes: "services.read services.write" }],
-    apiKeys: [{ account: "initech", token: "initech-key-0001" }],
-    escalationPolicies: [{ account: "initech", name: "Ops", id: "PESCAL1" }],
-  }));
+  writeFileSync(
+    seed,
+    JSON.stringify({
+      accounts: [{ subdomain: "initech", region: "eu" }],
+      apps: [
+        { account: "initech", name: "ci", kind: "scoped", clientId: "ci-client", clientSecret: "ci-secret-0123456789", scopes: "services.read services.write" },
+      ],
+      apiKeys: [{ account: "initech", token: "initech-key-0001" }],
+      escalationPolicies: [{ account: "initech", name: "Ops", id: "PESCAL1" }],
+    }),
+  );
   const r = await run(["--seed", seed, "--rate-limit", "5"]);
   expect(r.ready).toMatchObject({
     account: { subdomain: "initech", region: "eu" },
@@ -191,7 +209,22 @@ test("--help lists every flag and exits 0; --version prints the package version"
   for (const flag of ["--help", "-h"]) {
     const r = await runToExit([flag]);
     expect(r.code).toBe(0);
-    for (const f of ["--port", "--host", "--data", "--seed", "--rate-limit", "--tls", "--cert", "--key", "--lag", "--lag-eu", "--lag-deletes", "--help", "--version"]) expect(r.out).toContain(f);
+    for (const f of [
+      "--port",
+      "--host",
+      "--data",
+      "--seed",
+      "--rate-limit",
+      "--tls",
+      "--cert",
+      "--key",
+      "--lag",
+      "--lag-eu",
+      "--lag-deletes",
+      "--help",
+      "--version",
+    ])
+      expect(r.out).toContain(f);
   }
   const pkg = JSON.parse(readFileSync(join(ROOT, "emulator", "package.json"), "utf8")) as { version: string };
   for (const flag of ["--version", "-v"]) {
@@ -214,12 +247,20 @@ test("--tls: REST and identity over HTTPS with a certificate the ready line's CA
     dispatcher,
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: r.ready.oauth.clientId, client_secret: r.ready.oauth.clientSecret, scope: `as_account-us.acme services.read` }).toString(),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: r.ready.oauth.clientId,
+      client_secret: r.ready.oauth.clientSecret,
+      scope: `as_account-us.acme services.read`,
+    }).toString(),
   });
   expect(tokenRes.status).toBe(200);
   const tok = ((await tokenRes.json()) as { access_token: string }).access_token;
   for (const host of ["127.0.0.1", "localhost"]) {
-    const res = await undiciFetch(`${r.ready.apiUrl.replace("127.0.0.1", host)}/services`, { dispatcher, headers: { authorization: `Bearer ${tok}`, accept: ACCEPT } });
+    const res = await undiciFetch(`${r.ready.apiUrl.replace("127.0.0.1", host)}/services`, {
+      dispatcher,
+      headers: { authorization: `Bearer ${tok}`, accept: ACCEPT },
+    });
     expect(res.status).toBe(200);
     // Links point at the https origin the client used.
     expect(((await res.json()) as { services: unknown[] }).services).toEqual([]);
@@ -263,7 +304,10 @@ test("parseArgs (in process): every flag, and the errors that name the flag", as
     kind: "run",
     options: { port: 8080, host: "::1", dataFile: "s.json", seed: "seed.json", rateLimit: 5, tls: true },
   });
-  expect(parseArgs(["--cert", "c.pem", "--key", "k.pem"])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1", tls: { certFile: "c.pem", keyFile: "k.pem" } } });
+  expect(parseArgs(["--cert", "c.pem", "--key", "k.pem"])).toEqual({
+    kind: "run",
+    options: { port: 0, host: "127.0.0.1", tls: { certFile: "c.pem", keyFile: "k.pem" } },
+  });
   expect(parseArgs([])).toEqual({ kind: "run", options: { port: 0, host: "127.0.0.1" } });
   const lagged = (...args: string[]) => (parseArgs(["--port", "0", ...args]) as { options: { lag?: unknown } }).options.lag;
   expect(lagged("--lag", "3000")).toEqual({ ms: 3000, euMs: 3000, deletes: false });

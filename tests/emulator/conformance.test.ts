@@ -46,7 +46,7 @@ ajv.addFormat("activesupport-time-zone", /^[A-Za-z_ ()+:0-9/-]+$/);
 ajv.addFormat("url", /^https?:\/\/\S+$/);
 ajv.addFormat("time", /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
 ajv.addSchema(schemaDoc, "pd");
-const pointer = (...parts: string[]) => "pd#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+const pointer = (...parts: string[]) => `pd#/${parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 const validators = new Map<string, ValidateFunction>();
 function validator(ref: string): ValidateFunction {
   let v = validators.get(ref);
@@ -56,7 +56,11 @@ function validator(ref: string): ValidateFunction {
 
 /** Follows a `#/...` $ref inside the description (responses, examples). */
 function deref(node: Json): Json {
-  while (node && typeof node.$ref === "string") node = node.$ref.slice(2).split("/").reduce((o: Json, k: string) => o[k.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+  while (node && typeof node.$ref === "string")
+    node = node.$ref
+      .slice(2)
+      .split("/")
+      .reduce((o: Json, k: string) => o[k.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
   return node;
 }
 
@@ -69,11 +73,14 @@ interface Operation {
 }
 
 const OPERATIONS: Operation[] = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-  ["get", "post", "put", "delete"].filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path, id: item[m].operationId, scope: item[m]["x-pd-requires-scope"], op: item[m] })),
+  ["get", "post", "put", "delete"]
+    .filter((m) => item[m])
+    .map((m) => ({ method: m.toUpperCase(), path, id: item[m].operationId, scope: item[m]["x-pd-requires-scope"], op: item[m] })),
 );
 
 /** A route of the emulator in the description's path syntax. */
-const served = (e: Emu, o: Operation) => e.core.routes.some((r) => r.method === o.method && r.url.replace(/:(\w+)/g, "{$1}") === o.path.replace(/\{[^}]+\}/g, (m) => (m === "{id}" ? "{id}" : m)));
+const served = (e: Emu, o: Operation) =>
+  e.core.routes.some((r) => r.method === o.method && r.url.replace(/:(\w+)/g, "{$1}") === o.path.replace(/\{[^}]+\}/g, (m) => (m === "{id}" ? "{id}" : m)));
 
 // Why an operation of the description is not served: the emulator covers the services area and
 // what clients call around it; escalation policies are created by seeding.
@@ -93,28 +100,60 @@ const NOT_SERVED: Record<string, string> = {
  * message, and why. Each must still occur somewhere in the run.
  */
 const EXCEPTIONS: { op: string; at: string; reason: string }[] = [
-  { op: "getVendor", at: "/vendor must be array",
-    reason: 'the description types `vendor` as an array though its summary says "the vendor requested"; like every show endpoint (API-NOTES §2) the service answers an object, which is what clients such as the Terraform provider\'s vendor data source read' },
-  { op: "*", at: "/description must be string",
-    reason: "an unset description is null on services and escalation policies; the description omits `nullable` there, the provider and API-NOTES treat null as unset" },
-  { op: "*", at: "/last_incident_timestamp must be string",
-    reason: "a service that never had an incident has none; the emulator creates no incidents" },
-  { op: "*", at: "/support_hours must be object",
-    reason: "support hours are optional (null when unset; the provider clears them with null), the description's SupportHours is not nullable" },
-  { op: "*", at: "/auto_pause_notifications_parameters/timeout must be (integer|equal to one of the allowed values)",
-    reason: "with auto-pause disabled the timeout is null (API-NOTES §3 lists null as allowed)" },
-  { op: "*", at: "/integration/vendor must be object",
-    reason: "an integration created by `type` has no vendor (API-NOTES §3: `type` or `vendor`); VendorReference is not nullable in the description" },
-  { op: "*", at: "/integration/email_(parsers|filters) must NOT have fewer than 1 items",
-    reason: "an email integration without parsers or filters has empty lists; minItems: 1 cannot express \"none\"" },
-  { op: "*", at: "/rules?(/\\*)?/time_frame must be object",
-    reason: "a rule active all the time has time_frame null (the provider reads null as unset); the description's time_frame is not nullable" },
-  { op: "(get|update)ServiceCustomFieldValues", at: "/custom_fields/\\*/value must (be object|match exactly one schema in oneOf)",
-    reason: "the description's value schemas wrap the value as {value: x} while its own request examples, API-NOTES §3 and the service use the plain value" },
-  { op: "listServices", at: "/services/\\*/integrations/\\*/type must be equal to one of the allowed values",
-    reason: "with include[]=integrations the description says the integrations are full objects, yet types their items as IntegrationReference (types ending in _reference)" },
-  { op: "listServiceFeatureEnablements", at: "/enablements/\\*/updated_at must be string",
-    reason: "API-NOTES §3: an enablement never set is `enabled: true, updated_at: null`" },
+  {
+    op: "getVendor",
+    at: "/vendor must be array",
+    reason:
+      'the description types `vendor` as an array though its summary says "the vendor requested"; like every show endpoint (API-NOTES §2) the service answers an object, which is what clients such as the Terraform provider\'s vendor data source read',
+  },
+  {
+    op: "*",
+    at: "/description must be string",
+    reason:
+      "an unset description is null on services and escalation policies; the description omits `nullable` there, the provider and API-NOTES treat null as unset",
+  },
+  { op: "*", at: "/last_incident_timestamp must be string", reason: "a service that never had an incident has none; the emulator creates no incidents" },
+  {
+    op: "*",
+    at: "/support_hours must be object",
+    reason: "support hours are optional (null when unset; the provider clears them with null), the description's SupportHours is not nullable",
+  },
+  {
+    op: "*",
+    at: "/auto_pause_notifications_parameters/timeout must be (integer|equal to one of the allowed values)",
+    reason: "with auto-pause disabled the timeout is null (API-NOTES §3 lists null as allowed)",
+  },
+  {
+    op: "*",
+    at: "/integration/vendor must be object",
+    reason: "an integration created by `type` has no vendor (API-NOTES §3: `type` or `vendor`); VendorReference is not nullable in the description",
+  },
+  {
+    op: "*",
+    at: "/integration/email_(parsers|filters) must NOT have fewer than 1 items",
+    reason: 'an email integration without parsers or filters has empty lists; minItems: 1 cannot express "none"',
+  },
+  {
+    op: "*",
+    at: "/rules?(/\\*)?/time_frame must be object",
+    reason: "a rule active all the time has time_frame null (the provider reads null as unset); the description's time_frame is not nullable",
+  },
+  {
+    op: "(get|update)ServiceCustomFieldValues",
+    at: "/custom_fields/\\*/value must (be object|match exactly one schema in oneOf)",
+    reason: "the description's value schemas wrap the value as {value: x} while its own request examples, API-NOTES §3 and the service use the plain value",
+  },
+  {
+    op: "listServices",
+    at: "/services/\\*/integrations/\\*/type must be equal to one of the allowed values",
+    reason:
+      "with include[]=integrations the description says the integrations are full objects, yet types their items as IntegrationReference (types ending in _reference)",
+  },
+  {
+    op: "listServiceFeatureEnablements",
+    at: "/enablements/\\*/updated_at must be string",
+    reason: "API-NOTES §3: an enablement never set is `enabled: true, updated_at: null`",
+  },
 ];
 
 const excepted = (op: string, error: string) =>
@@ -140,14 +179,66 @@ async function fixture(api: Client, e: Emu): Promise<Fixture> {
   };
   await admin(e, "POST", "/reset");
   const policy = e.seed.escalationPolicyId;
-  const service = must(await api.post("/services", { service: { type: "service", name: `conformance-${Math.random().toString(36).slice(2)}`, escalation_policy: { id: policy, type: "escalation_policy_reference" } } }), "service").service.id;
-  const integration = must(await api.post(`/services/${service}/integrations`, { integration: { type: "generic_email_inbound_integration", name: "Mail" } }), "integration").integration.id;
-  const rule = must(await api.post(`/services/${service}/rules`, { rule: { conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value: "db" } }] }, actions: { severity: { value: "info" } } } }), "rule").rule.id;
+  const service = must(
+    await api.post("/services", {
+      service: {
+        type: "service",
+        name: `conformance-${Math.random().toString(36).slice(2)}`,
+        escalation_policy: { id: policy, type: "escalation_policy_reference" },
+      },
+    }),
+    "service",
+  ).service.id;
+  const integration = must(
+    await api.post(`/services/${service}/integrations`, { integration: { type: "generic_email_inbound_integration", name: "Mail" } }),
+    "integration",
+  ).integration.id;
+  const rule = must(
+    await api.post(`/services/${service}/rules`, {
+      rule: {
+        conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "summary", value: "db" } }] },
+        actions: { severity: { value: "info" } },
+      },
+    }),
+    "rule",
+  ).rule.id;
   const fieldName = "environment";
-  const field = must(await api.post("/services/custom_fields", { field: { name: fieldName, display_name: "Environment", data_type: "string", field_type: "single_value_fixed", field_options: ["production", "staging"].map((value) => ({ data: { data_type: "string", value } })) } }), "field").field;
-  const multiField = must(await api.post("/services/custom_fields", { field: { name: "regions", display_name: "Regions", data_type: "string", field_type: "multi_value_fixed", field_options: ["production", "staging"].map((value) => ({ data: { data_type: "string", value } })) } }), "multi field").field.id;
+  const field = must(
+    await api.post("/services/custom_fields", {
+      field: {
+        name: fieldName,
+        display_name: "Environment",
+        data_type: "string",
+        field_type: "single_value_fixed",
+        field_options: ["production", "staging"].map((value) => ({ data: { data_type: "string", value } })),
+      },
+    }),
+    "field",
+  ).field;
+  const multiField = must(
+    await api.post("/services/custom_fields", {
+      field: {
+        name: "regions",
+        display_name: "Regions",
+        data_type: "string",
+        field_type: "multi_value_fixed",
+        field_options: ["production", "staging"].map((value) => ({ data: { data_type: "string", value } })),
+      },
+    }),
+    "multi field",
+  ).field.id;
   const priority = must(await api.get("/priorities"), "priorities").priorities[0].id;
-  return { service, policy, integration, rule, field: field.id, fieldName, multiField, options: field.field_options.map((o: { id: string }) => o.id), priority };
+  return {
+    service,
+    policy,
+    integration,
+    rule,
+    field: field.id,
+    fieldName,
+    multiField,
+    options: field.field_options.map((o: { id: string }) => o.id),
+    priority,
+  };
 }
 
 /** The description's example with its ids (and clashing unique values) replaced by the fixture's. */
@@ -180,7 +271,13 @@ function pathOf(o: Operation, f: Fixture): string {
     field_id: f.field,
     field_option_id: f.options[0],
     feature_name: "aiops",
-    id: o.path.startsWith("/escalation_policies") ? f.policy : o.path.startsWith("/vendors") ? "PZQ6AUS" : o.path.startsWith("/abilities") ? "teams" : f.service,
+    id: o.path.startsWith("/escalation_policies")
+      ? f.policy
+      : o.path.startsWith("/vendors")
+        ? "PZQ6AUS"
+        : o.path.startsWith("/abilities")
+          ? "teams"
+          : f.service,
   };
   return o.path.replace(/\{(\w+)\}/g, (_m, k: string) => ids[k]);
 }
@@ -224,11 +321,21 @@ async function check(o: Operation, name: string, body: Json, query = ""): Promis
   const caller = o.id === "getCurrentUser" ? client(e, `Token token=${reg.apiKeys.find((k) => k.kind === "user")!.token}`) : api;
   const path = pathOf(o, f) + (query ? `?${query}` : "");
   const sent = body === undefined ? undefined : substitute(o, body, f);
-  const res = o.method === "GET" ? await caller.get(path) : o.method === "DELETE" ? await caller.delete(path) : o.method === "POST" ? await caller.post(path, sent) : await caller.put(path, sent);
+  const res =
+    o.method === "GET"
+      ? await caller.get(path)
+      : o.method === "DELETE"
+        ? await caller.delete(path)
+        : o.method === "POST"
+          ? await caller.post(path, sent)
+          : await caller.put(path, sent);
   const out: Outcome[] = [];
   const statuses = Object.keys(o.op.responses);
   const ok = statuses.includes(String(res.status)) && res.status < 300;
-  out.push({ key: `${o.id} ${name}${query ? ` ?${query}` : ""} status`, problem: ok ? undefined : `${o.method} ${path} → ${res.status} (description: ${statuses.join(", ")}): ${res.text.slice(0, 300)}` });
+  out.push({
+    key: `${o.id} ${name}${query ? ` ?${query}` : ""} status`,
+    problem: ok ? undefined : `${o.method} ${path} → ${res.status} (description: ${statuses.join(", ")}): ${res.text.slice(0, 300)}`,
+  });
   const schema = deref(o.op.responses[String(res.status)])?.content?.["application/json"]?.schema;
   if (ok && schema) {
     const ref = pointer("paths", o.path, o.method.toLowerCase(), "responses", String(res.status), "content", "application/json", "schema");
@@ -288,7 +395,7 @@ const OPTIONAL_HERE: Record<string, string> = {
   "createService service.type":
     "PagerDuty's Terraform provider (go-pagerduty `Service.Type` is `omitempty` and never set), python `pagerduty` and `@pagerduty/pdjs` examples post services without `type`",
   "updateServiceEventRule rule_id":
-    "the Terraform provider's UpdateEventRule, python `pagerduty` `rput` and `@pagerduty/pdjs` `put` send `{\"rule\": {...}}` only",
+    'the Terraform provider\'s UpdateEventRule, python `pagerduty` `rput` and `@pagerduty/pdjs` `put` send `{"rule": {...}}` only',
 };
 
 test("a body without a property the description requires is a 400 naming it", async () => {
@@ -312,16 +419,23 @@ test("a body without a property the description requires is a 400 naming it", as
         expect({ key, status: res.status }).toEqual({ key, status: res.status < 300 ? res.status : "2xx" });
         continue;
       }
-      if (res.status !== 400 || !String(res.json?.error?.errors ?? "").includes(path[path.length - 1])) accepted.push(`${key}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status !== 400 || !String(res.json?.error?.errors ?? "").includes(path[path.length - 1]))
+        accepted.push(`${key}: ${res.status} ${res.text.slice(0, 200)}`);
     }
   }
   expect(accepted).toEqual([]);
   expect(Object.keys(OPTIONAL_HERE).filter((k) => !used.has(k))).toEqual([]);
   // The issue's cases are among those checked.
-  expect([...checked]).toEqual(expect.arrayContaining([
-    "createService service.type", "createService service.escalation_policy", "updateServiceEventRule rule_id",
-    "createServiceCustomField field.field_type", "createServiceCustomField field.name", "updateServiceFeatureEnablement enablement.enabled",
-  ]));
+  expect([...checked]).toEqual(
+    expect.arrayContaining([
+      "createService service.type",
+      "createService service.escalation_policy",
+      "updateServiceEventRule rule_id",
+      "createServiceCustomField field.field_type",
+      "createServiceCustomField field.name",
+      "updateServiceFeatureEnablement enablement.enabled",
+    ]),
+  );
 });
 
 test("the scope each operation demands equals x-pd-requires-scope", async () => {
@@ -346,7 +460,14 @@ test("the scope each operation demands equals x-pd-requires-scope", async () => 
       continue;
     }
     const c = await without(o.scope);
-    const res = o.method === "GET" ? await c.get(path) : o.method === "DELETE" ? await c.delete(path) : o.method === "POST" ? await c.post(path, {}) : await c.put(path, {});
+    const res =
+      o.method === "GET"
+        ? await c.get(path)
+        : o.method === "DELETE"
+          ? await c.delete(path)
+          : o.method === "POST"
+            ? await c.post(path, {})
+            : await c.put(path, {});
     const demanded = res.status === 403 ? res.json?.error?.required_scopes : undefined;
     if (JSON.stringify(demanded) !== JSON.stringify([o.scope])) mismatches.push(`${o.id}: without ${o.scope} → ${res.status} ${JSON.stringify(demanded)}`);
   }
@@ -358,10 +479,19 @@ describe("the provider's request bodies validate against the request schemas", (
   /** Where the provider deliberately sends what the description does not allow, and why. */
   const BODY_EXCEPTIONS: { at: RegExp; reason: string }[] = [
     { at: /^\/service\/auto_resolve_timeout must be integer$/, reason: "null turns auto-resolve off (API-NOTES §3); the description omits nullable" },
-    { at: /^\/service must have required property 'escalation_policy'$/, reason: "PUT is a partial update (API-NOTES §2, read-only and absent fields stay): the provider sends only what changed, though the description reuses the create schema" },
-    { at: /^\/rule\/actions\/(annotate|event_action|priority|severity|suppress|suspend) must be object$/, reason: "an action the program no longer declares is cleared by sending null (rule updates are partial)" },
-    { at: /^\/custom_fields\/\d+(\/value)? must (have required property 'id'|be object|match exactly one schema in oneOf)$/,
-      reason: "values go by field name with plain values, as the description's own example_with_custom_field_name does; its schema wraps values as {value: x}" },
+    {
+      at: /^\/service must have required property 'escalation_policy'$/,
+      reason:
+        "PUT is a partial update (API-NOTES §2, read-only and absent fields stay): the provider sends only what changed, though the description reuses the create schema",
+    },
+    {
+      at: /^\/rule\/actions\/(annotate|event_action|priority|severity|suppress|suspend) must be object$/,
+      reason: "an action the program no longer declares is cleared by sending null (rule updates are partial)",
+    },
+    {
+      at: /^\/custom_fields\/\d+(\/value)? must (have required property 'id'|be object|match exactly one schema in oneOf)$/,
+      reason: "values go by field name with plain values, as the description's own example_with_custom_field_name does; its schema wraps values as {value: x}",
+    },
   ];
   const seen = new Set<RegExp>();
   const expectValid = (v: ValidateFunction, body: unknown) => {
@@ -377,11 +507,21 @@ describe("the provider's request bodies validate against the request schemas", (
 
   test("Service: create and update", () => {
     const full = {
-      name: "Checkout", description: "d", escalationPolicy: "PPOLICY", autoResolveTimeout: null, acknowledgementTimeout: 600, status: "active",
-      incidentUrgencyRule: { type: "use_support_hours", duringSupportHours: { type: "constant", urgency: "high" }, outsideSupportHours: { type: "constant", urgency: "low" } },
+      name: "Checkout",
+      description: "d",
+      escalationPolicy: "PPOLICY",
+      autoResolveTimeout: null,
+      acknowledgementTimeout: 600,
+      status: "active",
+      incidentUrgencyRule: {
+        type: "use_support_hours",
+        duringSupportHours: { type: "constant", urgency: "high" },
+        outsideSupportHours: { type: "constant", urgency: "low" },
+      },
       supportHours: { type: "fixed_time_per_day", timeZone: "America/Lima", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1, 2, 3, 4, 5] },
       scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
-      alertCreation: "create_alerts_and_incidents", alertGroupingParameters: { type: "time", config: { timeout: 2 } },
+      alertCreation: "create_alerts_and_incidents",
+      alertGroupingParameters: { type: "time", config: { timeout: 2 } },
       autoPauseNotificationsParameters: { enabled: true, timeout: 300 },
     } as never;
     expectValid(request("/services", "post"), { service: serviceBody(full, { includeStatus: false }) });
@@ -391,10 +531,16 @@ describe("the provider's request bodies validate against the request schemas", (
 
   test("ServiceIntegration: events by type, by vendor, and email with filters", () => {
     const post = request("/services/{id}/integrations", "post");
-    expectValid(post, { integration: integrationBody({ service: "PSVC", type: "events_api_v2_inbound_integration", name: "Alerts" } as never, { includeType: true }) });
+    expectValid(post, {
+      integration: integrationBody({ service: "PSVC", type: "events_api_v2_inbound_integration", name: "Alerts" } as never, { includeType: true }),
+    });
     expectValid(post, { integration: integrationBody({ service: "PSVC", vendor: "PZQ6AUS", name: "CloudWatch" } as never, { includeType: true }) });
     const email = {
-      service: "PSVC", type: "generic_email_inbound_integration", name: "Inbox", emailIncidentCreation: "on_new_email_subject", emailFilterMode: "or-rules-email",
+      service: "PSVC",
+      type: "generic_email_inbound_integration",
+      name: "Inbox",
+      emailIncidentCreation: "on_new_email_subject",
+      emailFilterMode: "or-rules-email",
       emailFilters: [{ subjectMode: "match", subjectRegex: "^ALERT", bodyMode: "always", fromEmailMode: "always" }],
     } as never;
     expectValid(post, { integration: integrationBody(email, { includeType: true }) });
@@ -403,10 +549,16 @@ describe("the provider's request bodies validate against the request schemas", (
 
   test("ServiceEventRule: create and update (the update names the rule in rule_id)", () => {
     const rule = {
-      service: "PSVC", position: 0, disabled: false,
+      service: "PSVC",
+      position: 0,
+      disabled: false,
       conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "class", value: "mysql" } }] },
       timeFrame: { activeBetween: { startTime: 1577880000000, endTime: 1580558400000 } },
-      actions: { severity: { value: "warning" }, annotate: { value: "note" }, extractions: [{ target: "dedup_key", source: "custom_details.host", regex: "(.*)" }] },
+      actions: {
+        severity: { value: "warning" },
+        annotate: { value: "note" },
+        extractions: [{ target: "dedup_key", source: "custom_details.host", regex: "(.*)" }],
+      },
     } as never;
     expectValid(request("/services/{id}/rules", "post"), { rule: ruleBody(rule) });
     expectValid(request("/services/{id}/rules/{rule_id}", "put"), { rule_id: "7123bdd1-74e8-4aa7-aa38-4a9ebe123456", rule: ruleBody(rule) });
@@ -418,7 +570,13 @@ describe("the provider's request bodies validate against the request schemas", (
   });
 
   test("ServiceCustomFieldValues and ServiceEnablement", () => {
-    expectValid(request("/services/{id}/custom_fields/values", "put"), { custom_fields: [{ name: "environment", value: "production" }, { name: "regions", value: ["eu"] }, { name: "pci", value: null }] });
+    expectValid(request("/services/{id}/custom_fields/values", "put"), {
+      custom_fields: [
+        { name: "environment", value: "production" },
+        { name: "regions", value: ["eu"] },
+        { name: "pci", value: null },
+      ],
+    });
     expectValid(request("/services/{id}/enablements/{feature_name}", "put"), { enablement: { enabled: false } });
   });
 });

@@ -12,7 +12,12 @@ function table(marker: string): string[][] {
     .trim()
     .split("\n")
     .slice(2)
-    .map((row) => row.split("|").slice(1, -1).map((c) => c.trim()));
+    .map((row) =>
+      row
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 test("the README's REST error table lists exactly the registry's entries (name, status, code, message)", () => {

@@ -86,7 +86,17 @@ export function admin(e: Emu, method: string, path: string, body?: unknown): Pro
 export interface Registry {
   accounts: { id: string; subdomain: string; region: string }[];
   users: { id: string; email: string; password: string; role: string; account: string }[];
-  apps: { id: string; name: string; kind: string; confidential: boolean; clientId: string; clientSecret: string; scopes: string[]; redirectUris: string[]; account: string }[];
+  apps: {
+    id: string;
+    name: string;
+    kind: string;
+    confidential: boolean;
+    clientId: string;
+    clientSecret: string;
+    scopes: string[];
+    redirectUris: string[];
+    account: string;
+  }[];
   apiKeys: { id: string; token: string; kind: string; readOnly: boolean; account: string; userId?: string }[];
   escalationPolicies: { id: string; account: string }[];
   customFields: { id: string; name: string; account: string }[];
@@ -98,7 +108,12 @@ export async function registry(e: Emu): Promise<Registry> {
 
 let counter = 0;
 export const serviceBody = (e: Emu, extra: Record<string, unknown> = {}) => ({
-  service: { type: "service", name: `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`, escalation_policy: { id: e.seed.escalationPolicyId, type: "escalation_policy_reference" }, ...extra },
+  service: {
+    type: "service",
+    name: `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`,
+    escalation_policy: { id: e.seed.escalationPolicyId, type: "escalation_policy_reference" },
+    ...extra,
+  },
 });
 
 /** Create a service and return its id. */

@@ -43,7 +43,9 @@ describe("nesting depth", () => {
     expect(rules.status).toBe(200);
     expect(rules.json.rules).toEqual([]);
     const records = (await api.get(`/services/${sid}/audit/records`)).json.records;
-    expect(records.map((r: { action: string; details: { resource: { type: string } } }) => [r.action, r.details.resource.type])).toEqual([["create", "service_reference"]]);
+    expect(records.map((r: { action: string; details: { resource: { type: string } } }) => [r.action, r.details.resource.type])).toEqual([
+      ["create", "service_reference"],
+    ]);
   });
 
   test(`${MAX_DEPTH} levels are accepted and read back whole; ${MAX_DEPTH + 1} are refused`, async () => {
@@ -62,7 +64,11 @@ describe("nesting depth", () => {
     const deep = nested(5_000);
     const cases: [string, string, string][] = [
       ["PUT", `/services/${sid}`, `{"service":{"alert_grouping_parameters":{"type":"content_based","config":${deep}}}}`],
-      ["POST", `/services/${sid}/integrations`, `{"integration":{"type":"generic_email_inbound_integration","email_parsers":[{"action":"trigger","match_predicate":${deep}}]}}`],
+      [
+        "POST",
+        `/services/${sid}/integrations`,
+        `{"integration":{"type":"generic_email_inbound_integration","email_parsers":[{"action":"trigger","match_predicate":${deep}}]}}`,
+      ],
       ["PUT", `/services/${sid}/custom_fields/values`, `{"custom_fields":[{"name":"tier","value":${deep}}]}`],
       ["POST", "/services", `${"[".repeat(400_000)}${"]".repeat(400_000)}`],
     ];
@@ -107,7 +113,7 @@ describe("with --data", () => {
   test("after a refused deep body, later writes anywhere succeed and survive a restart", async () => {
     const dataFile = join(dir, "state.json");
     const first = await start({ dataFile });
-    let sid: string, other: string, rule;
+    let sid: string, other: string, rule: Awaited<ReturnType<Client["post"]>>;
     try {
       const api = client(first, `Token token=${first.seed.apiKey}`);
       sid = await createService(first, api);
@@ -154,7 +160,9 @@ describe("pagination numbers", () => {
       for (const param of ["offset", "limit"]) {
         const res = await api.get(`${path}?${param}=${huge}`);
         expect({ path, param, status: res.status }).toEqual({ path, param, status: 400 });
-        expect(res.json.error.errors).toEqual([`"${param}" must be an integer from ${param === "limit" ? 1 : 0} to 9007199254740991, got 99999999999999999999… (5000 characters)`]);
+        expect(res.json.error.errors).toEqual([
+          `"${param}" must be an integer from ${param === "limit" ? 1 : 0} to 9007199254740991, got 99999999999999999999… (5000 characters)`,
+        ]);
       }
     }
     const audit = await api.get(`/services/${sid}/audit/records?limit=${huge}`);

@@ -48,6 +48,8 @@ test("the emulator's modules import each other without a circle", () => {
 
 test("no route module imports another route module", () => {
   const routes = path.join(ROOT, "routes") + path.sep;
-  const crossing = [...graph].flatMap(([f, deps]) => (f.startsWith(routes) ? deps.filter((d) => d.startsWith(routes)).map((d) => `${name(f)} -> ${name(d)}`) : []));
+  const crossing = [...graph].flatMap(([f, deps]) =>
+    f.startsWith(routes) ? deps.filter((d) => d.startsWith(routes)).map((d) => `${name(f)} -> ${name(d)}`) : [],
+  );
   expect(crossing).toEqual([]);
 });

@@ -241,7 +241,8 @@ describe("hidden children of a visible service", () => {
     await setLag({ ms: MINUTE });
     await newIntegration(s.id);
     await newRule(s.id);
-    const records = async () => (await us.get(`/services/${s.id}/audit/records`)).json.records.map((x: { details: { resource: { type: string } } }) => x.details.resource.type);
+    const records = async () =>
+      (await us.get(`/services/${s.id}/audit/records`)).json.records.map((x: { details: { resource: { type: string } } }) => x.details.resource.type);
     expect(await records()).toEqual(["service_reference"]);
     expect((await lagStats()).leftOut).toBe(2);
     await advance(MINUTE);

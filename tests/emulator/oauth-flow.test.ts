@@ -92,7 +92,12 @@ describe("authorization code flow (contract: credential lifecycle, token endpoin
     // The library verified the id_token's signature (JWKS), issuer, audience and nonce.
     const claims = tokens.claims();
     const acme = reg.accounts.find((a) => a.subdomain === "acme")!;
-    expect(claims).toMatchObject({ sub: user("admin@acme.example").id, region: "us", email: "admin@acme.example", account: { id: acme.id, subdomain: "acme" } });
+    expect(claims).toMatchObject({
+      sub: user("admin@acme.example").id,
+      region: "us",
+      email: "admin@acme.example",
+      account: { id: acme.id, subdomain: "acme" },
+    });
     // `aud`: the REST base of the account's region (acme is US: the root) and the client.
     expect(claims.aud).toEqual([e.apiUrl, app("Pulumi provider").clientId]);
     expect(claims.iss).toBe(e.authUrl);
@@ -142,7 +147,7 @@ describe("authorization code flow (contract: credential lifecycle, token endpoin
     const bad = [
       `client_id=nobody&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=read`,
       `client_id=${app("Classic web app").clientId}&redirect_uri=${encodeURIComponent("http://evil.example/cb")}&response_type=code&scope=read`,
-      `client_id=${app("Classic web app").clientId}&redirect_uri=${encodeURIComponent(REDIRECT + "/")}&response_type=code&scope=read`,
+      `client_id=${app("Classic web app").clientId}&redirect_uri=${encodeURIComponent(`${REDIRECT}/`)}&response_type=code&scope=read`,
     ];
     for (const q of bad) {
       const res = await send(`${e.authUrl}/oauth/authorize?${q}`);
@@ -163,7 +168,9 @@ describe("authorization code flow (contract: credential lifecycle, token endpoin
 
   test("client rule 3: a client_secret in the authorization request's query string is refused", async () => {
     const a = app("Classic web app");
-    const res = await send(`${e.authUrl}/oauth/authorize?client_id=${a.clientId}&client_secret=${a.clientSecret}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=read`);
+    const res = await send(
+      `${e.authUrl}/oauth/authorize?client_id=${a.clientId}&client_secret=${a.clientSecret}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=read`,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
   });
@@ -199,7 +206,10 @@ describe("client types and PKCE (contract table and rules 1-2)", () => {
     expect(ok.json.scope).toBe("write openid");
     // With PKCE (recommended) the verifier must then match.
     const g = await authorize(c, "write", "admin@acme.example", true);
-    const wrong = await exchange("Classic web app", codeOf(g.location), { client_secret: app("Classic web app").clientSecret, code_verifier: generators.codeVerifier() });
+    const wrong = await exchange("Classic web app", codeOf(g.location), {
+      client_secret: app("Classic web app").clientSecret,
+      code_verifier: generators.codeVerifier(),
+    });
     expect(wrong.json.error).toBe("invalid_grant");
     expect(wrong.json.error_description).toMatch(/does not match/);
   });
@@ -215,9 +225,19 @@ describe("client types and PKCE (contract table and rules 1-2)", () => {
 
   test("the verifier must be 43-128 characters", async () => {
     const c = oidc("Classic single-page app", "none");
-    for (const [length, ok] of [[42, false], [43, true], [128, true], [129, false]] as const) {
+    for (const [length, ok] of [
+      [42, false],
+      [43, true],
+      [128, true],
+      [129, false],
+    ] as const) {
       const verifier = "v".repeat(length);
-      const url = c.authorizationUrl({ scope: "read", redirect_uri: REDIRECT, code_challenge: generators.codeChallenge(verifier), code_challenge_method: "S256" });
+      const url = c.authorizationUrl({
+        scope: "read",
+        redirect_uri: REDIRECT,
+        code_challenge: generators.codeChallenge(verifier),
+        code_challenge_method: "S256",
+      });
       const res = await consent(url, "user@acme.example");
       const out = await exchange("Classic single-page app", codeOf(res.headers.get("location")!), { code_verifier: verifier });
       expect([length, out.status]).toEqual([length, ok ? 200 : 400]);
@@ -235,7 +255,9 @@ describe("client types and PKCE (contract table and rules 1-2)", () => {
 
     const f = await authorize(c, "read", "admin@acme.example", false);
     const code = codeOf(f.location);
-    expect((await exchange("Classic web app", code, { client_secret: secret, redirect_uri: "http://127.0.0.1:8765/callback" })).json.error).toBe("invalid_grant");
+    expect((await exchange("Classic web app", code, { client_secret: secret, redirect_uri: "http://127.0.0.1:8765/callback" })).json.error).toBe(
+      "invalid_grant",
+    );
     const first = await exchange("Classic web app", code, { client_secret: secret });
     expect(first.status).toBe(200);
     const replay = await exchange("Classic web app", code, { client_secret: secret });
@@ -332,7 +354,12 @@ describe("revocation and app lifecycle (credential lifecycle table)", () => {
   test("deleting the OAuth functionality leaves existing tokens working but issues no new ones; re-adding gives new credentials", async () => {
     const a = app("Pulumi provider");
     const grantForm = (clientId: string, clientSecret: string) =>
-      form(e, "/oauth/token", { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope: "as_account-us.acme services.read" });
+      form(e, "/oauth/token", {
+        grant_type: "client_credentials",
+        client_id: clientId,
+        client_secret: clientSecret,
+        scope: "as_account-us.acme services.read",
+      });
     const before = await grantForm(a.clientId, a.clientSecret);
     expect((await admin(e, "DELETE", `/apps/${a.id}/oauth`)).status).toBe(204);
     expect((await client(e, `Bearer ${before.json.access_token}`).get("/services")).status).toBe(200);
@@ -376,7 +403,12 @@ describe("use on other accounts (OAuth kinds table)", () => {
     const g = app("Globex marketplace app");
     const c = oidc("Globex marketplace app");
     const verifier = generators.codeVerifier();
-    const url = c.authorizationUrl({ scope: "services.read", redirect_uri: REDIRECT, code_challenge: generators.codeChallenge(verifier), code_challenge_method: "S256" });
+    const url = c.authorizationUrl({
+      scope: "services.read",
+      redirect_uri: REDIRECT,
+      code_challenge: generators.codeChallenge(verifier),
+      code_challenge_method: "S256",
+    });
     const refused = await consent(url, "admin@acme.example");
     expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("unauthorized_client");
 
@@ -386,9 +418,23 @@ describe("use on other accounts (OAuth kinds table)", () => {
     const acmeService = await createService(e, client(e, `Token token=${e.seed.apiKey}`));
     expect((await api.get(`/services/${acmeService}`)).status).toBe(200);
 
-    const appToken = await form(e, "/oauth/token", { grant_type: "client_credentials", client_id: g.clientId, client_secret: g.clientSecret, scope: "as_account-us.acme services.read" });
+    const appToken = await form(e, "/oauth/token", {
+      grant_type: "client_credentials",
+      client_id: g.clientId,
+      client_secret: g.clientSecret,
+      scope: "as_account-us.acme services.read",
+    });
     expect(appToken.json.error).toBe("unauthorized_client");
-    expect((await form(e, "/oauth/token", { grant_type: "client_credentials", client_id: g.clientId, client_secret: g.clientSecret, scope: "as_account-eu.globex services.read" })).status).toBe(200);
+    expect(
+      (
+        await form(e, "/oauth/token", {
+          grant_type: "client_credentials",
+          client_id: g.clientId,
+          client_secret: g.clientSecret,
+          scope: "as_account-eu.globex services.read",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test("an unpublished Scoped app cannot be installed on another account", async () => {

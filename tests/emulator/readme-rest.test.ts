@@ -19,7 +19,7 @@ let api: Client;
 beforeAll(async () => ({ e, api } = await startWithClient()));
 afterAll(() => e.close());
 
-test("POST /services: type is optional (and must be \"service\" when given), as the README says", async () => {
+test('POST /services: type is optional (and must be "service" when given), as the README says', async () => {
   const doc = row("POST /services");
   expect(doc).not.toMatch(/`type: "service"` required/);
   expect(doc).toMatch(/`type` optional/);

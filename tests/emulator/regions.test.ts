@@ -41,13 +41,25 @@ describe("the startup summary", () => {
     expect(usOnly.seed.account).toEqual({ subdomain: "solo", region: "us" });
     expect(usOnly.seed).not.toHaveProperty("eu");
     const seed = {
-      accounts: [{ subdomain: "first", region: "us" as const }, { subdomain: "second", region: "eu" as const }, { subdomain: "third", region: "eu" as const }],
-      apps: [{ account: "third", name: "t", kind: "scoped" as const }, { account: "second", name: "s", kind: "scoped" as const, clientId: "second-app" }],
+      accounts: [
+        { subdomain: "first", region: "us" as const },
+        { subdomain: "second", region: "eu" as const },
+        { subdomain: "third", region: "eu" as const },
+      ],
+      apps: [
+        { account: "third", name: "t", kind: "scoped" as const },
+        { account: "second", name: "s", kind: "scoped" as const, clientId: "second-app" },
+      ],
       apiKeys: [{ account: "second", token: "second-key" }],
       escalationPolicies: [{ account: "second", name: "Ops", id: "PSECOND" }],
     };
     const two = buildEmulator({ seed });
-    expect(two.seed.eu).toMatchObject({ account: { subdomain: "second", region: "eu" }, oauth: { clientId: "second-app" }, apiKey: "second-key", escalationPolicyId: "PSECOND" });
+    expect(two.seed.eu).toMatchObject({
+      account: { subdomain: "second", region: "eu" },
+      oauth: { clientId: "second-app" },
+      apiKey: "second-key",
+      escalationPolicyId: "PSECOND",
+    });
   });
 });
 
@@ -150,9 +162,17 @@ describe("one route table for both bases", () => {
   test("identity and admin are served at the root only; /eu is a whole path segment", async () => {
     const notFound = async (path: string, init: RequestInit = {}) => {
       const res = await send(`${e.url}${path}`, init);
-      expect({ path, status: res.status, errors: res.json?.error?.errors }).toEqual({ path, status: 404, errors: [`No route ${init.method ?? "GET"} ${path.split("?")[0]}`] });
+      expect({ path, status: res.status, errors: res.json?.error?.errors }).toEqual({
+        path,
+        status: 404,
+        errors: [`No route ${init.method ?? "GET"} ${path.split("?")[0]}`],
+      });
     };
-    await notFound("/eu/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+    await notFound("/eu/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
     await notFound("/eu/.well-known/openid-configuration");
     await notFound("/eu/oauth/jwks");
     await notFound("/eu/_emulator/health");
@@ -162,7 +182,16 @@ describe("one route table for both bases", () => {
     await notFound("/eu");
     // At the root they work.
     expect((await send(`${e.url}/_emulator/health`)).status).toBe(200);
-    expect((await form(e, "/oauth/token", { grant_type: "client_credentials", client_id: eu().oauth.clientId, client_secret: eu().oauth.clientSecret, scope: "as_account-eu.globex services.read" })).status).toBe(200);
+    expect(
+      (
+        await form(e, "/oauth/token", {
+          grant_type: "client_credentials",
+          client_id: eu().oauth.clientId,
+          client_secret: eu().oauth.clientSecret,
+          scope: "as_account-eu.globex services.read",
+        })
+      ).status,
+    ).toBe(200);
     // A refused identity path is no call of the token route.
     const byRoute = (await admin(e, "GET", "/stats")).json.byRoute;
     expect(byRoute["POST /oauth/token"]).toEqual({ 200: 1 });
@@ -187,7 +216,13 @@ async function idTokenOf(em: Emu, email: string): Promise<Record<string, unknown
   const requestId = /name="request_id" value="([^"]+)"/.exec(page.text)![1];
   const consent = await form(em, "/oauth/authorize", { request_id: requestId, email, password: user.password, decision: "approve" });
   const code = new URL(consent.headers.get("location")!).searchParams.get("code")!;
-  const tokens = await form(em, "/oauth/token", { grant_type: "authorization_code", client_id: app.clientId, client_secret: app.clientSecret, code, redirect_uri: redirectUri });
+  const tokens = await form(em, "/oauth/token", {
+    grant_type: "authorization_code",
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    code,
+    redirect_uri: redirectUri,
+  });
   expect(tokens.status).toBe(200);
   return { ...decodeJwt(tokens.json.id_token), clientId: app.clientId };
 }
@@ -203,8 +238,12 @@ describe("with publicUrl", () => {
   test("links and refusals name <publicUrl>/eu and <publicUrl>", async () => {
     const created = await euClient(p, `Token token=${p.seed.eu!.apiKey}`).post("/services", euService(p));
     expect(created.json.service.self).toBe(`${PUBLIC}/eu/services/${created.json.service.id}`);
-    expect((await client(p, `Token token=${p.seed.eu!.apiKey}`).get("/services")).json.error.errors).toEqual([`This account's data is in the EU service region; use ${PUBLIC}/eu`]);
-    expect((await euClient(p, `Token token=${p.seed.apiKey}`).get("/services")).json.error.errors).toEqual([`This account's data is in the US service region; use ${PUBLIC}`]);
+    expect((await client(p, `Token token=${p.seed.eu!.apiKey}`).get("/services")).json.error.errors).toEqual([
+      `This account's data is in the EU service region; use ${PUBLIC}/eu`,
+    ]);
+    expect((await euClient(p, `Token token=${p.seed.apiKey}`).get("/services")).json.error.errors).toEqual([
+      `This account's data is in the US service region; use ${PUBLIC}`,
+    ]);
   });
 
   test("id_token: aud names the REST base of the user's region, iss the identity origin", async () => {

@@ -10,10 +10,18 @@ afterAll(() => e.close());
 describe("integrations", () => {
   test("create → 201 with `integration`; events types get a secret 32-char integration_key; the service lists a reference", async () => {
     const sid = await createService(e, api);
-    const res = await api.post(`/services/${sid}/integrations`, { integration: { type: "events_api_v2_inbound_integration", name: "Events", integration_key: "ignored" } });
+    const res = await api.post(`/services/${sid}/integrations`, {
+      integration: { type: "events_api_v2_inbound_integration", name: "Events", integration_key: "ignored" },
+    });
     expect(res.status).toBe(201);
     const i = res.json.integration;
-    expect(i).toMatchObject({ type: "events_api_v2_inbound_integration", name: "Events", summary: "Events", service: { id: sid, type: "service_reference" }, vendor: null });
+    expect(i).toMatchObject({
+      type: "events_api_v2_inbound_integration",
+      name: "Events",
+      summary: "Events",
+      service: { id: sid, type: "service_reference" },
+      vendor: null,
+    });
     expect(i.id).toMatch(/^P[A-Z0-9]{6}$/);
     expect(i.integration_key).toMatch(/^[a-z0-9]{32}$/);
     expect(i.self).toBe(`${e.url}/services/${sid}/integrations/${i.id}`);
@@ -43,7 +51,9 @@ describe("integrations", () => {
       email_filters: [{ subject_mode: "match", subject_regex: "CRIT", body_mode: "always", body_regex: null }],
     });
     expect(res.json.integration).not.toHaveProperty("integration_key");
-    const dup = await api.post(`/services/${sid}/integrations`, { integration: { type: "generic_email_inbound_integration", integration_email: res.json.integration.integration_email } });
+    const dup = await api.post(`/services/${sid}/integrations`, {
+      integration: { type: "generic_email_inbound_integration", integration_email: res.json.integration.integration_email },
+    });
     expect(dup.status).toBe(400);
     const bad = await api.post(`/services/${sid}/integrations`, { integration: { type: "generic_email_inbound_integration", email_filter_mode: "some" } });
     expect(bad.status).toBe(400);
@@ -81,10 +91,21 @@ describe("event rules", () => {
     expect([a.position, b.position]).toEqual([0, 1]);
     const first = await api.post(`/services/${sid}/rules`, rule("first", { position: 0 }));
     expect(first.status).toBe(201);
-    const order = async () => (await api.get(`/services/${sid}/rules`)).json.rules.map((r: { actions: { annotate: { value: string } }; position: number }) => [r.actions.annotate.value, r.position]);
-    expect(await order()).toEqual([["first", 0], ["a", 1], ["b", 2]]);
+    const order = async () =>
+      (await api.get(`/services/${sid}/rules`)).json.rules.map((r: { actions: { annotate: { value: string } }; position: number }) => [
+        r.actions.annotate.value,
+        r.position,
+      ]);
+    expect(await order()).toEqual([
+      ["first", 0],
+      ["a", 1],
+      ["b", 2],
+    ]);
     expect((await api.delete(`/services/${sid}/rules/${a.id}`)).status).toBe(204);
-    expect(await order()).toEqual([["first", 0], ["b", 1]]);
+    expect(await order()).toEqual([
+      ["first", 0],
+      ["b", 1],
+    ]);
     expect((await api.get(`/services/${sid}/rules/${a.id}`)).status).toBe(404);
   });
 
@@ -101,7 +122,11 @@ describe("event rules", () => {
   test("invalid rules → 400 naming the field", async () => {
     const sid = await createService(e, api);
     const bad = await api.post(`/services/${sid}/rules`, {
-      rule: { conditions: { operator: "xor", subconditions: [{ operator: "equals", parameters: { path: "x" } }] }, actions: { severity: { value: "meh" } }, time_frame: { active_between: { start_time: 10, end_time: 5 } } },
+      rule: {
+        conditions: { operator: "xor", subconditions: [{ operator: "equals", parameters: { path: "x" } }] },
+        actions: { severity: { value: "meh" } },
+        time_frame: { active_between: { start_time: 10, end_time: 5 } },
+      },
     });
     expect(bad.status).toBe(400);
     const text = bad.json.error.errors.join("\n");
@@ -158,12 +183,24 @@ describe("custom fields", () => {
     const sid = await createService(e, api);
     const before = (await api.get(`/services/${sid}/custom_fields/values`)).json.custom_fields;
     expect(before.map((f: { name: string; value: unknown; type: string }) => [f.name, f.value, f.type])).toEqual([
-      ["pci", null, "field_value"], ["runbook", null, "field_value"], ["tier", null, "field_value"],
+      ["pci", null, "field_value"],
+      ["runbook", null, "field_value"],
+      ["tier", null, "field_value"],
     ]);
     const tier = before.find((f: { name: string }) => f.name === "tier");
-    let res = await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ id: tier.id, value: "gold" }, { name: "pci", value: true }] });
+    let res = await api.put(`/services/${sid}/custom_fields/values`, {
+      custom_fields: [
+        { id: tier.id, value: "gold" },
+        { name: "pci", value: true },
+      ],
+    });
     expect(res.status).toBe(201);
-    res = await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "runbook", value: "https://wiki.example/runbook" }, { name: "pci", value: null }] });
+    res = await api.put(`/services/${sid}/custom_fields/values`, {
+      custom_fields: [
+        { name: "runbook", value: "https://wiki.example/runbook" },
+        { name: "pci", value: null },
+      ],
+    });
     const values = Object.fromEntries(res.json.custom_fields.map((f: { name: string; value: unknown }) => [f.name, f.value]));
     expect(values).toEqual({ tier: "gold", pci: null, runbook: "https://wiki.example/runbook" });
   });
@@ -171,7 +208,13 @@ describe("custom fields", () => {
   test("values PUT is atomic: one bad item and nothing changes", async () => {
     const sid = await createService(e, api);
     await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "tier", value: "silver" }] });
-    const res = await api.put(`/services/${sid}/custom_fields/values`, { custom_fields: [{ name: "tier", value: "gold" }, { name: "tier2", value: 1 }, { name: "pci", value: "yes" }] });
+    const res = await api.put(`/services/${sid}/custom_fields/values`, {
+      custom_fields: [
+        { name: "tier", value: "gold" },
+        { name: "tier2", value: 1 },
+        { name: "pci", value: "yes" },
+      ],
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.errors).toHaveLength(2);
     const tier = (await api.get(`/services/${sid}/custom_fields/values`)).json.custom_fields.find((f: { name: string }) => f.name === "tier");
@@ -181,7 +224,9 @@ describe("custom fields", () => {
   });
 
   test("definitions live at /services/custom_fields with custom_fields.* scopes", async () => {
-    const created = await api.post("/services/custom_fields", { field: { name: "owner_team", display_name: "Owner team", data_type: "string", field_type: "multi_value" } });
+    const created = await api.post("/services/custom_fields", {
+      field: { name: "owner_team", display_name: "Owner team", data_type: "string", field_type: "multi_value" },
+    });
     expect(created.status).toBe(201);
     const f = created.json.field;
     expect(f).toMatchObject({ type: "field", name: "owner_team", data_type: "string", field_type: "multi_value" });

@@ -77,11 +77,20 @@ describe("endpoint conventions: create, show, update single, delete", () => {
   });
 
   test("generic rule: read-only and unknown fields in create and update bodies are ignored", async () => {
-    const res = await api.post("/services", serviceBody(e, {
-      // (`type` is not read-only: the description requires "service", see conformance.test.ts.)
-      id: "PFAKEID", created_at: "1999-01-01T00:00:00Z", html_url: "http://x", teams: [{ id: "PT" }],
-      integrations: [{ id: "PI" }], last_incident_timestamp: "x", status: "disabled", favourite_colour: "blue",
-    }));
+    const res = await api.post(
+      "/services",
+      serviceBody(e, {
+        // (`type` is not read-only: the description requires "service", see conformance.test.ts.)
+        id: "PFAKEID",
+        created_at: "1999-01-01T00:00:00Z",
+        html_url: "http://x",
+        teams: [{ id: "PT" }],
+        integrations: [{ id: "PI" }],
+        last_incident_timestamp: "x",
+        status: "disabled",
+        favourite_colour: "blue",
+      }),
+    );
     expect(res.status).toBe(201);
     const s = res.json.service;
     expect(s.id).not.toBe("PFAKEID");
@@ -121,7 +130,17 @@ describe("errors: invalid create/update → 4xx with specific errors", () => {
     ["bad urgency", { incident_urgency_rule: { type: "constant", urgency: "urgent" } }, /"incident_urgency_rule.urgency" must be one of/],
     ["bad alert_creation", { alert_creation: "nope" }, /"alert_creation" must be one of/],
     ["bad pause timeout", { auto_pause_notifications_parameters: { enabled: true, timeout: 7 } }, /"auto_pause_notifications_parameters.timeout"/],
-    ["support hours needed", { incident_urgency_rule: { type: "use_support_hours", during_support_hours: { type: "constant", urgency: "high" }, outside_support_hours: { type: "constant", urgency: "low" } } }, /"support_hours" is required/],
+    [
+      "support hours needed",
+      {
+        incident_urgency_rule: {
+          type: "use_support_hours",
+          during_support_hours: { type: "constant", urgency: "high" },
+          outside_support_hours: { type: "constant", urgency: "low" },
+        },
+      },
+      /"support_hours" is required/,
+    ],
     ["name wrong type", { name: 42 }, /"name" must be a string/],
   ];
   test.each(cases)("create with %s → 400 code 2001 naming the field", async (_what, extra, message) => {
@@ -152,15 +171,23 @@ describe("errors: invalid create/update → 4xx with specific errors", () => {
     const res = await api.post("/services", { service: { type: "svc", name: "", escalation_policy: { id: 7 }, description: 3, status: "on" } });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ message: "Invalid Input Provided", code: 2001 });
-    expect(res.json.error.errors).toEqual(expect.arrayContaining([
-      '"type" must be one of: service', "Name can't be blank", '"escalation_policy.id" must be a string', '"description" must be a string or null', '"status" must be one of: active, warning, critical, maintenance, disabled',
-    ]));
+    expect(res.json.error.errors).toEqual(
+      expect.arrayContaining([
+        '"type" must be one of: service',
+        "Name can't be blank",
+        '"escalation_policy.id" must be a string',
+        '"description" must be a string or null',
+        '"status" must be one of: active, warning, critical, maintenance, disabled',
+      ]),
+    );
     const missing = await api.put("/services/PNOTHERE", { service: { auto_resolve_timeout: "1" } });
     expect(missing.status).toBe(400);
     expect(missing.json.error.errors).toEqual(['"auto_resolve_timeout" must be a non-negative integer or null']);
     expect((await api.post("/services", undefined)).json.error.errors).toEqual(["The request body must be a JSON object"]);
     // Timeouts are bounded as the provider's check bounds them (1e308 used to be stored).
-    const huge = await api.post("/services", { service: { name: "Huge", escalation_policy: { id: "PEP0001", type: "escalation_policy_reference" }, auto_resolve_timeout: 1e308 } });
+    const huge = await api.post("/services", {
+      service: { name: "Huge", escalation_policy: { id: "PEP0001", type: "escalation_policy_reference" }, auto_resolve_timeout: 1e308 },
+    });
     expect(huge.status).toBe(400);
     expect(huge.json.error.errors.join(" ")).toMatch(/auto_resolve_timeout/);
   });
@@ -197,15 +224,28 @@ describe("update multiple (PUT /services)", () => {
   test("valid batch → 200 mirroring the request format; names may be swapped within the batch", async () => {
     const a = await createService(e, api, { name: "swap-a" });
     const b = await createService(e, api, { name: "swap-b" });
-    const res = await api.put("/services", { services: [{ id: a, type: "service", name: "swap-b" }, { id: b, type: "service", name: "swap-a" }] });
+    const res = await api.put("/services", {
+      services: [
+        { id: a, type: "service", name: "swap-b" },
+        { id: b, type: "service", name: "swap-a" },
+      ],
+    });
     expect(res.status).toBe(200);
-    expect(res.json.services.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([[a, "swap-b"], [b, "swap-a"]]);
+    expect(res.json.services.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([
+      [a, "swap-b"],
+      [b, "swap-a"],
+    ]);
   });
 
   test("a batch that would leave two services with one name is refused", async () => {
     const a = await createService(e, api, { name: "dup-a" });
     const b = await createService(e, api, { name: "dup-b" });
-    const res = await api.put("/services", { services: [{ id: a, name: "dup-same" }, { id: b, name: "dup-same" }] });
+    const res = await api.put("/services", {
+      services: [
+        { id: a, name: "dup-same" },
+        { id: b, name: "dup-same" },
+      ],
+    });
     expect(res.status).toBe(400);
     expect((await api.get(`/services/${a}`)).json.service.name).toBe("dup-a");
   });

@@ -9,7 +9,7 @@ import { clientSecretPost } from "../../provider/auth/client-auth";
 import { processTokenResponse, refreshTokenGrant, type TokenEndpoint } from "../../provider/auth/token-endpoint";
 import { resolveSettings, type ProviderSettings } from "../../provider/config";
 import { ScopeError, TokenError } from "../../provider/errors";
-import { ApiClient, isNotFound } from "../../provider/http/client";
+import { type ApiClient, isNotFound } from "../../provider/http/client";
 import { DEFAULT_RETRY } from "../../provider/http/retry";
 import { Transport } from "../../provider/http/transport";
 import { createClient } from "../../provider/account/client";
@@ -56,7 +56,9 @@ function client(s = settings()): ApiClient {
 
 const READ = ["services.read"];
 const WRITE = ["services.write"];
-const service = (name: string) => ({ service: { name, type: "service", escalation_policy: { id: emu.seed.escalationPolicyId, type: "escalation_policy_reference" } } });
+const service = (name: string) => ({
+  service: { name, type: "service", escalation_policy: { id: emu.seed.escalationPolicyId, type: "escalation_policy_reference" } },
+});
 const issued = () => ({ ...emu.core.stats.tokensIssued });
 
 describe("client credentials", () => {
@@ -64,10 +66,15 @@ describe("client credentials", () => {
     const before = issued();
     const c = client();
     const created = await c.request<{ service: { id: string } }>("POST", "/services", { body: service("live-1"), scopes: WRITE });
-    const lists = await Promise.all(Array.from({ length: 8 }, () => c.request<{ services: unknown[] }>("GET", "/services", { query: { limit: 100 }, scopes: READ })));
+    const lists = await Promise.all(
+      Array.from({ length: 8 }, () => c.request<{ services: unknown[] }>("GET", "/services", { query: { limit: 100 }, scopes: READ })),
+    );
     expect(lists.every((l) => Array.isArray(l.services))).toBe(true);
     expect(await c.request("DELETE", `/services/${created.service.id}`, { scopes: WRITE })).toBeUndefined();
-    const gone = await c.request("GET", `/services/${created.service.id}`, { scopes: READ }).then(() => undefined, (e: unknown) => e);
+    const gone = await c.request("GET", `/services/${created.service.id}`, { scopes: READ }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isNotFound(gone)).toBe(true);
     expect(issued().client_credentials - before.client_credentials).toBe(1);
   });
@@ -75,7 +82,10 @@ describe("client credentials", () => {
   it("fails before sending when the service granted less than asked", async () => {
     const c = client(settings({ "pagerduty:scopes": "services.read incidents.write" }));
     await c.request("GET", "/services", { scopes: READ }); // the reduced grant still covers reads
-    const err = await c.request("POST", "/incidents", { body: {}, scopes: ["incidents.write"] }).then(() => undefined, (e: ScopeError) => e);
+    const err = await c.request("POST", "/incidents", { body: {}, scopes: ["incidents.write"] }).then(
+      () => undefined,
+      (e: ScopeError) => e,
+    );
     expect(err).toBeInstanceOf(ScopeError);
     expect(err?.missing).toEqual(["incidents.write"]);
   });
@@ -135,7 +145,14 @@ describe("refresh tokens", () => {
   const login = () => {
     const user = Object.values(emu.core.state.users).find((u) => u.email === "admin@acme.example")!;
     const { clientId, clientSecret } = emu.seed.oauth;
-    return loginForRefreshToken({ authUrl: emu.authUrl, clientId, clientSecret, email: user.email, password: user.password, scope: "services.read services.write" });
+    return loginForRefreshToken({
+      authUrl: emu.authUrl,
+      clientId,
+      clientSecret,
+      email: user.email,
+      password: user.password,
+      scope: "services.read services.write",
+    });
   };
 
   it("keeps the rotated token, so the next process works after the configured one is spent", async () => {

@@ -27,7 +27,9 @@ const account = () => ({
   "pagerduty:subdomain": emu.seed.account.subdomain,
   "pagerduty:serviceRegion": emu.seed.account.region,
 });
-const tokensIssued = async () => ((await (await fetch(`${emu.url}/_emulator/stats`, { headers: { "x-emulator-admin-token": emu.adminToken } })).json()) as any).tokensIssued.client_credentials as number;
+const tokensIssued = async () =>
+  ((await (await fetch(`${emu.url}/_emulator/stats`, { headers: { "x-emulator-admin-token": emu.adminToken } })).json()) as any).tokensIssued
+    .client_credentials as number;
 
 test("working client credentials: configure fetches the token the operations then reuse", async () => {
   const before = await tokensIssued();
@@ -38,20 +40,26 @@ test("working client credentials: configure fetches the token the operations the
 });
 
 test("no credentials: an error naming the settings", async () => {
-  await expect(configure(request(account()))).rejects.toThrow(/no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/);
+  await expect(configure(request(account()))).rejects.toThrow(
+    /no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/,
+  );
 });
 
 test("a wrong client secret: an error naming pagerduty:clientSecret and the fix, without the secret", async () => {
   const wrong = "not-the-secret-42";
   const e = await configure(request({ ...account(), "pagerduty:clientId": emu.seed.oauth.clientId, "pagerduty:clientSecret": wrong })).catch((x) => x);
   expect(e).toMatchObject({ code: "ERR_CONFIG" });
-  expect(e.message).toMatch(/^PagerDuty refused the credentials in "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\): token request failed: 401 invalid_client/);
+  expect(e.message).toMatch(
+    /^PagerDuty refused the credentials in "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\): token request failed: 401 invalid_client/,
+  );
   expect(e.message).toMatch(/--run-program/);
   expect(e.message).not.toContain(wrong);
 });
 
 test("a wrong API key: an error naming pagerduty:token", async () => {
-  await expect(configure(request({ ...account(), "pagerduty:token": "not-a-key" }))).rejects.toThrow(/PagerDuty refused the credentials in "pagerduty:token" \(env PAGERDUTY_TOKEN\)/);
+  await expect(configure(request({ ...account(), "pagerduty:token": "not-a-key" }))).rejects.toThrow(
+    /PagerDuty refused the credentials in "pagerduty:token" \(env PAGERDUTY_TOKEN\)/,
+  );
   await expect(configure(request({ ...account(), "pagerduty:token": emu.seed.apiKey }))).resolves.toBeUndefined();
 });
 

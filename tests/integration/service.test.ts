@@ -39,7 +39,11 @@ test("create -> read -> update -> delete; read after delete reports gone", async
 
   const read = await provider.read!(created.id, created.outs);
   // The inputs as declared, with their live values (kernel/declared.ts): what `ignoreChanges` keeps after a refresh.
-  expect(read).toEqual({ id: created.id, props: created.outs, inputs: { name: "Checkout", escalationPolicy: emu.seed.escalationPolicyId, acknowledgementTimeout: 600 } });
+  expect(read).toEqual({
+    id: created.id,
+    props: created.outs,
+    inputs: { name: "Checkout", escalationPolicy: emu.seed.escalationPolicyId, acknowledgementTimeout: 600 },
+  });
   await expect(provider.diff!(created.id, read.props, inputs())).resolves.toMatchObject({ changes: false });
 
   const updated = await provider.update!(created.id, read.props, { ...inputs(), description: "orders", autoResolveTimeout: null });

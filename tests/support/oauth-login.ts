@@ -21,7 +21,14 @@ export async function loginForRefreshToken(l: Login): Promise<string> {
   const redirectUri = l.redirectUri ?? "http://127.0.0.1:8765/callback";
   const verifier = createCodeVerifier();
   const authorize = new URL(`${l.authUrl}/oauth/authorize`);
-  const params = { client_id: l.clientId, redirect_uri: redirectUri, response_type: "code", scope: l.scope, code_challenge: codeChallenge(verifier), code_challenge_method: "S256" };
+  const params = {
+    client_id: l.clientId,
+    redirect_uri: redirectUri,
+    response_type: "code",
+    scope: l.scope,
+    code_challenge: codeChallenge(verifier),
+    code_challenge_method: "S256",
+  };
   for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
   const page = await (await request(authorize)).body.text();
   const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;

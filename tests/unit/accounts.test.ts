@@ -48,7 +48,9 @@ describe("pagerduty:accounts", () => {
   });
 
   test("an account the config does not declare is named, with the command that declares it", () => {
-    expect(() => resolveSettings(config({}), {}, "apac")).toThrow(/account "apac" is not configured: declare it in "pagerduty:accounts" \(pulumi config set --path 'pagerduty:accounts\.apac\.subdomain'/);
+    expect(() => resolveSettings(config({}), {}, "apac")).toThrow(
+      /account "apac" is not configured: declare it in "pagerduty:accounts" \(pulumi config set --path 'pagerduty:accounts\.apac\.subdomain'/,
+    );
   });
 
   test("a named account's insecure URL names its key", () => {
@@ -94,8 +96,14 @@ describe("one context per account", () => {
 
   test("the credential check covers every account and names the one refused", async () => {
     const ok = { services: [], limit: 1, offset: 0, more: false };
-    agent().get(US).intercept({ path: "/services?limit=1", method: "GET" }).reply(200, ok, { headers: { "content-type": "application/json" } });
-    agent().get(EU).intercept({ path: "/services?limit=1", method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } }, { headers: { "content-type": "application/json" } });
+    agent()
+      .get(US)
+      .intercept({ path: "/services?limit=1", method: "GET" })
+      .reply(200, ok, { headers: { "content-type": "application/json" } });
+    agent()
+      .get(EU)
+      .intercept({ path: "/services?limit=1", method: "GET" })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } }, { headers: { "content-type": "application/json" } });
     const d = deploymentOf();
     await expect(d.verifyCredentials()).rejects.toThrow(/refused the credentials of account "eu" in "pagerduty:accounts\.eu\.token"/);
     await d.reset();
@@ -104,7 +112,9 @@ describe("one context per account", () => {
   test("a resource's operations go to the account it names, which its outputs keep", async () => {
     const d = deploymentOf();
     const p = makeProvider(service, (a) => d.context(a));
-    const body = (id: string) => ({ service: { id, name: "S", description: null, escalation_policy: { id: "PEP", type: "escalation_policy_reference" }, status: "active" } });
+    const body = (id: string) => ({
+      service: { id, name: "S", description: null, escalation_policy: { id: "PEP", type: "escalation_policy_reference" }, status: "active" },
+    });
     const json = { headers: { "content-type": "application/json" } };
     agent().get(EU).intercept({ path: "/services", method: "POST" }).reply(201, body("PEU"), json);
     agent().get(EU).intercept({ path: "/services/PEU", method: "GET" }).reply(200, body("PEU"), json);

@@ -133,7 +133,9 @@ describe("refresh-token source", () => {
     expectRefresh("rt-0", "rt-1");
     await start().get();
     rejectRefresh("rt-1");
-    const err = (await start().get().then(undefined, (e: unknown) => e)) as TokenError;
+    const err = (await start()
+      .get()
+      .then(undefined, (e: unknown) => e)) as TokenError;
     expect(err).toBeInstanceOf(TokenError);
     expect(err.message).toMatch(/invalid_grant.*cached for this pagerduty:refreshToken .* was rejected and removed.*Obtain a new refresh token/);
     expect(err.message).not.toMatch(/rt-0|rt-1|csecret/);
@@ -162,7 +164,10 @@ describe("refresh tokens through the configured client", () => {
     );
     const client = createClient(settings, { dispatcher: mock() });
     expectRefresh("rt-0", "rt-1");
-    mock().get("https://api.pagerduty.com").intercept({ path: "/services/P1", method: "GET", headers: { authorization: "Bearer at-rt-1" } }).reply(200, { service: { id: "P1" } });
+    mock()
+      .get("https://api.pagerduty.com")
+      .intercept({ path: "/services/P1", method: "GET", headers: { authorization: "Bearer at-rt-1" } })
+      .reply(200, { service: { id: "P1" } });
     expect(await client.request("GET", "/services/P1", { scopes: ["services.read"] })).toEqual({ service: { id: "P1" } });
     expect(mode(cacheFile())).toBe(0o600);
   });

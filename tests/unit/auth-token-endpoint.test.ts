@@ -20,10 +20,9 @@ const reply = (status: number, body: unknown): HttpResponse => ({
 
 describe("processTokenResponse (no network)", () => {
   it("turns a reply into a TokenSet with expiry and granted scopes", () => {
-    const set = processTokenResponse(
-      reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read" }),
-      { now: 1_000 },
-    );
+    const set = processTokenResponse(reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read" }), {
+      now: 1_000,
+    });
     expect(set).toEqual({ accessToken: "at", expiresAt: 1_000 + 86_400_000, scopes: ["as_account-us.acme", "services.read"] });
   });
 
@@ -36,7 +35,11 @@ describe("processTokenResponse (no network)", () => {
     ["another token type", reply(200, { access_token: "x", token_type: "mac" }), /"token_type" "mac", expected "bearer"/],
     ["a bad expires_in", reply(200, { access_token: "x", expires_in: -5 }), /invalid "expires_in"/],
     ["a non-JSON 200", reply(200, "<html>ok</html>"), /without a JSON object/],
-    ["an OAuth error", reply(401, { error: "invalid_client", error_description: "Client authentication failed" }), /token request failed: 401 invalid_client: Client authentication failed/],
+    [
+      "an OAuth error",
+      reply(401, { error: "invalid_client", error_description: "Client authentication failed" }),
+      /token request failed: 401 invalid_client: Client authentication failed/,
+    ],
     ["an API-style error", reply(400, { error: { message: "Bad scope", code: 2001 } }), /token request failed: 400: Bad scope/],
     ["a non-JSON error", reply(502, "<html><body>Bad Gateway</body></html>"), /token request failed: 502: Bad Gateway/],
   ])("rejects %s with a TokenError", (_label, response, message) => {
@@ -102,14 +105,23 @@ describe("token requests (MockAgent)", () => {
 
   it("sends the authorization code with the PKCE verifier for a public client", async () => {
     const verifier = createCodeVerifier();
-    const body = new URLSearchParams({ grant_type: "authorization_code", code: "c1", redirect_uri: "http://127.0.0.1/cb", code_verifier: verifier, client_id: "cid" });
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code: "c1",
+      redirect_uri: "http://127.0.0.1/cb",
+      code_verifier: verifier,
+      client_id: "cid",
+    });
     mock().get(origin).intercept({ path: "/oauth/token", method: "POST", body: body.toString() }).reply(200, { access_token: "at", expires_in: 60 });
     await authorizationCodeGrant(endpoint, none("cid"), { code: "c1", redirectUri: "http://127.0.0.1/cb", codeVerifier: verifier });
   });
 
   it("waits out 429s (bounded by time, honouring ratelimit-reset), unlike other statuses", async () => {
     const pool = mock().get(origin);
-    pool.intercept({ path: "/oauth/token", method: "POST" }).reply(429, { error: "rate_limited" }, { headers: { "ratelimit-reset": "2" } }).times(5);
+    pool
+      .intercept({ path: "/oauth/token", method: "POST" })
+      .reply(429, { error: "rate_limited" }, { headers: { "ratelimit-reset": "2" } })
+      .times(5);
     pool.intercept({ path: "/oauth/token", method: "POST" }).reply(200, { access_token: "at", expires_in: 60 });
     const res = await clientCredentialsGrant(endpoint, clientSecretPost("cid", "s"), "as_account-us.acme");
     expect(processTokenResponse(res).accessToken).toBe("at");

@@ -1,6 +1,18 @@
 // The arithmetic behind `npm run bench:compare`'s ratios: which requests count, what a fixed-window
 // limit allows, and throughput while work remains.
-import { activeThroughput, atMost, below, counts, delta, idealSeconds, limitBoundSeconds, median, routeDelta, smoothBoundSeconds, type Limit } from "../../bench/compare-math";
+import {
+  activeThroughput,
+  atMost,
+  below,
+  counts,
+  delta,
+  idealSeconds,
+  limitBoundSeconds,
+  median,
+  routeDelta,
+  smoothBoundSeconds,
+  type Limit,
+} from "../../bench/compare-math";
 
 const fresh: Limit = { perMinute: 960, startBudget: 960, resetSeconds: 60 };
 
@@ -77,7 +89,12 @@ test("throughput counts served requests between the first and the last request s
 });
 
 test("no requests: no throughput", () => {
-  expect(activeThroughput([{ t: 0, rest: 5, rateLimited: 0 }, { t: 1, rest: 5, rateLimited: 0 }]).perMinute).toBe(0);
+  expect(
+    activeThroughput([
+      { t: 0, rest: 5, rateLimited: 0 },
+      { t: 1, rest: 5, rateLimited: 0 },
+    ]).perMinute,
+  ).toBe(0);
   expect(activeThroughput([]).served).toBe(0);
 });
 

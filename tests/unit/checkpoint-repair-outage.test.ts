@@ -86,7 +86,9 @@ describe("repairCheckpoint", () => {
 
   it("no .bak and no history: nothing changed, says so", () => {
     write("demo/dev.json", "");
-    expect(() => repairCheckpoint(where(), "/", NOW)).toThrow(/its backup .*dev\.json\.bak does not exist; nothing was changed\. No completed update's checkpoint was found/);
+    expect(() => repairCheckpoint(where(), "/", NOW)).toThrow(
+      /its backup .*dev\.json\.bak does not exist; nothing was changed\. No completed update's checkpoint was found/,
+    );
   });
 
   it("a backend that is not a local file backend, or no checkpoint file: nothing to do here", () => {
@@ -130,9 +132,19 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
     const calls: string[][] = [];
     const out: string[] = [];
     const err: string[] = [];
-    const code = await recover({ cwd: "/", dryRun: false }, (l) => out.push(l), { pulumi: fakePulumi(calls), whoami: () => JSON.stringify({ url: `file://${root}` }), err: (l) => err.push(l) });
+    const code = await recover({ cwd: "/", dryRun: false }, (l) => out.push(l), {
+      pulumi: fakePulumi(calls),
+      whoami: () => JSON.stringify({ url: `file://${root}` }),
+      err: (l) => err.push(l),
+    });
     expect(code).toBe(0);
-    expect(err).toEqual([expect.stringMatching(new RegExp(`^pagerduty-recover: restored the stack's checkpoint from its backup: ${f} did not parse .* kept as ${f}\\.corrupt-\\d{8}T\\d{6}Z and ${f}\\.bak`))]);
+    expect(err).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^pagerduty-recover: restored the stack's checkpoint from its backup: ${f} did not parse .* kept as ${f}\\.corrupt-\\d{8}T\\d{6}Z and ${f}\\.bak`,
+        ),
+      ),
+    ]);
     expect(out).toEqual(["pagerduty-recover: no interrupted creates in the stack's state; nothing to do"]);
     expect(calls.map((c) => c.join(" "))).toEqual(["stack export", "-Q stack --show-name", "stack export"]);
     expect(read(f)).toBe(checkpoint("before"));
@@ -141,7 +153,11 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
   it("with the .bak unreadable too: fails naming both, nothing changed", async () => {
     write("demo/dev.json", "");
     write("demo/dev.json.bak", "{");
-    const run = recover({ cwd: "/", dryRun: false }, () => undefined, { pulumi: fakePulumi([]), whoami: () => JSON.stringify({ url: `file://${root}` }), err: () => undefined });
+    const run = recover({ cwd: "/", dryRun: false }, () => undefined, {
+      pulumi: fakePulumi([]),
+      whoami: () => JSON.stringify({ url: `file://${root}` }),
+      err: () => undefined,
+    });
     await expect(run).rejects.toMatchObject({ code: "ERR_STATE" });
     await expect(run).rejects.toThrow(/dev\.json is cut short .*\/dev\.json\.bak is unreadable too; nothing was changed/);
     expect(read(path.join(stacks(), "demo", "dev.json"))).toBe("");
@@ -157,7 +173,17 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
   });
 
   it("locateStack reads the project and stack from the fully qualified name", () => {
-    expect(locateStack(() => "organization/demo/dev\n", () => '{"user":"u","url":"file://~"}')).toEqual({ backendUrl: "file://~", project: "demo", stack: "dev" });
-    expect(() => locateStack(() => "dev\n", () => '{"url":"file://~"}')).toThrow(/printed "dev", not <organization>\/<project>\/<stack>/);
+    expect(
+      locateStack(
+        () => "organization/demo/dev\n",
+        () => '{"user":"u","url":"file://~"}',
+      ),
+    ).toEqual({ backendUrl: "file://~", project: "demo", stack: "dev" });
+    expect(() =>
+      locateStack(
+        () => "dev\n",
+        () => '{"url":"file://~"}',
+      ),
+    ).toThrow(/printed "dev", not <organization>\/<project>\/<stack>/);
   });
 });

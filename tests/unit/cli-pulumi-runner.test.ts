@@ -44,7 +44,11 @@ test("never prompting, in the project directory, on the stack: --stack before a 
 
 test("no stack: the selected one (and commands that take no --stack, like whoami, run so); a secret goes on stdin only", () => {
   pulumiRunner({ env })(["config", "set", "--secret", "pagerduty:refreshToken"], "pdr_secret_value");
-  expect(ran()).toEqual({ args: ["--non-interactive", "config", "set", "--secret", "pagerduty:refreshToken"], cwd: fs.realpathSync(process.cwd()), stdin: "pdr_secret_value" });
+  expect(ran()).toEqual({
+    args: ["--non-interactive", "config", "set", "--secret", "pagerduty:refreshToken"],
+    cwd: fs.realpathSync(process.cwd()),
+    stdin: "pdr_secret_value",
+  });
 });
 
 test("a failure names the command and quotes stderr's last lines, never stdout nor the secret it was handed", () => {
@@ -59,7 +63,12 @@ test("a failure names the command and quotes stderr's last lines, never stdout n
     }
   })();
   expect(e).toBeInstanceOf(PulumiError);
-  expect(e).toMatchObject({ code: "ERR_PULUMI", command: "config set", status: 255, detail: "line 3\nline 4\nline 5\nline 6\nline 7\nerror: REDACTED was refused" });
+  expect(e).toMatchObject({
+    code: "ERR_PULUMI",
+    command: "config set",
+    status: 255,
+    detail: "line 3\nline 4\nline 5\nline 6\nline 7\nerror: REDACTED was refused",
+  });
   expect(e!.message).toBe("pulumi config set failed (exit 255):\nline 3\nline 4\nline 5\nline 6\nline 7\nerror: REDACTED was refused");
   expect(e!.message).not.toContain("decrypted-secret");
 });
@@ -67,12 +76,16 @@ test("a failure names the command and quotes stderr's last lines, never stdout n
 test("a locked stack: the message says how to release the lock", () => {
   env.RUNNER_STDERR = "error: the stack is currently locked by 1 lock(s)";
   env.RUNNER_EXIT = "255";
-  expect(() => pulumiRunner({ env })(["stack", "import", "--file", "state.json"])).toThrow(/^pulumi stack import failed \(exit 255\):\nerror: the stack is currently locked .*\n.*run `pulumi cancel --yes`, then this command again\.$/);
+  expect(() => pulumiRunner({ env })(["stack", "import", "--file", "state.json"])).toThrow(
+    /^pulumi stack import failed \(exit 255\):\nerror: the stack is currently locked .*\n.*run `pulumi cancel --yes`, then this command again\.$/,
+  );
 });
 
 test("no pulumi on PATH: says so", () => {
   env.PATH = path.join(dir, "empty");
-  expect(() => pulumiRunner({ env })(["whoami", "--json"])).toThrow(new PulumiError("whoami", "the Pulumi CLI is not on PATH (https://www.pulumi.com/docs/install/)"));
+  expect(() => pulumiRunner({ env })(["whoami", "--json"])).toThrow(
+    new PulumiError("whoami", "the Pulumi CLI is not on PATH (https://www.pulumi.com/docs/install/)"),
+  );
   expect(() => pulumiRunner({ env })(["whoami", "--json"])).toThrow(/^cannot run pulumi whoami: the Pulumi CLI is not on PATH/);
 });
 

@@ -43,7 +43,9 @@ describe("resolveSettings", () => {
     expect(resolveSettings(fromMap({ ...creds, "pagerduty:serviceRegion": "eu" }), {}).consistencyWindowMs).toBe(300_000);
     expect(resolveSettings(fromMap({ ...creds, "pagerduty:consistencyWindow": "7.5" }), {}).consistencyWindowMs).toBe(7_500);
     expect(resolveSettings(fromMap(creds), { PAGERDUTY_CONSISTENCY_WINDOW: "0" }).consistencyWindowMs).toBe(0);
-    expect(() => resolveSettings(fromMap({ ...creds, "pagerduty:consistencyWindow": "-1" }), {})).toThrow(/"pagerduty:consistencyWindow" \(env PAGERDUTY_CONSISTENCY_WINDOW\) must be a number of seconds from 0 to 3600; got "-1"/);
+    expect(() => resolveSettings(fromMap({ ...creds, "pagerduty:consistencyWindow": "-1" }), {})).toThrow(
+      /"pagerduty:consistencyWindow" \(env PAGERDUTY_CONSISTENCY_WINDOW\) must be a number of seconds from 0 to 3600; got "-1"/,
+    );
   });
 
   it("picks the EU REST host by region and keeps identity global", () => {
@@ -66,13 +68,29 @@ describe("resolveSettings", () => {
 
   it.each([
     ["no credentials", {}, /no PagerDuty credentials: set "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/],
-    ["client id without secret", { "pagerduty:clientId": "cid", "pagerduty:subdomain": "acme" }, /"pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\) is required/],
-    ["client credentials without subdomain", { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "s" }, /"pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) is required with client credentials/],
-    ["refresh token without client", { "pagerduty:refreshToken": "rt" }, /"pagerduty:clientId" .* and "pagerduty:clientSecret" .* are required with "pagerduty:refreshToken"/],
+    [
+      "client id without secret",
+      { "pagerduty:clientId": "cid", "pagerduty:subdomain": "acme" },
+      /"pagerduty:clientSecret" \(env PAGERDUTY_CLIENT_SECRET\) is required/,
+    ],
+    [
+      "client credentials without subdomain",
+      { "pagerduty:clientId": "cid", "pagerduty:clientSecret": "s" },
+      /"pagerduty:subdomain" \(env PAGERDUTY_SUBDOMAIN\) is required with client credentials/,
+    ],
+    [
+      "refresh token without client",
+      { "pagerduty:refreshToken": "rt" },
+      /"pagerduty:clientId" .* and "pagerduty:clientSecret" .* are required with "pagerduty:refreshToken"/,
+    ],
     ["API key and OAuth both set", { ...creds, "pagerduty:token": "k" }, /"pagerduty:token" \(env PAGERDUTY_TOKEN\) \(an API key\) and OAuth settings/],
     ["unknown region", { ...creds, "pagerduty:serviceRegion": "ap" }, /"pagerduty:serviceRegion" .* must be "us" or "eu"; got "ap"/],
     ["subdomain given as a host", { ...creds, "pagerduty:subdomain": "acme.pagerduty.com" }, /"pagerduty:subdomain" .* must be the account's subdomain/],
-    ["account selector in scopes", { ...creds, "pagerduty:scopes": "as_account-us.acme services.read" }, /"pagerduty:scopes" .* must not contain the account selector/],
+    [
+      "account selector in scopes",
+      { ...creds, "pagerduty:scopes": "as_account-us.acme services.read" },
+      /"pagerduty:scopes" .* must not contain the account selector/,
+    ],
     ["zero concurrency", { ...creds, "pagerduty:maxConcurrency": "0" }, /"pagerduty:maxConcurrency" .* must be a positive integer/],
     ["fractional ceiling", { ...creds, "pagerduty:requestsPerMinute": "12.5" }, /"pagerduty:requestsPerMinute" .* must be a positive integer; got "12.5"/],
     ["unparseable URL", { ...creds, "pagerduty:apiUrl": "not a url" }, /"pagerduty:apiUrl" .* is not a URL/],

@@ -71,7 +71,10 @@ describe("search", () => {
   test("an empty answer is asked again until the window since `since` has passed", async () => {
     const lag = virtualConsistency(60_000);
     let calls = 0;
-    const found = await lag.consistency.search(lag.consistency.now(), async () => (calls++, [] as string[]));
+    const found = await lag.consistency.search(lag.consistency.now(), async () => {
+      calls++;
+      return [] as string[];
+    });
     expect(found).toEqual([]);
     const total = lag.waits.reduce((a, b) => a + b, 0);
     // The virtual clock also moves with real time (a few ms here).
@@ -91,7 +94,12 @@ describe("search", () => {
   test("once the window has passed, one search is believed", async () => {
     const lag = virtualConsistency(60_000);
     let calls = 0;
-    await expect(lag.consistency.search(lag.consistency.now() - 61_000, async () => (calls++, [] as string[]))).resolves.toEqual([]);
+    await expect(
+      lag.consistency.search(lag.consistency.now() - 61_000, async () => {
+        calls++;
+        return [] as string[];
+      }),
+    ).resolves.toEqual([]);
     expect(calls).toBe(1);
     expect(lag.waits).toEqual([]);
   });

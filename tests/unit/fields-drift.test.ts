@@ -103,6 +103,8 @@ describe("pagerduty:driftAllFields", () => {
     expect(resolveDriftAllFields(() => "false", { PAGERDUTY_DRIFT_ALL_FIELDS: "true" })).toBe(false);
   });
   test("anything else is an error naming the setting", () => {
-    expect(() => resolveDriftAllFields(() => "yes", env)).toThrow(/"pagerduty:driftAllFields" \(env PAGERDUTY_DRIFT_ALL_FIELDS\) must be "true" or "false"; got "yes"/);
+    expect(() => resolveDriftAllFields(() => "yes", env)).toThrow(
+      /"pagerduty:driftAllFields" \(env PAGERDUTY_DRIFT_ALL_FIELDS\) must be "true" or "false"; got "yes"/,
+    );
   });
 });

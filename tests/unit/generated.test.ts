@@ -1,7 +1,7 @@
 // The SDK's resource modules, lookup result types and the README's resource tables are generated
 // from the resource definitions; these tests fail when a definition changed and `npm run generate`
 // was not run, and hold every definition to what the generator and the provider rely on.
-import { z } from "zod";
+import type { z } from "zod";
 import { inputShape, outputShape } from "../../provider/kernel/define";
 import { DEFINITIONS } from "../../provider/registry";
 import { diffManaged } from "../../provider/kernel/diff";
@@ -28,7 +28,8 @@ describe.each(DEFINITIONS.map((d) => [d.kind, d] as const))("%s", (_kind, d) => 
   test("every top-level input and output is documented", () => {
     const inputs = inputShape(d);
     for (const [k, s] of Object.entries(inputs)) expect([k, describedAs(s as z.ZodTypeAny)]).toEqual([k, expect.any(String)]);
-    for (const [k, s] of Object.entries(outputShape(d))) expect([k, describedAs(s as z.ZodTypeAny) ?? (inputs[k] && describedAs(inputs[k]))]).toEqual([k, expect.any(String)]);
+    for (const [k, s] of Object.entries(outputShape(d)))
+      expect([k, describedAs(s as z.ZodTypeAny) ?? (inputs[k] && describedAs(inputs[k]))]).toEqual([k, expect.any(String)]);
   });
 
   test("the replace rules name inputs, and diff replaces on exactly those", () => {

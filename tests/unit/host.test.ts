@@ -40,9 +40,16 @@ describe("pulumi-cli: the CLI that started this process", () => {
     const child = `console.log(require(${JSON.stringify(path.join(ROOT, "dist/provider/host/pulumi-cli.js"))}).pulumiCommand())`;
     try {
       // The grandchild runs the real node: its parent is the fake `pulumi`.
-      const r = spawnSync(fake, ["-e", `console.log(require("child_process").execFileSync(${JSON.stringify(process.execPath)}, ["-e", ${JSON.stringify(child)}], { encoding: "utf8" }).trim())`], {
-        encoding: "utf8",
-      });
+      const r = spawnSync(
+        fake,
+        [
+          "-e",
+          `console.log(require("child_process").execFileSync(${JSON.stringify(process.execPath)}, ["-e", ${JSON.stringify(child)}], { encoding: "utf8" }).trim())`,
+        ],
+        {
+          encoding: "utf8",
+        },
+      );
       expect(r.stderr).toBe("");
       expect(r.stdout.trim()).toBe(fake);
     } finally {

@@ -49,7 +49,10 @@ describe("ApiClient requests", () => {
   });
 
   it("encodes query values and arrays as key[]", async () => {
-    mock().get(api).intercept({ path: "/services?limit=100&total=true&include%5B%5D=teams&include%5B%5D=integrations", method: "GET" }).reply(200, { services: [] });
+    mock()
+      .get(api)
+      .intercept({ path: "/services?limit=100&total=true&include%5B%5D=teams&include%5B%5D=integrations", method: "GET" })
+      .reply(200, { services: [] });
     await client().request("GET", "/services", { query: { limit: 100, total: true, include: ["teams", "integrations"], query: undefined } });
   });
 
@@ -69,7 +72,10 @@ describe("ApiClient requests", () => {
   it("fails before sending when the grant lacks a required scope", async () => {
     const err = await client(oauth(["openid", "services.read"]).tokens)
       .request("PUT", "/services/P1", { scopes: ["services.read", "services.write"], body: {} })
-      .then(() => undefined, (e: ScopeError) => e);
+      .then(
+        () => undefined,
+        (e: ScopeError) => e,
+      );
     expect(err).toBeInstanceOf(ScopeError);
     if (!err) return;
     expect(err.code).toBe("ERR_SCOPE");
@@ -80,8 +86,13 @@ describe("ApiClient requests", () => {
   });
 
   it("maps 404 to ERR_NOT_FOUND", async () => {
-    mock().get(api).intercept({ path: "/services/PGONE", method: "GET" }).reply(404, { error: { message: "Not Found", code: 2100 } });
-    const err = await client().request("GET", "/services/PGONE").then(undefined, (e: unknown) => e);
+    mock()
+      .get(api)
+      .intercept({ path: "/services/PGONE", method: "GET" })
+      .reply(404, { error: { message: "Not Found", code: 2100 } });
+    const err = await client()
+      .request("GET", "/services/PGONE")
+      .then(undefined, (e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
     expect(err).toBeInstanceOf(ApiError);
     expect(String(err)).toBe("ApiError: GET /services/PGONE failed: 404 Not Found (2100)");
@@ -92,7 +103,9 @@ describe("ApiClient on 401", () => {
   it("fetches a new token once and retries the request once", async () => {
     const { tokens, fetchToken } = oauth();
     const pool = mock().get(api);
-    pool.intercept({ path: "/services", method: "GET", headers: { authorization: "Bearer t1" } }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
+    pool
+      .intercept({ path: "/services", method: "GET", headers: { authorization: "Bearer t1" } })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } });
     pool.intercept({ path: "/services", method: "GET", headers: { authorization: "Bearer t2" } }).reply(200, { services: [] });
     expect(await client(tokens).request("GET", "/services")).toEqual({ services: [] });
     expect(fetchToken).toHaveBeenCalledTimes(2);
@@ -100,13 +113,20 @@ describe("ApiClient on 401", () => {
 
   it("gives up after the second 401", async () => {
     const { tokens, fetchToken } = oauth();
-    mock().get(api).intercept({ path: "/services", method: "POST" }).reply(401, { error: { message: "Unauthorized", code: 2006 } }).times(2);
+    mock()
+      .get(api)
+      .intercept({ path: "/services", method: "POST" })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } })
+      .times(2);
     await expect(client(tokens).request("POST", "/services", { body: {} })).rejects.toMatchObject({ status: 401, code: "ERR_API" });
     expect(fetchToken).toHaveBeenCalledTimes(2);
   });
 
   it("does not retry an API key", async () => {
-    mock().get(api).intercept({ path: "/services", method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
+    mock()
+      .get(api)
+      .intercept({ path: "/services", method: "GET" })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } });
     await expect(client(apiKeySource("bad-key")).request("GET", "/services")).rejects.toMatchObject({ status: 401 });
   });
 

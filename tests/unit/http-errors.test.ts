@@ -19,7 +19,11 @@ describe("parseErrorBody", () => {
 
   it.each([
     ["a string", "Name can't be blank", ["Name can't be blank"]],
-    ["a map", { name: ["can't be blank", "is too long"], escalation_policy: "is required" }, ["name can't be blank", "name is too long", "escalation_policy is required"]],
+    [
+      "a map",
+      { name: ["can't be blank", "is too long"], escalation_policy: "is required" },
+      ["name can't be blank", "name is too long", "escalation_policy is required"],
+    ],
     ["an array of maps", [{ name: "is taken" }, 42], ["name is taken", "42"]],
   ])("tolerates errors as %s", (_label, errors, expected) => {
     expect(parseErrorBody(JSON.stringify({ error: { message: "Invalid", code: 2001, errors } })).errors).toEqual(expected);
@@ -33,7 +37,11 @@ describe("parseErrorBody", () => {
   });
 
   it("tolerates bodies that are not JSON", () => {
-    expect(parseErrorBody("<html><body><h1>502 Bad Gateway</h1></body></html>")).toEqual({ apiMessage: "502 Bad Gateway", errors: [], body: "502 Bad Gateway" });
+    expect(parseErrorBody("<html><body><h1>502 Bad Gateway</h1></body></html>")).toEqual({
+      apiMessage: "502 Bad Gateway",
+      errors: [],
+      body: "502 Bad Gateway",
+    });
     expect(parseErrorBody("")).toEqual({ errors: [], body: "" });
   });
 
@@ -44,7 +52,15 @@ describe("parseErrorBody", () => {
 
 describe("redactDeep", () => {
   it("masks credential fields at any depth but keeps numeric API codes", () => {
-    expect(redactDeep({ error: { code: 2001 }, a: [{ access_token: "x", refresh_token: "y" }], headers: { authorization: "Bearer z" }, client_secret: "s", name: "n" })).toEqual({
+    expect(
+      redactDeep({
+        error: { code: 2001 },
+        a: [{ access_token: "x", refresh_token: "y" }],
+        headers: { authorization: "Bearer z" },
+        client_secret: "s",
+        name: "n",
+      }),
+    ).toEqual({
       error: { code: 2001 },
       a: [{ access_token: "REDACTED", refresh_token: "REDACTED" }],
       headers: { authorization: "REDACTED" },
@@ -76,7 +92,10 @@ describe("secrets never reach an error", () => {
         { headers: { authorization: `Bearer ${token}`, "x-echo": token } },
       );
     const client = new ApiClient({ apiUrl: api, tokens, transport: new Transport({}, mock()) }, { retry: { timeScale: 0.001 } });
-    const err = await client.request("PUT", "/services/P1", { body: { service: { name: "" } } }).then(() => undefined, (e: ApiError) => e);
+    const err = await client.request("PUT", "/services/P1", { body: { service: { name: "" } } }).then(
+      () => undefined,
+      (e: ApiError) => e,
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect(err?.message).toBe("PUT /services/P1 failed: 400 Invalid token REDACTED (2001): token REDACTED; name can't be blank");
     for (const text of renderings(err)) expect(text).not.toContain(token);
@@ -92,7 +111,10 @@ describe("secrets never reach an error", () => {
       .reply(401, { error: "invalid_client", error_description: `client_secret ${secret} does not match`, client_secret: secret });
     const endpoint = { url: `${identity}/oauth/token`, transport: new Transport({}, mock()), retry: DEFAULT_RETRY, userAgent: "t" };
     const source = clientCredentialsSource(endpoint, { clientId: "cid", clientSecret: secret, region: "us", subdomain: "acme", scopes: ["services.read"] });
-    const err = await source.get().then(() => undefined, (e: TokenError) => e);
+    const err = await source.get().then(
+      () => undefined,
+      (e: TokenError) => e,
+    );
     expect(err).toBeInstanceOf(TokenError);
     expect(err?.message).toBe("token request failed: 401 invalid_client: client_secret REDACTED does not match");
     for (const text of renderings(err)) expect(text).not.toContain(secret);
@@ -112,7 +134,9 @@ describe("failures below HTTP name the URL, the setting and the way out", () => 
     );
   });
   test("an https URL at a plain-HTTP server says so", () => {
-    expect(err("ERR_SSL_WRONG_VERSION_NUMBER")).toMatch(/https:\/\/127\.0\.0\.1:8443 \(pagerduty:authUrl or PAGERDUTY_AUTH_URL\) does not answer in TLS; if it serves plain HTTP, give it an http:\/\/ URL/);
+    expect(err("ERR_SSL_WRONG_VERSION_NUMBER")).toMatch(
+      /https:\/\/127\.0\.0\.1:8443 \(pagerduty:authUrl or PAGERDUTY_AUTH_URL\) does not answer in TLS; if it serves plain HTTP, give it an http:\/\/ URL/,
+    );
   });
 
   test("a REST call names the API URL and its setting, never the query", async () => {
@@ -123,7 +147,10 @@ describe("failures below HTTP name the URL, the setting and the way out", () => 
       .replyWithError(Object.assign(new Error("self-signed certificate in certificate chain"), { code: "SELF_SIGNED_CERT_IN_CHAIN" })); // once: a certificate does not get better on retry
     const tokens = new RenewingTokenSource(async () => ({ accessToken: "at", expiresAt: Date.now() + 3_600_000 }));
     const client = new ApiClient({ apiUrl: api, tokens, transport: new Transport({}, mock()) }, { retry: { timeScale: 0.001 } });
-    const e = await client.request("GET", "/services", { query: { query: "secret-ish" } }).then(() => undefined, (x: NetworkError) => x);
+    const e = await client.request("GET", "/services", { query: { query: "secret-ish" } }).then(
+      () => undefined,
+      (x: NetworkError) => x,
+    );
     expect(e).toBeInstanceOf(NetworkError);
     expect(e?.message).toMatch(
       /^GET https:\/\/api\.example\.com:8443\/services failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of https:\/\/api\.example\.com:8443 \(pagerduty:apiUrl or PAGERDUTY_API_URL\) is not signed by a CA this process trusts\. .*NODE_EXTRA_CA_CERTS/,

@@ -3,7 +3,13 @@
 // connection, and grants that spend what they send are never repeated once it may have arrived.
 import { clientSecretPost, none } from "../../provider/auth/client-auth";
 import { clientCredentialsSource } from "../../provider/auth/client-credentials";
-import { authorizationCodeGrant, clientCredentialsGrant, processTokenResponse, refreshTokenGrant, type TokenEndpoint } from "../../provider/auth/token-endpoint";
+import {
+  authorizationCodeGrant,
+  clientCredentialsGrant,
+  processTokenResponse,
+  refreshTokenGrant,
+  type TokenEndpoint,
+} from "../../provider/auth/token-endpoint";
 import { apiKeySource } from "../../provider/auth/token-source";
 import { NetworkError, TokenError } from "../../provider/errors";
 import { ApiClient } from "../../provider/http/client";
@@ -70,7 +76,10 @@ describe("refused connections: a window of time, not a count", () => {
   });
 
   it.each(["EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EADDRNOTAVAIL"])("%s is an outage too (POST retried past maxAttempts)", async (code) => {
-    pool().intercept({ path: "/x", method: "POST" }).replyWithError(socketError(code)).times(DEFAULT_RETRY.maxAttempts + 2);
+    pool()
+      .intercept({ path: "/x", method: "POST" })
+      .replyWithError(socketError(code))
+      .times(DEFAULT_RETRY.maxAttempts + 2);
     pool().intercept({ path: "/x", method: "POST" }).reply(201, {});
     expect((await retried("POST")).outcome?.attempts).toBe(DEFAULT_RETRY.maxAttempts + 3);
   });
@@ -102,7 +111,9 @@ describe("refused connections: a window of time, not a count", () => {
 
   it("a 429 between refusals is waited out as before, and a refusal after it backs off from the start", async () => {
     pool().intercept({ path: "/x", method: "POST" }).replyWithError(socketError("ECONNREFUSED")).times(2);
-    pool().intercept({ path: "/x", method: "POST" }).reply(429, {}, { headers: { "ratelimit-reset": "3" } });
+    pool()
+      .intercept({ path: "/x", method: "POST" })
+      .reply(429, {}, { headers: { "ratelimit-reset": "3" } });
     pool().intercept({ path: "/x", method: "POST" }).replyWithError(socketError("ECONNREFUSED"));
     pool().intercept({ path: "/x", method: "POST" }).reply(201, {});
     const { outcome, waits } = await retried("POST", { random: () => 0 });
@@ -112,7 +123,9 @@ describe("refused connections: a window of time, not a count", () => {
 
   it("through the client: a POST answered after a 20-refusal restart creates once", async () => {
     pool().intercept({ path: "/services", method: "POST" }).replyWithError(socketError("ECONNREFUSED")).times(20);
-    pool().intercept({ path: "/services", method: "POST" }).reply(201, { service: { id: "P1" } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(201, { service: { id: "P1" } });
     const client = new ApiClient({ apiUrl: api, tokens: apiKeySource("k"), transport: new Transport({}, mock()) }, { retry: { timeScale: SCALE } });
     expect(await client.request("POST", "/services", { body: {} })).toEqual({ service: { id: "P1" } });
   });
@@ -149,8 +162,12 @@ describe("the token endpoint", () => {
   it("client credentials: bounded by maxAttempts (4 attempts, at most 3.5 s of waiting); the last 5xx is the TokenError", async () => {
     token().reply(502, "<html>Bad Gateway</html>").times(DEFAULT_RETRY.maxAttempts);
     const waits: number[] = [];
-    const { response, attempts } = await withRetry("TOKEN", { ...endpoint.retry, random: () => 1 }, () =>
-      endpoint.transport.send({ method: "POST", url: new URL(endpoint.url), headers: {}, body: "" }), { onWait: (ms) => waits.push(Math.round(ms / SCALE)) });
+    const { response, attempts } = await withRetry(
+      "TOKEN",
+      { ...endpoint.retry, random: () => 1 },
+      () => endpoint.transport.send({ method: "POST", url: new URL(endpoint.url), headers: {}, body: "" }),
+      { onWait: (ms) => waits.push(Math.round(ms / SCALE)) },
+    );
     expect([response.status, attempts]).toEqual([502, 4]);
     expect(waits).toEqual([500, 1000, 2000]);
     token().reply(502, "<html>Bad Gateway</html>").times(DEFAULT_RETRY.maxAttempts);

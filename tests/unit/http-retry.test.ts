@@ -23,33 +23,48 @@ describe("retry policy by method", () => {
   });
 
   it("does not retry POST on 500: the object may exist", async () => {
-    pool().intercept({ path: "/services", method: "POST" }).reply(500, { error: { message: "Internal", code: 5000 } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(500, { error: { message: "Internal", code: 5000 } });
     await expect(client().request("POST", "/services", { body: {} })).rejects.toMatchObject({ status: 500, code: "ERR_API" });
   });
 
   it("does not retry POST after a socket error once the request may have been sent", async () => {
     pool().intercept({ path: "/services", method: "POST" }).replyWithError(socketError("ECONNRESET"));
-    const err = await client().request("POST", "/services", { body: {} }).then(() => undefined, (e: NetworkError) => e);
+    const err = await client()
+      .request("POST", "/services", { body: {} })
+      .then(
+        () => undefined,
+        (e: NetworkError) => e,
+      );
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ code: "ERR_NETWORK", reason: "ECONNRESET", sent: true });
   });
 
   it("retries POST when the connection was refused (nothing was sent)", async () => {
     pool().intercept({ path: "/services", method: "POST" }).replyWithError(socketError("ECONNREFUSED"));
-    pool().intercept({ path: "/services", method: "POST" }).reply(201, { service: { id: "P1" } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(201, { service: { id: "P1" } });
     expect(await client().request("POST", "/services", { body: {} })).toEqual({ service: { id: "P1" } });
   });
 
   it("retries POST on 429, waiting the ratelimit-reset seconds (scaled)", async () => {
-    pool().intercept({ path: "/services", method: "POST" }).reply(429, { error: { message: "Rate Limit Exceeded", code: 2020 } }, { headers: { "ratelimit-reset": "20" } });
-    pool().intercept({ path: "/services", method: "POST" }).reply(201, { service: { id: "P1" } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(429, { error: { message: "Rate Limit Exceeded", code: 2020 } }, { headers: { "ratelimit-reset": "20" } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(201, { service: { id: "P1" } });
     const started = Date.now();
     await client({ random: () => 0 }).request("POST", "/services", { body: {} });
     expect(Date.now() - started).toBeGreaterThanOrEqual(20 * 1000 * 0.001 - 1);
   });
 
   it("never retries a 4xx other than 429", async () => {
-    pool().intercept({ path: "/x", method: "PUT" }).reply(400, { error: { message: "Invalid Input Provided", code: 2001, errors: ["Name can't be blank"] } });
+    pool()
+      .intercept({ path: "/x", method: "PUT" })
+      .reply(400, { error: { message: "Invalid Input Provided", code: 2001, errors: ["Name can't be blank"] } });
     await expect(client().request("PUT", "/x", { body: {} })).rejects.toThrow("PUT /x failed: 400 Invalid Input Provided (2001): Name can't be blank");
   });
 });
@@ -61,23 +76,41 @@ describe("retry budget", () => {
   });
 
   it("reports ERR_RATE_LIMITED, with the attempts and the time waited, when 429 outlasts the wait budget", async () => {
-    pool().intercept({ path: "/x", method: "GET" }).reply(429, {}, { headers: { "ratelimit-reset": "1" } }).times(3);
-    const err = await client({ random: () => 0, maxTotalDelayMs: 2500 }).request("GET", "/x").then(() => undefined, (e: ApiError) => e);
+    pool()
+      .intercept({ path: "/x", method: "GET" })
+      .reply(429, {}, { headers: { "ratelimit-reset": "1" } })
+      .times(3);
+    const err = await client({ random: () => 0, maxTotalDelayMs: 2500 })
+      .request("GET", "/x")
+      .then(
+        () => undefined,
+        (e: ApiError) => e,
+      );
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: "ERR_RATE_LIMITED", status: 429 });
     expect(err?.message).toBe("GET /x failed: 429 (gave up after 3 attempts and 2 s of waiting for the rate limit)");
   });
 
   it("waits out a storm of 429s longer than maxAttempts: 429 is bounded by time, not attempts", async () => {
-    pool().intercept({ path: "/services", method: "POST" }).reply(429, {}, { headers: { "ratelimit-reset": "1" } }).times(7);
-    pool().intercept({ path: "/services", method: "POST" }).reply(201, { service: { id: "P1" } });
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(429, {}, { headers: { "ratelimit-reset": "1" } })
+      .times(7);
+    pool()
+      .intercept({ path: "/services", method: "POST" })
+      .reply(201, { service: { id: "P1" } });
     expect(await client({ maxAttempts: 4 }).request("POST", "/services", { body: {} })).toEqual({ service: { id: "P1" } });
   });
 
   it("fails instead of waiting past the total wait budget", async () => {
-    pool().intercept({ path: "/x", method: "GET" }).reply(429, {}, { headers: { "ratelimit-reset": "45" } }).times(2);
+    pool()
+      .intercept({ path: "/x", method: "GET" })
+      .reply(429, {}, { headers: { "ratelimit-reset": "45" } })
+      .times(2);
     // 30 s (capped) + 30 s fits the 60 s budget; a third wait would not.
-    pool().intercept({ path: "/x", method: "GET" }).reply(429, {}, { headers: { "ratelimit-reset": "45" } });
+    pool()
+      .intercept({ path: "/x", method: "GET" })
+      .reply(429, {}, { headers: { "ratelimit-reset": "45" } });
     await expect(client({ random: () => 0, maxAttempts: 10 }).request("GET", "/x")).rejects.toMatchObject({ code: "ERR_RATE_LIMITED" });
   });
 

@@ -68,8 +68,14 @@ describe("factory", () => {
     }),
     subject: (id) => `thing ${id}`,
     verify: async (_ctx, news) => (news.size === 13 ? [{ property: "", reason: "size: unlucky" }] : []),
-    adopt: async (_ctx, id) => (calls.push(`adopt ${id}`), { id, outs: {} }),
-    create: async () => (calls.push("create"), { id: "T1", outs: {} }),
+    adopt: async (_ctx, id) => {
+      calls.push(`adopt ${id}`);
+      return { id, outs: {} };
+    },
+    create: async () => {
+      calls.push("create");
+      return { id: "T1", outs: {} };
+    },
     read: async () => {
       calls.push("read");
       throw notFound();
@@ -90,7 +96,9 @@ describe("factory", () => {
     await expect(p.check({}, { name: "" })).resolves.toMatchObject({ failures: [{ property: "", reason: "name: must not be empty" }] });
     await expect(p.check({}, { name: "a", size: 13 })).resolves.toMatchObject({ failures: [{ reason: "size: unlucky" }] });
     await expect(p.check({}, { name: "a", size: 1 })).resolves.not.toHaveProperty("failures");
-    await expect(p.check({}, { name: "a", __conflict: "two resources take this name" })).resolves.toEqual({ failures: [{ property: "", reason: "two resources take this name" }] });
+    await expect(p.check({}, { name: "a", __conflict: "two resources take this name" })).resolves.toEqual({
+      failures: [{ property: "", reason: "two resources take this name" }],
+    });
   });
 
   test("diff: managed fields only, replacing on the definition's fields", async () => {
@@ -111,7 +119,9 @@ describe("factory", () => {
     lag.waits.length = 0;
     await expect(p.read("T1", { name: "a" })).resolves.toEqual({ id: "", props: {} });
     await expect(p.delete("T1", { name: "a" })).resolves.toBeUndefined();
-    await expect(p.update("T1", { name: "a" }, { name: "a", size: 2 })).rejects.toThrow(/^thing T1 is gone: it was deleted outside Pulumi .*Run "pulumi refresh"/);
+    await expect(p.update("T1", { name: "a" }, { name: "a", size: 2 })).rejects.toThrow(
+      /^thing T1 is gone: it was deleted outside Pulumi .*Run "pulumi refresh"/,
+    );
     // Of unknown age: two more looks, 1 s and 2 s apart, before a 404 is believed.
     expect(calls).toEqual(["read", "read", "read", "delete", "delete", "delete"]);
     expect(lag.waits).toEqual([1000, 2000, 1000, 2000, 1000, 2000]);

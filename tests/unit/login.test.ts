@@ -51,7 +51,10 @@ function fakeIo(rec: Recorded, redirect: ((authorize: URL) => Record<string, str
       const authorize = new URL(url);
       const back = new URL(authorize.searchParams.get("redirect_uri")!);
       for (const [k, v] of Object.entries(redirect(authorize))) back.searchParams.set(k, v);
-      void request(back, { dispatcher: browser }).then((r) => r.body.dump(), () => undefined);
+      void request(back, { dispatcher: browser }).then(
+        (r) => r.body.dump(),
+        () => undefined,
+      );
     },
     dispatcher: agent(),
   };
@@ -109,7 +112,10 @@ async function identityService(o: { issuer?: string; jwks?: boolean; discoverySt
     .reply(o.discoveryStatus ?? 200, { issuer: o.issuer ?? AUTH, jwks_uri: `${AUTH}/oauth/jwks`, id_token_signing_alg_values_supported: ["RS256"] }, json);
   if (o.jwks === false) return;
   const jwk = { ...(await exportJWK(signing.publicKey)), kid: "key-1", alg: "RS256", use: "sig" };
-  agent().get(AUTH).intercept({ method: "GET", path: "/oauth/jwks" }).reply(200, { keys: [jwk] }, json);
+  agent()
+    .get(AUTH)
+    .intercept({ method: "GET", path: "/oauth/jwks" })
+    .reply(200, { keys: [jwk] }, json);
 }
 
 function tokenReply(rec: Recorded, status: number, body: unknown): void {
@@ -136,8 +142,34 @@ describe("the command line", () => {
   test("defaults and every flag", () => {
     expect(parseLoginArgs([])).toMatchObject({ port: 0, print: false, browser: true, timeoutMs: 300_000 });
     expect(
-      parseLoginArgs(["--account", "eu-west_2", "--client-id", "C", "--auth-url=https://id.example", "--scopes", "a b", "--port", "8765", "--stack", "dev", "--print", "--no-browser", "--timeout", "9"]),
-    ).toEqual({ account: "eu-west_2", clientId: "C", authUrl: "https://id.example", scopes: "a b", port: 8765, stack: "dev", print: true, browser: false, timeoutMs: 9000 });
+      parseLoginArgs([
+        "--account",
+        "eu-west_2",
+        "--client-id",
+        "C",
+        "--auth-url=https://id.example",
+        "--scopes",
+        "a b",
+        "--port",
+        "8765",
+        "--stack",
+        "dev",
+        "--print",
+        "--no-browser",
+        "--timeout",
+        "9",
+      ]),
+    ).toEqual({
+      account: "eu-west_2",
+      clientId: "C",
+      authUrl: "https://id.example",
+      scopes: "a b",
+      port: 8765,
+      stack: "dev",
+      print: true,
+      browser: false,
+      timeoutMs: 9000,
+    });
     // Answered as every bin answers them: the text for stdout, exit 0.
     expect(() => parseLoginArgs(["-h"])).toThrow(new Answer(LOGIN.help));
     expect(() => parseLoginArgs(["--version"])).toThrow(Answer);
@@ -163,7 +195,24 @@ describe("the command line", () => {
     }
   });
   test("the help names every flag, the secret's variable and the exit codes", () => {
-    for (const s of ["--account", "pagerduty:accounts.NAME.refreshToken", "pagerduty:accounts.NAME.clientSecret", "id_token", "--client-id", "--auth-url", "--scopes", "--port", "--stack", "--print", "--no-browser", "--timeout", "--help", "--version", "PAGERDUTY_CLIENT_SECRET", "Exit codes"]) {
+    for (const s of [
+      "--account",
+      "pagerduty:accounts.NAME.refreshToken",
+      "pagerduty:accounts.NAME.clientSecret",
+      "id_token",
+      "--client-id",
+      "--auth-url",
+      "--scopes",
+      "--port",
+      "--stack",
+      "--print",
+      "--no-browser",
+      "--timeout",
+      "--help",
+      "--version",
+      "PAGERDUTY_CLIENT_SECRET",
+      "Exit codes",
+    ]) {
       expect(LOGIN.help).toContain(s);
     }
   });
@@ -176,12 +225,28 @@ describe("login", () => {
     const id = await idToken();
     tokenReply(rec, 200, { access_token: ACCESS, refresh_token: REFRESH, id_token: id, token_type: "bearer", expires_in: 3600, scope: `openid ${FULL}` });
     await identityService();
-    const code = await login(options(), fakeIo(rec, (a) => ((authorize = a), approve(a)), STACK));
+    const code = await login(
+      options(),
+      fakeIo(
+        rec,
+        (a) => {
+          authorize = a;
+          return approve(a);
+        },
+        STACK,
+      ),
+    );
     expect(code).toBe(EXIT.ok);
     expect(authorize!.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorize!.searchParams.get("scope")).toBe(FULL);
     expect(authorize!.toString()).not.toContain(SECRET);
-    expect(Object.fromEntries(rec.tokenForm!)).toMatchObject({ grant_type: "authorization_code", code: "C0DE", client_id: "CID", client_secret: SECRET, redirect_uri: authorize!.searchParams.get("redirect_uri") });
+    expect(Object.fromEntries(rec.tokenForm!)).toMatchObject({
+      grant_type: "authorization_code",
+      code: "C0DE",
+      client_id: "CID",
+      client_secret: SECRET,
+      redirect_uri: authorize!.searchParams.get("redirect_uri"),
+    });
     expect(rec.tokenForm!.get("code_verifier")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The settings the id_token states first, then the token: never a token without its region.
     expect(rec.pulumi.slice(1)).toEqual([
@@ -201,7 +266,9 @@ describe("login", () => {
     const rec = fresh();
     tokenReply(rec, 200, { access_token: ACCESS, refresh_token: REFRESH, token_type: "bearer", expires_in: 3600, scope: `openid ${FULL}` });
     expect(await login(options(), fakeIo(rec, approve, STACK))).toBe(EXIT.ok);
-    expect(rec.said.join("\n")).toMatch(/warning: the token reply carries no id_token, so the account logged in to could not be verified and "pagerduty:serviceRegion" and "pagerduty:subdomain" were not set/);
+    expect(rec.said.join("\n")).toMatch(
+      /warning: the token reply carries no id_token, so the account logged in to could not be verified and "pagerduty:serviceRegion" and "pagerduty:subdomain" were not set/,
+    );
     expect(rec.pulumi.slice(1)).toEqual([{ args: ["config", "set", "--secret", "pagerduty:refreshToken"], input: REFRESH }]);
   });
 
@@ -319,7 +386,9 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
     expect(await login(options({ account: "initech", clientId: "NEWCID", authUrl: AUTH }), io)).toBe(EXIT.ok);
     expect(Object.fromEntries(rec.tokenForm!)).toMatchObject({ client_id: "NEWCID", client_secret: SECRET });
     expect(rec.pulumi.at(-1)).toEqual({ args: ["config", "set", "--path", "--secret", "pagerduty:accounts.initech.refreshToken"], input: REFRESH });
-    expect(rec.said.at(-1)).toMatch(/needs "pagerduty:accounts\.initech\.clientId" and "pagerduty:accounts\.initech\.clientSecret" .*named accounts do not read the environment/);
+    expect(rec.said.at(-1)).toMatch(
+      /needs "pagerduty:accounts\.initech\.clientId" and "pagerduty:accounts\.initech\.clientSecret" .*named accounts do not read the environment/,
+    );
   });
 
   test("its settings never come from the top level or the environment (the secret aside): the messages name its keys", async () => {
@@ -343,7 +412,9 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
     const rec = fresh();
     reply(rec, await idToken());
     await identityService();
-    expect(await login(options({ account: "default" }), fakeIo(rec, approve, { ...STACK, "pagerduty:serviceRegion": "us", "pagerduty:subdomain": "acme" }))).toBe(EXIT.ok);
+    expect(
+      await login(options({ account: "default" }), fakeIo(rec, approve, { ...STACK, "pagerduty:serviceRegion": "us", "pagerduty:subdomain": "acme" })),
+    ).toBe(EXIT.ok);
     expect(rec.pulumi.slice(1)).toEqual([{ args: ["config", "set", "--secret", "pagerduty:refreshToken"], input: REFRESH }]);
   });
 
@@ -366,7 +437,16 @@ describe("--account NAME: the named account of pagerduty:accounts", () => {
   });
 
   test("a value --path would store as a number or bool is written with --type string", () => {
-    expect(loginAccount("eu").setArgs("subdomain", "1234")).toEqual(["config", "set", "--path", "--type", "string", "--", "pagerduty:accounts.eu.subdomain", "1234"]);
+    expect(loginAccount("eu").setArgs("subdomain", "1234")).toEqual([
+      "config",
+      "set",
+      "--path",
+      "--type",
+      "string",
+      "--",
+      "pagerduty:accounts.eu.subdomain",
+      "1234",
+    ]);
     expect(loginAccount("eu").setArgs("subdomain", "acme-2")).toEqual(["config", "set", "--path", "--", "pagerduty:accounts.eu.subdomain", "acme-2"]);
   });
 });
@@ -386,28 +466,63 @@ describe("the id_token is verified before anything is stored", () => {
   };
 
   test.each([
-    ["a signature by a key the service does not publish", () => ({ key: stranger.privateKey }), {}, /signature does not verify against the keys the identity service publishes \(https:\/\/identity\.test\/oauth\/jwks\)/],
+    [
+      "a signature by a key the service does not publish",
+      () => ({ key: stranger.privateKey }),
+      {},
+      /signature does not verify against the keys the identity service publishes \(https:\/\/identity\.test\/oauth\/jwks\)/,
+    ],
     ["another issuer", () => ({ iss: "https://evil.test" }), {}, /issuer "https:\/\/evil\.test" is not the identity service's "https:\/\/identity\.test"/],
-    ["an audience without the client id", () => ({ aud: ["https://api.test", "OTHER"], azp: "OTHER" }), {}, /audience \["https:\/\/api\.test","OTHER"\] does not contain the client id "CID"/],
+    [
+      "an audience without the client id",
+      () => ({ aud: ["https://api.test", "OTHER"], azp: "OTHER" }),
+      {},
+      /audience \["https:\/\/api\.test","OTHER"\] does not contain the client id "CID"/,
+    ],
     ["another authorized party", () => ({ azp: "OTHER" }), {}, /issued to the client "OTHER" \("azp"\), not to "CID"/],
     ["an expired token", () => ({ exp: -3600 }), {}, /the id_token expired at \d{4}-\d\d-\d\dT/],
-    ["a discovery document naming another issuer", () => ({}), { issuer: "https://elsewhere.test", jwks: false }, /discovery document .* names the issuer "https:\/\/elsewhere\.test", not the identity service "https:\/\/identity\.test"/],
-    ["no discovery document", () => ({}), { discoveryStatus: 404, jwks: false }, /GET https:\/\/identity\.test\/\.well-known\/openid-configuration answered 404/],
-  ] as Array<[string, () => IdTokenSpec, Parameters<typeof identityService>[0], RegExp]>)("%s: exit 8, nothing stored", async (_name, spec, service, message) => {
-    const { code, message: said } = await run(spec(), service);
-    expect(code).toBe(EXIT.idToken);
-    expect(said).toMatch(/^pagerduty-login: the id_token failed verification: /);
-    expect(said).toMatch(message);
-    expect(said).toMatch(/Nothing was stored\.$/);
-  });
+    [
+      "a discovery document naming another issuer",
+      () => ({}),
+      { issuer: "https://elsewhere.test", jwks: false },
+      /discovery document .* names the issuer "https:\/\/elsewhere\.test", not the identity service "https:\/\/identity\.test"/,
+    ],
+    [
+      "no discovery document",
+      () => ({}),
+      { discoveryStatus: 404, jwks: false },
+      /GET https:\/\/identity\.test\/\.well-known\/openid-configuration answered 404/,
+    ],
+  ] as Array<[string, () => IdTokenSpec, Parameters<typeof identityService>[0], RegExp]>)(
+    "%s: exit 8, nothing stored",
+    async (_name, spec, service, message) => {
+      const { code, message: said } = await run(spec(), service);
+      expect(code).toBe(EXIT.idToken);
+      expect(said).toMatch(/^pagerduty-login: the id_token failed verification: /);
+      expect(said).toMatch(message);
+      expect(said).toMatch(/Nothing was stored\.$/);
+    },
+  );
 });
 
 describe("verifyIdToken", () => {
-  const verifier = () => ({ authUrl: AUTH, setting: "pagerduty:authUrl", clientId: "CID", transport: new Transport({}, agent()), retry: DEFAULT_RETRY, userAgent: "test" });
+  const verifier = () => ({
+    authUrl: AUTH,
+    setting: "pagerduty:authUrl",
+    clientId: "CID",
+    transport: new Transport({}, agent()),
+    retry: DEFAULT_RETRY,
+    userAgent: "test",
+  });
 
   test("a good token: the account's region, subdomain and name, and the user", async () => {
     await identityService();
-    await expect(verifyIdToken(await idToken({ region: "EU", subdomain: "Globex" }), verifier())).resolves.toEqual({ region: "eu", subdomain: "globex", accountName: "Acme Corp", email: "ada@acme.example" });
+    await expect(verifyIdToken(await idToken({ region: "EU", subdomain: "Globex" }), verifier())).resolves.toEqual({
+      region: "eu",
+      subdomain: "globex",
+      accountName: "Acme Corp",
+      email: "ada@acme.example",
+    });
   });
 
   test("failures are IdTokenError (ERR_TOKEN) naming the check", async () => {
@@ -434,36 +549,61 @@ describe("verifyIdToken", () => {
       .get(AUTH)
       .intercept({ method: "GET", path: "/.well-known/openid-configuration" })
       .reply(200, { issuer: AUTH, jwks_uri: "http://keys.example/jwks" }, { headers: { "content-type": "application/json" } });
-    await expect(verifyIdToken(await idToken(), verifier())).rejects.toMatchObject({ check: "discovery", message: expect.stringMatching(/key set at http:\/\/keys\.example\/jwks: it must use https/) });
+    await expect(verifyIdToken(await idToken(), verifier())).rejects.toMatchObject({
+      check: "discovery",
+      message: expect.stringMatching(/key set at http:\/\/keys\.example\/jwks: it must use https/),
+    });
   });
 
   test("a key set that is not one is a jwks failure; an unreachable one is the network error it is", async () => {
     const json = { headers: { "content-type": "application/json" } };
     const discovery = () =>
-      agent().get(AUTH).intercept({ method: "GET", path: "/.well-known/openid-configuration" }).reply(200, { issuer: AUTH, jwks_uri: `${AUTH}/oauth/jwks` }, json);
+      agent()
+        .get(AUTH)
+        .intercept({ method: "GET", path: "/.well-known/openid-configuration" })
+        .reply(200, { issuer: AUTH, jwks_uri: `${AUTH}/oauth/jwks` }, json);
     discovery();
     agent().get(AUTH).intercept({ method: "GET", path: "/oauth/jwks" }).reply(200, { keys: "none" }, json);
-    await expect(verifyIdToken(await idToken(), verifier())).rejects.toMatchObject({ check: "jwks", message: expect.stringMatching(/is not a JSON Web Key Set/) });
+    await expect(verifyIdToken(await idToken(), verifier())).rejects.toMatchObject({
+      check: "jwks",
+      message: expect.stringMatching(/is not a JSON Web Key Set/),
+    });
     discovery();
-    agent().get(AUTH).intercept({ method: "GET", path: "/oauth/jwks" }).replyWithError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" })).times(4);
+    agent()
+      .get(AUTH)
+      .intercept({ method: "GET", path: "/oauth/jwks" })
+      .replyWithError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))
+      .times(4);
     await expect(verifyIdToken(await idToken(), { ...verifier(), retry: { ...DEFAULT_RETRY, timeScale: 0 } })).rejects.toMatchObject({ code: "ERR_NETWORK" });
   });
 
   test("a region this provider does not know is a claims failure", async () => {
     await identityService();
-    await expect(verifyIdToken(await idToken({ region: "apac" }), verifier())).rejects.toMatchObject({ check: "claims", message: expect.stringMatching(/service region "apac"/) });
+    await expect(verifyIdToken(await idToken({ region: "apac" }), verifier())).rejects.toMatchObject({
+      check: "claims",
+      message: expect.stringMatching(/service region "apac"/),
+    });
   });
 });
 
 describe("the account the id_token names against the stack", () => {
   const reply = async (rec: Recorded, spec: IdTokenSpec) =>
-    tokenReply(rec, 200, { access_token: ACCESS, refresh_token: REFRESH, id_token: await idToken(spec), token_type: "bearer", expires_in: 3600, scope: `openid ${FULL}` });
+    tokenReply(rec, 200, {
+      access_token: ACCESS,
+      refresh_token: REFRESH,
+      id_token: await idToken(spec),
+      token_type: "bearer",
+      expires_in: 3600,
+      scope: `openid ${FULL}`,
+    });
 
   test("a different subdomain in the stack: exit 9 naming the key and both values; nothing stored", async () => {
     const rec = fresh();
     await reply(rec, { subdomain: "globex" });
     await identityService();
-    expect(await login(options(), fakeIo(rec, approve, { ...STACK, "pagerduty:serviceRegion": "us", "pagerduty:subdomain": "acme" }))).toBe(EXIT.accountMismatch);
+    expect(await login(options(), fakeIo(rec, approve, { ...STACK, "pagerduty:serviceRegion": "us", "pagerduty:subdomain": "acme" }))).toBe(
+      EXIT.accountMismatch,
+    );
     expect(rec.said.at(-1)).toMatch(/the id_token is for subdomain "globex", but the stack has "pagerduty:subdomain" = "acme"; nothing was stored/);
     expect(rec.pulumi.filter((p) => p.args[1] === "set")).toEqual([]);
   });
@@ -496,7 +636,11 @@ describe("the account the id_token names against the stack", () => {
     await identityService();
     const io = fakeIo(rec, approve, STACK);
     const pulumi = io.pulumi;
-    io.pulumi = (args, input) => (args.includes("pagerduty:serviceRegion") ? (rec.pulumi.push({ args: [...args] }), failing("error: the stack is locked")(args)) : pulumi(args, input));
+    io.pulumi = (args, input) => {
+      if (!args.includes("pagerduty:serviceRegion")) return pulumi(args, input);
+      rec.pulumi.push({ args: [...args] });
+      return failing("error: the stack is locked")(args);
+    };
     expect(await login(options(), io)).toBe(EXIT.failed);
     expect(rec.said.at(-1)).toMatch(/pulumi config set pagerduty:serviceRegion failed: error: the stack is locked; the refresh token was not stored/);
     expect(rec.pulumi.filter((p) => p.input !== undefined)).toEqual([]);

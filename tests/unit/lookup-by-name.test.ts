@@ -22,13 +22,21 @@ test.each([
 
 describe("getEscalationPolicy", () => {
   test("narrows with query, matches the name exactly across pages", async () => {
-    reply(api, "GET", "/escalation_policies?query=Ops&limit=100&offset=0", { escalation_policies: [{ id: "E1", name: "Ops nights", summary: "Ops nights" }], more: true });
+    reply(api, "GET", "/escalation_policies?query=Ops&limit=100&offset=0", {
+      escalation_policies: [{ id: "E1", name: "Ops nights", summary: "Ops nights" }],
+      more: true,
+    });
     reply(api, "GET", "/escalation_policies?query=Ops&limit=100&offset=1", {
       escalation_policies: [{ id: "E2", name: "Ops", summary: "Ops", description: null, num_loops: 2, html_url: "https://x/E2" }],
       more: false,
     });
     await expect(runLookup({ query: "escalationPolicy", args: { name: "Ops" } })).resolves.toEqual({
-      id: "E2", name: "Ops", description: null, numLoops: 2, htmlUrl: "https://x/E2", summary: "Ops",
+      id: "E2",
+      name: "Ops",
+      description: null,
+      numLoops: 2,
+      htmlUrl: "https://x/E2",
+      summary: "Ops",
     });
   });
 
@@ -40,16 +48,34 @@ describe("getEscalationPolicy", () => {
   });
 
   test("two policies of the same name are ambiguous, named by id", async () => {
-    reply(api, "GET", "/escalation_policies?query=Ops&limit=100&offset=0", { escalation_policies: [{ id: "E1", name: "Ops" }, { id: "E2", name: "Ops" }], more: false });
+    reply(api, "GET", "/escalation_policies?query=Ops&limit=100&offset=0", {
+      escalation_policies: [
+        { id: "E1", name: "Ops" },
+        { id: "E2", name: "Ops" },
+      ],
+      more: false,
+    });
     await expect(runLookup({ query: "escalationPolicy", args: { name: "Ops" } })).rejects.toThrow('2 escalation policies are named "Ops" (E1, E2)');
   });
 });
 
 describe("getVendor", () => {
   test("exact name first, else case-insensitive", async () => {
-    const vendors = { vendors: [{ id: "V1", name: "Datadog", summary: "Datadog", website_url: "https://dd", description: "d" }, { id: "V2", name: "Datadog Logs" }], more: false };
+    const vendors = {
+      vendors: [
+        { id: "V1", name: "Datadog", summary: "Datadog", website_url: "https://dd", description: "d" },
+        { id: "V2", name: "Datadog Logs" },
+      ],
+      more: false,
+    };
     reply(api, "GET", "/vendors?query=datadog&limit=100&offset=0", vendors);
-    await expect(runLookup({ query: "vendor", args: { name: "datadog" } })).resolves.toEqual({ id: "V1", name: "Datadog", summary: "Datadog", description: "d", websiteUrl: "https://dd" });
+    await expect(runLookup({ query: "vendor", args: { name: "datadog" } })).resolves.toEqual({
+      id: "V1",
+      name: "Datadog",
+      summary: "Datadog",
+      description: "d",
+      websiteUrl: "https://dd",
+    });
     reply(api, "GET", "/vendors?query=Nope&limit=100&offset=0", { vendors: [], more: false });
     await expect(check("vendor", { name: "Nope" })).resolves.toMatchObject({ failures: [{ reason: 'args.name: no vendor is named "Nope"' }] });
   });
@@ -57,7 +83,13 @@ describe("getVendor", () => {
 
 describe("getPriority", () => {
   test("reads every priority and matches the name", async () => {
-    reply(api, "GET", "/priorities?limit=100&offset=0", { priorities: [{ id: "Q1", name: "P1", summary: "P1", description: "crit" }, { id: "Q2", name: "P2" }], more: false });
+    reply(api, "GET", "/priorities?limit=100&offset=0", {
+      priorities: [
+        { id: "Q1", name: "P1", summary: "P1", description: "crit" },
+        { id: "Q2", name: "P2" },
+      ],
+      more: false,
+    });
     await expect(runLookup({ query: "priority", args: { name: "P1" } })).resolves.toEqual({ id: "Q1", name: "P1", description: "crit", summary: "P1" });
   });
 });
@@ -68,7 +100,16 @@ describe("getServiceIntegration", () => {
       service: {
         id: "P1",
         integrations: [
-          { id: "I1", type: "events_api_v2_inbound_integration", name: "Alerts", summary: "Alerts", integration_key: "k".repeat(32), vendor: { id: "V1" }, html_url: "https://x/I1", created_at: "t" },
+          {
+            id: "I1",
+            type: "events_api_v2_inbound_integration",
+            name: "Alerts",
+            summary: "Alerts",
+            integration_key: "k".repeat(32),
+            vendor: { id: "V1" },
+            html_url: "https://x/I1",
+            created_at: "t",
+          },
           { id: "I2", type: "generic_email_inbound_integration", name: "Mail", integration_email: "a@b" },
         ],
       },
@@ -81,7 +122,9 @@ describe("getServiceIntegration", () => {
 
   test("an unknown service fails on args.service; an unknown name on args.name", async () => {
     reply(api, "GET", "/services/PX?include%5B%5D=integrations", notFound, 404);
-    await expect(check("serviceIntegration", { service: "PX", name: "Alerts" })).resolves.toMatchObject({ failures: [{ reason: 'args.service: no service has id "PX"' }] });
+    await expect(check("serviceIntegration", { service: "PX", name: "Alerts" })).resolves.toMatchObject({
+      failures: [{ reason: 'args.service: no service has id "PX"' }],
+    });
     reply(api, "GET", "/services/P1?include%5B%5D=integrations", { service: { id: "P1", integrations: [{ id: "I2", name: "Mail" }] } });
     await expect(check("serviceIntegration", { service: "P1", name: "Alerts" })).resolves.toMatchObject({
       failures: [{ reason: expect.stringMatching(/^args\.name: no integration of the service is named "Alerts".*dependsOn.*there are: "Mail"$/) }],

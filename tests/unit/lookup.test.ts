@@ -6,7 +6,15 @@ const api = useApi();
 const provider = lookupProvider(api.ctx);
 const runLookup = (inputs: LookupInputs) => runWith(api.ctx(), inputs);
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-const svc = (id: string, name: string) => ({ id, type: "service", name, description: null, escalation_policy: { id: "PEP" }, status: "active", html_url: `https://x/${id}` });
+const svc = (id: string, name: string) => ({
+  id,
+  type: "service",
+  name,
+  description: null,
+  escalation_policy: { id: "PEP" },
+  status: "active",
+  html_url: `https://x/${id}`,
+});
 const check = (query: string, args: Record<string, unknown>) => provider.check!({}, { query, args, __provider: "p" });
 
 describe("check validates the arguments, naming the property", () => {
@@ -41,17 +49,28 @@ describe("getService", () => {
   test("a missing service is a failure naming the name", async () => {
     reply(api, "GET", "/services?query=checkout&limit=100&offset=0", { services: [svc("P2", "Checkout")], more: false });
     await expect(check("service", { name: "checkout" })).resolves.toMatchObject({
-      failures: [{ property: "", reason: 'args.name: no service is named "checkout" (names match exactly, including case; if this program creates it, pass the service in dependsOn)' }],
+      failures: [
+        {
+          property: "",
+          reason: 'args.name: no service is named "checkout" (names match exactly, including case; if this program creates it, pass the service in dependsOn)',
+        },
+      ],
     });
   });
 });
 
 describe("service-scoped lookups", () => {
   test("event rules follow offset pagination and are camelCased", async () => {
-    reply(api, "GET", "/services/P1/rules?limit=100&offset=0", { rules: [{ id: "R1", position: 0, time_frame: { active_between: { start_time: 1 } } }], more: true });
+    reply(api, "GET", "/services/P1/rules?limit=100&offset=0", {
+      rules: [{ id: "R1", position: 0, time_frame: { active_between: { start_time: 1 } } }],
+      more: true,
+    });
     reply(api, "GET", "/services/P1/rules?limit=100&offset=1", { rules: [{ id: "R2", position: 1, disabled: true }], more: false });
     await expect(runLookup({ query: "serviceEventRules", args: { service: "P1" } })).resolves.toEqual({
-      rules: [{ id: "R1", position: 0, timeFrame: { activeBetween: { startTime: 1 } } }, { id: "R2", position: 1, disabled: true }],
+      rules: [
+        { id: "R1", position: 0, timeFrame: { activeBetween: { startTime: 1 } } },
+        { id: "R2", position: 1, disabled: true },
+      ],
     });
   });
 
@@ -64,19 +83,31 @@ describe("service-scoped lookups", () => {
 
   test("custom field values by name, with the fields", async () => {
     reply(api, "GET", "/services/P1/custom_fields/values", {
-      custom_fields: [{ id: "F1", name: "tier", display_name: "Tier", data_type: "string", field_type: "single_value", value: "gold" }, { id: "F2", name: "pci" }],
+      custom_fields: [
+        { id: "F1", name: "tier", display_name: "Tier", data_type: "string", field_type: "single_value", value: "gold" },
+        { id: "F2", name: "pci" },
+      ],
     });
     await expect(runLookup({ query: "serviceCustomFieldValues", args: { service: "P1" } })).resolves.toEqual({
       values: { tier: "gold", pci: null },
-      fields: [{ id: "F1", name: "tier", displayName: "Tier", dataType: "string", fieldType: "single_value", value: "gold" }, { id: "F2", name: "pci", value: null }],
+      fields: [
+        { id: "F1", name: "tier", displayName: "Tier", dataType: "string", fieldType: "single_value", value: "gold" },
+        { id: "F2", name: "pci", value: null },
+      ],
     });
   });
 
   test("audit records follow next_cursor with limit, since and until", async () => {
     const q = "since=2026-01-01T00%3A00%3A00Z&until=2026-01-02T00%3A00%3A00Z&limit=2";
     reply(api, "GET", `/services/P1/audit/records?${q}`, { records: [{ id: "A3", execution_time: "t3" }, { id: "A2" }], next_cursor: "c1", limit: 2 });
-    reply(api, "GET", `/services/P1/audit/records?${q}&cursor=c1`, { records: [{ id: "A1", details: { fields: [{ name: "x", before_value: "1" }] } }], next_cursor: null });
-    const r = await runLookup({ query: "serviceAuditRecords", args: { service: "P1", since: "2026-01-01T00:00:00Z", until: "2026-01-02T00:00:00Z", limit: 2 } });
+    reply(api, "GET", `/services/P1/audit/records?${q}&cursor=c1`, {
+      records: [{ id: "A1", details: { fields: [{ name: "x", before_value: "1" }] } }],
+      next_cursor: null,
+    });
+    const r = await runLookup({
+      query: "serviceAuditRecords",
+      args: { service: "P1", since: "2026-01-01T00:00:00Z", until: "2026-01-02T00:00:00Z", limit: 2 },
+    });
     expect(r).toEqual({ records: [{ id: "A3", executionTime: "t3" }, { id: "A2" }, { id: "A1", details: { fields: [{ name: "x", beforeValue: "1" }] } }] });
   });
 
@@ -88,7 +119,9 @@ describe("service-scoped lookups", () => {
 
   test("a missing service is a failure on args.service", async () => {
     reply(api, "GET", "/services/PX/enablements", notFound, 404);
-    await expect(check("serviceEnablements", { service: "PX" })).resolves.toMatchObject({ failures: [{ property: "", reason: 'args.service: no service has id "PX"' }] });
+    await expect(check("serviceEnablements", { service: "PX" })).resolves.toMatchObject({
+      failures: [{ property: "", reason: 'args.service: no service has id "PX"' }],
+    });
   });
 
   test("other errors propagate", async () => {

@@ -17,7 +17,9 @@ describe("Service, checked without a request", () => {
 
   test.each(["autoResolveTimeout", "acknowledgementTimeout"])("%s beyond what the API stores names the field; the largest and null pass", async (field) => {
     for (const bad of [1e308, MAX_TIMEOUT + 1]) {
-      expect(reasons(await check({ [field]: bad }))).toEqual([`${field}: must be at most 2147483647 seconds (about 68 years), the largest the API stores; null disables it`]);
+      expect(reasons(await check({ [field]: bad }))).toEqual([
+        `${field}: must be at most 2147483647 seconds (about 68 years), the largest the API stores; null disables it`,
+      ]);
     }
     expect(reasons(await check({ [field]: -1 }))).toEqual([expect.stringMatching(new RegExp(`^${field}: `))]);
     expect(reasons(await check({ [field]: MAX_TIMEOUT }))).toEqual([]);
@@ -30,12 +32,21 @@ describe("ServiceIntegration: an address another integration of the account has"
   const LIST = "/services?include%5B%5D=integrations&limit=100&offset=0";
   const listed = {
     services: [
-      { id: "PSVC1", name: "Checkout", integrations: [{ id: "PINT1", type: "generic_email_inbound_integration", integration_email: "Orders@acme.pagerduty.com" }] },
+      {
+        id: "PSVC1",
+        name: "Checkout",
+        integrations: [{ id: "PINT1", type: "generic_email_inbound_integration", integration_email: "Orders@acme.pagerduty.com" }],
+      },
       { id: "PSVC2", name: "Search", integrations: [{ id: "PINT2", type: "events_api_v2_inbound_integration" }] },
     ],
     more: false,
   };
-  const mail = (extra: Record<string, unknown> = {}) => ({ service: "PSVC2", type: "generic_email_inbound_integration", integrationEmail: "orders@acme.pagerduty.com", ...extra });
+  const mail = (extra: Record<string, unknown> = {}) => ({
+    service: "PSVC2",
+    type: "generic_email_inbound_integration",
+    integrationEmail: "orders@acme.pagerduty.com",
+    ...extra,
+  });
 
   test("fails at preview naming the field, the holder and its service; one listing per process", async () => {
     reply(api, "GET", LIST, listed);
@@ -61,6 +72,8 @@ describe("ServiceIntegration: an address another integration of the account has"
     reply(api, "GET", LIST, { error: { message: "Forbidden", code: 2010 } }, 403);
     const provider = api.provider(integration);
     expect(reasons(await provider.check({}, mail()))).toEqual([]);
-    expect(api.warnings).toEqual([expect.stringMatching(/^integrationEmail: the account's addresses could not be checked at preview \(GET \/services failed: 403/)]);
+    expect(api.warnings).toEqual([
+      expect.stringMatching(/^integrationEmail: the account's addresses could not be checked at preview \(GET \/services failed: 403/),
+    ]);
   });
 });

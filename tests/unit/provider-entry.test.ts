@@ -98,9 +98,14 @@ describe("the serialized provider", () => {
 
   test("the package's exports map lets the written subpath resolve", () => {
     const dir = project("installed");
-    const r = spawnSync(process.execPath, ["-p", `require.resolve("pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")`], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["-p", `require.resolve("pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")`], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(0);
-    expect(fs.realpathSync(r.stdout.trim())).toBe(fs.realpathSync(path.join(dir, "node_modules/pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")));
+    expect(fs.realpathSync(r.stdout.trim())).toBe(
+      fs.realpathSync(path.join(dir, "node_modules/pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")),
+    );
   });
 });
 
@@ -117,7 +122,16 @@ describe("the stack's name, sent with __origin", () => {
   test("namingStack names the stack before check runs, and check sees the hash alone", async () => {
     const named: string[] = [];
     const seen: unknown[] = [];
-    const p = namingStack({ create: async () => ({ id: "x" }), check: async (_o: unknown, n: unknown) => (seen.push(n), { inputs: n }) }, (s) => named.push(s));
+    const p = namingStack(
+      {
+        create: async () => ({ id: "x" }),
+        check: async (_o: unknown, n: unknown) => {
+          seen.push(n);
+          return { inputs: n };
+        },
+      },
+      (s) => named.push(s),
+    );
     const r = await p.check!({}, { __origin: "ab@o/p/s", a: 1 });
     expect(named).toEqual(["o/p/s"]);
     expect(seen).toEqual([{ __origin: "ab", a: 1 }]);
@@ -138,14 +152,13 @@ describe("the stack's name, sent with __origin", () => {
   });
 
   test("originOf appends the fully qualified stack inside a Pulumi run", async () => {
-    await pulumi.runtime.setMocks(
-      { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
-      "proj",
-      "dev",
-      false,
-      "acme",
+    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, "proj", "dev", false, "acme");
+    const value = await new Promise<string>((resolve) =>
+      originOf("Service", "web").apply((v) => {
+        resolve(v);
+        return v;
+      }),
     );
-    const value = await new Promise<string>((resolve) => originOf("Service", "web").apply((v) => (resolve(v), v)));
     expect(value).toMatch(/^[0-9a-f]{32}@acme\/proj\/dev$/);
   });
 });
@@ -159,7 +172,10 @@ describe("state written with an earlier __provider", () => {
     const inner: dynamic.ResourceProvider = {
       create: async () => ({ id: "x" }),
       diff: async (_id: string, olds: any, news: any) => ({ changes: olds.name !== news.name }),
-      update: async (id: string, _olds: any, _news: any) => (calls.push(`update ${id}`), { outs: { name: "from the API" } }),
+      update: async (id: string, _olds: any, _news: any) => {
+        calls.push(`update ${id}`);
+        return { outs: { name: "from the API" } };
+      },
     };
     return { calls, p: upgradingProvider(inner) };
   }

@@ -67,7 +67,12 @@ test("a read returns the declared inputs with their live values, and keeps the r
   const declared = { name: "a", description: "from the program", limits: { soft: 1 }, adoptId: "T1", __origin: "o1", account: "eu" };
   const made = await p.create(declared);
   // No output mirrors adoptId or __origin: the outputs keep them under their own names.
-  expect(made.outs).toMatchObject({ [DECLARED]: { name: true, description: true, limits: { soft: true }, adoptId: true }, adoptId: "T1", __origin: "o1", account: "eu" });
+  expect(made.outs).toMatchObject({
+    [DECLARED]: { name: true, description: true, limits: { soft: true }, adoptId: true },
+    adoptId: "T1",
+    __origin: "o1",
+    account: "eu",
+  });
 
   // Out of band: the description is edited, the server fills in its limits.
   live.set("T1", { ...live.get("T1")!, description: "edited by hand", limits: { soft: 1, hard: 9, burst: 3 } });
@@ -97,7 +102,15 @@ test("a state written before the record, and an object that is gone, get no inpu
 test("shapes: objects by key, arrays by element, elements past the declared ones kept whole", () => {
   const declared = { steps: [{ at: 1 }], limits: { soft: 1 }, name: "x", off: null };
   expect(shapeOf(declared)).toEqual({ steps: [{ at: true }], limits: { soft: true }, name: true, off: true });
-  expect(cutTo([{ at: 1, by: "s" }, { at: 2, by: "s" }], shapeOf(declared.steps))).toEqual([{ at: 1 }, { at: 2, by: "s" }]);
+  expect(
+    cutTo(
+      [
+        { at: 1, by: "s" },
+        { at: 2, by: "s" },
+      ],
+      shapeOf(declared.steps),
+    ),
+  ).toEqual([{ at: 1 }, { at: 2, by: "s" }]);
   // A declared object the server reports as null (removed by hand), or a leaf that became an object.
   expect(cutTo(null, { soft: true })).toBeNull();
   expect(cutTo({ a: 1 }, true)).toEqual({ a: 1 });

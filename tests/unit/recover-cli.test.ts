@@ -20,7 +20,13 @@ const PROVIDER = urn(T.provider, "default");
 
 function checkpoint(): Checkpoint {
   const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-    urn: urn(type, name), type, custom: true, inputs: { __provider: "p", __origin: name, ...inputs }, parent: STACK, provider: `${PROVIDER}::uuid`, ...extra,
+    urn: urn(type, name),
+    type,
+    custom: true,
+    inputs: { __provider: "p", __origin: name, ...inputs },
+    parent: STACK,
+    provider: `${PROVIDER}::uuid`,
+    ...extra,
   });
   return {
     version: 3,
@@ -32,7 +38,10 @@ function checkpoint(): Checkpoint {
         { ...res(T.service, "kept", { name: "Kept" }), id: "PKEPT" },
       ],
       pending_operations: [
-        { type: "creating", resource: res(T.integration, "int", { service: "PSVC", type: "events_api_v2_inbound_integration" }, { dependencies: [urn(T.service, "svc")] }) },
+        {
+          type: "creating",
+          resource: res(T.integration, "int", { service: "PSVC", type: "events_api_v2_inbound_integration" }, { dependencies: [urn(T.service, "svc")] }),
+        },
         { type: "creating", resource: res(T.service, "svc", { name: "Made" }) },
         { type: "creating", resource: res(T.service, "kept", { name: "Kept" }) },
         { type: "creating", resource: res(T.service, "never", { name: "Never" }) },
@@ -77,7 +86,10 @@ test("the state written back: recorded objects after their dependencies, decided
   const resources = out.deployment.resources!;
   expect(resources.map((r) => r.urn)).toEqual([STACK, PROVIDER, urn(T.service, "kept"), urn(T.service, "svc"), urn(T.integration, "int")]);
   expect(resources.find((r) => r.urn === urn(T.integration, "int"))).toMatchObject({ id: "PINT", outputs: { service: "PSVC" } });
-  expect(out.deployment.pending_operations!.map((o) => `${o.type} ${o.resource.urn}`)).toEqual([`creating ${urn(T.rule, "rule")}`, `updating ${urn(T.service, "kept")}`]);
+  expect(out.deployment.pending_operations!.map((o) => `${o.type} ${o.resource.urn}`)).toEqual([
+    `creating ${urn(T.rule, "rule")}`,
+    `updating ${urn(T.service, "kept")}`,
+  ]);
   // The input is not changed.
   expect(cp.deployment.resources).toHaveLength(3);
 });
@@ -100,7 +112,13 @@ describe("named accounts", () => {
   /** Pending creates in the default account and in "eu"; the same service name in both. */
   function twoAccounts(lastWritten = "2026-01-01T00:00:00Z"): Checkpoint {
     const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-      urn: urn(type, name), type, custom: true, inputs: { __provider: "p", __origin: name, ...inputs }, parent: STACK, provider: `${PROVIDER}::uuid`, ...extra,
+      urn: urn(type, name),
+      type,
+      custom: true,
+      inputs: { __provider: "p", __origin: name, ...inputs },
+      parent: STACK,
+      provider: `${PROVIDER}::uuid`,
+      ...extra,
     });
     return {
       version: 3,
@@ -178,11 +196,31 @@ describe("named accounts", () => {
   });
 
   test("pending creates in two accounts are each found through their own account's API and credentials", async () => {
-    mock().get(DEFAULT_API).intercept({ path: (p) => p.startsWith("/services?") && p.includes("query=Checkout"), method: "GET", headers: { authorization: "Token token=default-token" } })
+    mock()
+      .get(DEFAULT_API)
+      .intercept({
+        path: (p) => p.startsWith("/services?") && p.includes("query=Checkout"),
+        method: "GET",
+        headers: { authorization: "Token token=default-token" },
+      })
       .reply(200, services([{ id: "PUS", name: "Checkout" }]));
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services?") && p.includes("query=Checkout"), method: "GET", headers: { authorization: `Token token=${EU_TOKEN}` } })
-      .reply(200, services([{ id: "PEUSVC", name: "Checkout" }, { id: "POTHER", name: "Checkout 2" }]));
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET", headers: { authorization: `Token token=${EU_TOKEN}` } })
+    mock()
+      .get(EU_API)
+      .intercept({
+        path: (p) => p.startsWith("/services?") && p.includes("query=Checkout"),
+        method: "GET",
+        headers: { authorization: `Token token=${EU_TOKEN}` },
+      })
+      .reply(
+        200,
+        services([
+          { id: "PEUSVC", name: "Checkout" },
+          { id: "POTHER", name: "Checkout 2" },
+        ]),
+      );
+    mock()
+      .get(EU_API)
+      .intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET", headers: { authorization: `Token token=${EU_TOKEN}` } })
       .reply(200, { rules: [{ id: "RULE1", position: 0, disabled: false, conditions: { operator: "and", subconditions: [] }, actions: {} }], more: false });
 
     const r = await run(twoAccounts(), configJson({ apiUrl: EU_API, token: EU_TOKEN }));
@@ -199,20 +237,35 @@ describe("named accounts", () => {
       [urn(T.service, "eu-svc"), "PEUSVC", "eu"],
       [urn(T.rule, "eu-rule"), "RULE1", "eu"],
     ]);
-    expect(r.calls.find((c) => c[0] === "refresh")).toEqual(["refresh", "--yes", "--skip-preview", ...[urn(T.service, "us-svc"), urn(T.service, "eu-svc"), urn(T.rule, "eu-rule")].flatMap((u) => ["--target", u])]);
+    expect(r.calls.find((c) => c[0] === "refresh")).toEqual([
+      "refresh",
+      "--yes",
+      "--skip-preview",
+      ...[urn(T.service, "us-svc"), urn(T.service, "eu-svc"), urn(T.rule, "eu-rule")].flatMap((u) => ["--target", u]),
+    ]);
   });
 
   test("right after an interruption, a create that finds nothing is looked for again until the window has passed: an object the listing shows late is recorded", async () => {
     const listing = (p: string) => p.startsWith("/services?") && p.includes("query=Checkout");
     mock().get(DEFAULT_API).intercept({ path: listing, method: "GET" }).reply(200, services([]));
-    mock().get(DEFAULT_API).intercept({ path: listing, method: "GET" }).reply(200, services([{ id: "PLATE", name: "Checkout" }]));
-    mock().get(EU_API).intercept({ path: listing, method: "GET" }).reply(200, services([{ id: "PEUSVC", name: "Checkout" }]));
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET" })
+    mock()
+      .get(DEFAULT_API)
+      .intercept({ path: listing, method: "GET" })
+      .reply(200, services([{ id: "PLATE", name: "Checkout" }]));
+    mock()
+      .get(EU_API)
+      .intercept({ path: listing, method: "GET" })
+      .reply(200, services([{ id: "PEUSVC", name: "Checkout" }]));
+    mock()
+      .get(EU_API)
+      .intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET" })
       .reply(200, { rules: [{ id: "RULE1", position: 0, disabled: false, conditions: { operator: "and", subconditions: [] }, actions: {} }], more: false });
     const pulumi = fakePulumi(twoAccounts(new Date().toISOString()), configJson({ apiUrl: EU_API, token: EU_TOKEN }));
     const lines: string[] = [];
     const code = await recover({ cwd: "/nowhere", dryRun: false }, (l) => void lines.push(l), {
-      pulumi: pulumi.run, env: { ...env, PAGERDUTY_CONSISTENCY_WINDOW: "5" }, clients: { dispatcher: mock() },
+      pulumi: pulumi.run,
+      env: { ...env, PAGERDUTY_CONSISTENCY_WINDOW: "5" },
+      clients: { dispatcher: mock() },
     });
     expect(code).toBe(0);
     expect(lines.join("\n")).toContain(`  record    ${urn(T.service, "us-svc")} -> PLATE (service "Checkout")`);
@@ -225,23 +278,38 @@ describe("named accounts", () => {
   });
 
   test("an account without credentials is named with its settings, the other account is still searched, and nothing is written", async () => {
-    mock().get(DEFAULT_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(200, services([{ id: "PUS", name: "Checkout" }]));
+    mock()
+      .get(DEFAULT_API)
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET" })
+      .reply(200, services([{ id: "PUS", name: "Checkout" }]));
     // The eu entry has no credential; the environment's default token must not be borrowed for it.
     const r = await run(twoAccounts(), configJson({ apiUrl: EU_API, subdomain: "acme-eu" }));
     expect(r.code).toBe(1);
     expect(r.out).toContain(`  record    ${urn(T.service, "us-svc")} -> PUS (service "Checkout")`);
     expect(r.out).toContain(`  FAILED    ${urn(T.service, "eu-svc")} (service "Checkout", account "eu"): left pending, account "eu" could not be searched`);
-    expect(r.out).toContain(`  FAILED    ${urn(T.rule, "eu-rule")} (event rule of service PEUSVC, account "eu"): left pending, account "eu" could not be searched`);
-    expect(r.out).toMatch(/^account "eu": no PagerDuty credentials: set "pagerduty:accounts\.eu\.clientId" and "pagerduty:accounts\.eu\.clientSecret" .*"pagerduty:accounts\.eu\.token"/m);
+    expect(r.out).toContain(
+      `  FAILED    ${urn(T.rule, "eu-rule")} (event rule of service PEUSVC, account "eu"): left pending, account "eu" could not be searched`,
+    );
+    expect(r.out).toMatch(
+      /^account "eu": no PagerDuty credentials: set "pagerduty:accounts\.eu\.clientId" and "pagerduty:accounts\.eu\.clientSecret" .*"pagerduty:accounts\.eu\.token"/m,
+    );
     // `pulumi stack import` would drop eu's pending creates, which its next `up` needs: no import.
-    expect(r.out).toMatch(/^Nothing was changed: account "eu" could not be searched: fix the settings named above\. Then run `npx pagerduty-recover` again \(writing the state back would drop/m);
+    expect(r.out).toMatch(
+      /^Nothing was changed: account "eu" could not be searched: fix the settings named above\. Then run `npx pagerduty-recover` again \(writing the state back would drop/m,
+    );
     expect(r.imported).toEqual([]);
     expect(r.calls.map((c) => c[0])).toEqual(["stack", "config"]);
   });
 
   test("refused credentials name the account's setting and never the credential", async () => {
-    mock().get(DEFAULT_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(200, services([]));
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
+    mock()
+      .get(DEFAULT_API)
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET" })
+      .reply(200, services([]));
+    mock()
+      .get(EU_API)
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET" })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } });
     const r = await run(twoAccounts(), configJson({ apiUrl: EU_API, token: EU_TOKEN }), true);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`  not made  ${urn(T.service, "us-svc")} (no service "Checkout" matches; \`pulumi up\` creates it)`);
@@ -251,9 +319,18 @@ describe("named accounts", () => {
   });
 
   test("a refused default account is named by its top-level setting and environment variable", async () => {
-    mock().get(DEFAULT_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(401, { error: { message: "Unauthorized", code: 2006 } });
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services?"), method: "GET" }).reply(200, services([{ id: "PEUSVC", name: "Checkout" }]));
-    mock().get(EU_API).intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET" }).reply(200, { rules: [], more: false });
+    mock()
+      .get(DEFAULT_API)
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET" })
+      .reply(401, { error: { message: "Unauthorized", code: 2006 } });
+    mock()
+      .get(EU_API)
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET" })
+      .reply(200, services([{ id: "PEUSVC", name: "Checkout" }]));
+    mock()
+      .get(EU_API)
+      .intercept({ path: (p) => p.startsWith("/services/PEUSVC/rules?"), method: "GET" })
+      .reply(200, { rules: [], more: false });
     const r = await run(twoAccounts(), configJson({ apiUrl: EU_API, token: EU_TOKEN }));
     expect(r.code).toBe(1);
     expect(r.out).toContain(`  FAILED    ${urn(T.service, "us-svc")} (service "Checkout"): left pending, the default account could not be searched`);
@@ -274,7 +351,13 @@ describe("named accounts", () => {
   test("an account recorded as a secret is never searched in the default account", async () => {
     const cp = twoAccounts();
     cp.deployment.pending_operations = [
-      { type: "creating", resource: { ...cp.deployment.pending_operations![1].resource, inputs: { name: "Checkout", account: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" } } } },
+      {
+        type: "creating",
+        resource: {
+          ...cp.deployment.pending_operations![1].resource,
+          inputs: { name: "Checkout", account: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" } },
+        },
+      },
     ];
     const decisions = await plan(cp, async () => {
       throw new Error("must not search");
@@ -307,7 +390,13 @@ describe("the stack config as `pulumi config --json --show-secrets` prints it", 
     const get = (k: string) => config.get(k);
     expect(accountNames(get)).toEqual(["ap", "eu"]);
     const eu = resolveSettings(get, {}, "eu");
-    expect(eu).toMatchObject({ account: "eu", subdomain: "acme-eu", maxConcurrency: 4, scopes: ["services.read"], credentials: { kind: "client_credentials", clientId: "cid-eu", clientSecret: "s3cret-eu" } });
+    expect(eu).toMatchObject({
+      account: "eu",
+      subdomain: "acme-eu",
+      maxConcurrency: 4,
+      scopes: ["services.read"],
+      credentials: { kind: "client_credentials", clientId: "cid-eu", clientSecret: "s3cret-eu" },
+    });
     expect(resolveSettings(get, {}, "ap").credentials).toEqual({ kind: "api_key", token: "tok-ap" });
     expect(resolveSettings(get, {}).credentials).toEqual({ kind: "api_key", token: "toptok" });
   });

@@ -18,7 +18,12 @@ const integrations = api.provider(integration);
  * account that shows no lag (window 0: one search is believed; tests/unit/consistency.test.ts has the lag).
  */
 const setUp = (exporter: Exporter, j = journal) =>
-  api.reset({ journal: j, stack: new StackState("organization/recovery/dev", exporter), warn: (m) => void warnings.push(m), consistency: virtualConsistency(0).consistency });
+  api.reset({
+    journal: j,
+    stack: new StackState("organization/recovery/dev", exporter),
+    warn: (m) => void warnings.push(m),
+    consistency: virtualConsistency(0).consistency,
+  });
 let dir: string;
 let journal: Journal;
 let warnings: string[];
@@ -32,7 +37,10 @@ beforeEach(() => {
   warnings = [];
   state = { version: 3, deployment: { resources: [], pending_operations: [] } };
   exported = 0;
-  setUp(async () => (exported++, structuredClone(state)));
+  setUp(async () => {
+    exported++;
+    return structuredClone(state);
+  });
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -40,7 +48,10 @@ afterEach(() => {
 
 const SERVICE_TYPE = "pulumi-nodejs:dynamic/pagerduty:Service";
 /** A pending create of the declared Service, as the engine writes it (inputs with `__origin`). */
-const pendingCreate = () => ({ type: "creating", resource: { urn: "urn:pulumi:dev::recovery::pulumi-nodejs:dynamic/pagerduty:Service::checkout", type: SERVICE_TYPE, inputs: { ...inputs } } });
+const pendingCreate = () => ({
+  type: "creating",
+  resource: { urn: "urn:pulumi:dev::recovery::pulumi-nodejs:dynamic/pagerduty:Service::checkout", type: SERVICE_TYPE, inputs: { ...inputs } },
+});
 /** A resource of the state holding `id`. */
 const held = (id: string, name: string, type = SERVICE_TYPE) => ({ urn: `urn:pulumi:dev::recovery::${type}::${name}`, type, id });
 
@@ -60,10 +71,18 @@ function answer(method: string, prefix: string, data: unknown, statusCode = 200)
 }
 
 const service = (id: string, name = "Checkout") => ({
-  id, type: "service", name, status: "active", escalation_policy: { id: "PEP1" }, created_at: new Date().toISOString(),
+  id,
+  type: "service",
+  name,
+  status: "active",
+  escalation_policy: { id: "PEP1" },
+  created_at: new Date().toISOString(),
 });
 const createRecord = (id: string, type: string, credential: string, at = Date.now()) => ({
-  id: `R${id}`, execution_time: new Date(at).toISOString(), action: "create", method: { type: "api_token", truncated_token: credential },
+  id: `R${id}`,
+  execution_time: new Date(at).toISOString(),
+  action: "create",
+  method: { type: "api_token", truncated_token: credential },
   details: { resource: { id, type }, fields: [] },
 });
 const audit = (records: unknown[]) => ({ records, limit: 100, next_cursor: null });
@@ -133,7 +152,9 @@ describe("createOnce through Service.create", () => {
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
     expect(api.calls.some((c) => c.method === "POST")).toBe(false);
     expect(warnings).toEqual([
-      expect.stringMatching(/^service "Checkout": adopted PMADE instead of creating a second one: an earlier deployment was interrupted after sending its create/),
+      expect.stringMatching(
+        /^service "Checkout": adopted PMADE instead of creating a second one: an earlier deployment was interrupted after sending its create/,
+      ),
     ]);
     expect(journal.load(ORIGIN)!.id).toBe("PMADE");
   });
@@ -145,7 +166,9 @@ describe("createOnce through Service.create", () => {
     answer("POST", "/services", { error: { message: "Invalid Input Provided", code: 2001, errors: ['Name has already been taken ("Checkout")'] } }, 400);
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     const err = await services.create!(inputs).catch((e: Error) => e);
-    expect(String(err)).toMatch(/service "Checkout": the name is taken by service PMADE, which this stack does not manage\. Rename the service in the program, or adopt the existing one with `adoptId`/);
+    expect(String(err)).toMatch(
+      /service "Checkout": the name is taken by service PMADE, which this stack does not manage\. Rename the service in the program, or adopt the existing one with `adoptId`/,
+    );
     expect(String(err)).not.toMatch(/interrupted|pagerduty-recover/);
     expect(warnings).toEqual([]);
     expect(journal.load(ORIGIN)).toBeUndefined();
@@ -176,7 +199,9 @@ describe("createOnce through Service.create", () => {
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PORPHAN" });
     expect(api.calls.some((c) => c.method === "POST")).toBe(false);
     expect(warnings).toEqual([
-      expect.stringMatching(/adopted PORPHAN instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/),
+      expect.stringMatching(
+        /adopted PORPHAN instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/,
+      ),
     ]);
   });
 
@@ -241,7 +266,13 @@ describe("createOnce through Service.create", () => {
   test("a journal that cannot be written is reported once; the create goes on", async () => {
     const blocker = path.join(dir, "a-file");
     fs.writeFileSync(blocker, "");
-    setUp(async () => (exported++, structuredClone(state)), new Journal(path.join(blocker, "journal")));
+    setUp(
+      async () => {
+        exported++;
+        return structuredClone(state);
+      },
+      new Journal(path.join(blocker, "journal")),
+    );
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
     expect(warnings).toEqual([expect.stringMatching(/cannot write the intent journal in .*run `npx pagerduty-recover` before the next `pulumi up`/)]);
@@ -265,13 +296,19 @@ describe("children", () => {
     answer("GET", "/services/PSVC", { service: { id: "PSVC", integrations: [{ id: "PI1" }, { id: "PI2" }] } });
     answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
     answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
-    await expect(integrations.create!(news)).rejects.toThrow(/interrupted while creating it, and 2 objects that no resource of the stack holds match it \(PI1, PI2\).*npx pagerduty-recover/);
+    await expect(integrations.create!(news)).rejects.toThrow(
+      /interrupted while creating it, and 2 objects that no resource of the stack holds match it \(PI1, PI2\).*npx pagerduty-recover/,
+    );
     expect(api.calls.some((c) => c.method === "POST" || c.method === "PUT")).toBe(false);
   });
 
   test("several matching objects: nothing is adopted, the error lists them", async () => {
     await journal.begin(intent({ kind: "ServiceIntegration", parent: "PSVC" }));
-    answer("GET", "/services/PSVC/audit/records", audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS)]));
+    answer(
+      "GET",
+      "/services/PSVC/audit/records",
+      audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS)]),
+    );
     answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
     answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
     await expect(integrations.create!(news)).rejects.toThrow(/2 objects match \(PI1, PI2\); none is adopted/);
@@ -284,7 +321,11 @@ describe("children", () => {
     answer(
       "GET",
       "/services/PSVC/audit/records",
-      audit([createRecord("PI1", "integration_reference", OURS), createRecord("PI2", "integration_reference", OURS), createRecord("PI3", "integration_reference", OURS)]),
+      audit([
+        createRecord("PI1", "integration_reference", OURS),
+        createRecord("PI2", "integration_reference", OURS),
+        createRecord("PI3", "integration_reference", OURS),
+      ]),
     );
     answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1", "other name") });
     answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
@@ -294,9 +335,15 @@ describe("children", () => {
   });
 
   test("a dropped connection twice: the message says what happened and that the second create may exist", async () => {
-    api.pool().intercept({ method: "POST", path: "/services/PSVC/integrations" }).replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    api
+      .pool()
+      .intercept({ method: "POST", path: "/services/PSVC/integrations" })
+      .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
     answer("GET", "/services/PSVC/audit/records", audit([]));
-    api.pool().intercept({ method: "POST", path: "/services/PSVC/integrations" }).replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    api
+      .pool()
+      .intercept({ method: "POST", path: "/services/PSVC/integrations" })
+      .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
     const err = await integrations.create!(news).catch((e) => e as Error);
     expect(String(err)).toMatch(
       /creating integration "events" of service PSVC failed: the connection was closed before the reply arrived; it was not made .* sent once more and that failed too: the connection was closed before the reply arrived\. That second create may have been carried out/,
@@ -317,7 +364,12 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
   let lag: ReturnType<typeof virtualConsistency>;
   beforeEach(() => {
     lag = virtualConsistency(120_000);
-    api.reset({ journal, stack: new StackState("organization/recovery/dev", async () => structuredClone(state)), warn: (m) => void warnings.push(m), consistency: lag.consistency });
+    api.reset({
+      journal,
+      stack: new StackState("organization/recovery/dev", async () => structuredClone(state)),
+      warn: (m) => void warnings.push(m),
+      consistency: lag.consistency,
+    });
   });
 
   test("a lost reply whose service the listing shows only on the third look is adopted, never created twice", async () => {
@@ -334,7 +386,11 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
 
   test("a lost reply whose service never shows is created again only once the window since the create has passed", async () => {
     answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
-    api.pool().intercept({ method: "GET", path: (p: string) => p.startsWith("/services?") }).reply(200, { services: [], more: false }).persist();
+    api
+      .pool()
+      .intercept({ method: "GET", path: (p: string) => p.startsWith("/services?") })
+      .reply(200, { services: [], more: false })
+      .persist();
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
     const waited = lag.waits.reduce((a, b) => a + b, 0);
@@ -347,15 +403,24 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
     lag.consistency.created("Service", "PSVC");
     answer("POST", "/services/PSVC/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
     answer("POST", "/services/PSVC/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
-    answer("POST", "/services/PSVC/integrations", { integration: { id: "PI1", type: "events_api_v2_inbound_integration", name: "events", service: { id: "PSVC" } } }, 201);
-    await expect(integrations.create!({ service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN })).resolves.toMatchObject({ id: "PI1" });
+    answer(
+      "POST",
+      "/services/PSVC/integrations",
+      { integration: { id: "PI1", type: "events_api_v2_inbound_integration", name: "events", service: { id: "PSVC" } } },
+      201,
+    );
+    await expect(integrations.create!({ service: "PSVC", type: "events_api_v2_inbound_integration", name: "events", __origin: ORIGIN })).resolves.toMatchObject(
+      { id: "PI1" },
+    );
     expect(lag.waits).toEqual([250, 500]);
   });
 
   test("an integration of a service this deployment did not make: two second looks, then a 404 that says which account was asked", async () => {
     for (let look = 0; look < 3; look++) answer("POST", "/services/PELSEWHERE/integrations", { error: { message: "Not Found", code: 2100 } }, 404);
     const err = await integrations.create!({ service: "PELSEWHERE", type: "events_api_v2_inbound_integration", __origin: ORIGIN }).catch((e: Error) => e);
-    expect(String(err)).toMatch(/404.*service PELSEWHERE is not in the default account, the account this resource names\. If the service lives in another account, give this resource that account too/);
+    expect(String(err)).toMatch(
+      /404.*service PELSEWHERE is not in the default account, the account this resource names\. If the service lives in another account, give this resource that account too/,
+    );
     expect(lag.waits).toEqual([1000, 2000]);
   });
 

@@ -46,7 +46,13 @@ export function useApi(): Api {
     const settings = resolveSettings(() => undefined, { PAGERDUTY_TOKEN: "test-key", PAGERDUTY_API_URL: API });
     const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
     dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "ppd-journal-"));
-    ctx = new AccountContext({ journal: new Journal(dir), warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency, ...parts, client });
+    ctx = new AccountContext({
+      journal: new Journal(dir),
+      warn: (m) => void warnings.push(m),
+      consistency: virtualConsistency().consistency,
+      ...parts,
+      client,
+    });
     return ctx;
   };
   beforeEach(() => {

@@ -1,8 +1,8 @@
 // Type-level checks of the generated SDK: ts-jest type-checks this file, so a type that stops
 // compiling fails the suite. Nothing is constructed (no Pulumi engine here); the functions below
 // are only compiled.
-import * as pulumi from "@pulumi/pulumi";
-import * as pagerduty from "../../sdk";
+import type * as pulumi from "@pulumi/pulumi";
+import type * as pagerduty from "../../sdk";
 
 /** Outputs are typed as precisely as inputs: nested fields need no cast. */
 export function nestedOutputs(svc: pagerduty.Service, rule: pagerduty.ServiceEventRule, integ: pagerduty.ServiceIntegration) {

@@ -1,13 +1,21 @@
 import { PagerDutyError } from "../../provider/errors";
 import { UNKNOWN } from "../../provider/kernel/check";
 import { pick, planWrite, resource } from "../../provider/resources/service-custom-field-values";
-import { notFound, reply, replyGone, useApi } from "./resource-api";
+import { reply, replyGone, useApi } from "./resource-api";
 
 const api = useApi();
 const provider = api.provider(resource);
 const PATH = "/services/PSVC/custom_fields/values";
 
-const field = (id: string, name: string, value: unknown) => ({ id, name, display_name: name, data_type: "string", field_type: "single_value", type: "field_value", value });
+const field = (id: string, name: string, value: unknown) => ({
+  id,
+  name,
+  display_name: name,
+  data_type: "string",
+  field_type: "single_value",
+  type: "field_value",
+  value,
+});
 const live = (v: { tier?: unknown; runbook?: unknown; pci?: unknown } = {}) => ({
   custom_fields: [field("F1", "tier", v.tier ?? null), field("F2", "runbook", v.runbook ?? null), field("F3", "pci", v.pci ?? null)],
 });
@@ -17,8 +25,12 @@ describe("check", () => {
   test("names the property and the problem", async () => {
     await expect(check({ service: "" })).resolves.toMatchObject({ failures: [{ property: "", reason: "service: must be a service id" }] });
     await expect(check({ values: {} })).resolves.toMatchObject({ failures: [{ property: "", reason: "values: must name at least one custom field" }] });
-    await expect(check({ values: { tier: { nested: 1 } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^values\.tier: /) }] });
-    await expect(check({ values: { tags: [] } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^values\.tags: .*null to clear/) }] });
+    await expect(check({ values: { tier: { nested: 1 } } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^values\.tier: /) }],
+    });
+    await expect(check({ values: { tags: [] } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^values\.tags: .*null to clear/) }],
+    });
     await expect(check({ values: undefined })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^values: /) }] });
     await expect(check({ adoptId: "x" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("adoptId") }] });
   });
@@ -69,7 +81,12 @@ describe("diff", () => {
     await expect(diff({ values: { runbook: null, tier: "gold" } })).resolves.toMatchObject({ changes: false, replaces: [] });
   });
   test("a changed, added or removed field is an in-place change", async () => {
-    for (const values of [{ tier: "silver", runbook: null }, { tier: "gold", runbook: null, pci: true }, { tier: "gold" }, { tier: "gold", runbook: "https://x" }]) {
+    for (const values of [
+      { tier: "silver", runbook: null },
+      { tier: "gold", runbook: null, pci: true },
+      { tier: "gold" },
+      { tier: "gold", runbook: "https://x" },
+    ]) {
       await expect(diff({ values })).resolves.toMatchObject({ changes: true, replaces: [] });
     }
   });
@@ -97,7 +114,9 @@ describe("create", () => {
     expect(r).toEqual({
       id: "PSVC",
       outs: {
-        service: "PSVC", values: { tier: "silver", runbook: "https://runbooks/x" }, previousValues: { tier: "gold", runbook: null },
+        service: "PSVC",
+        values: { tier: "silver", runbook: "https://runbooks/x" },
+        previousValues: { tier: "gold", runbook: null },
         __declared: { service: true, values: { tier: true, runbook: true } },
       },
     });
@@ -138,7 +157,9 @@ describe("update", () => {
     ]);
     // pci's value before management (true) is what delete will restore; tier keeps its original record.
     expect(r.outs).toEqual({
-      service: "PSVC", values: { tier: "gold", pci: false }, previousValues: { pci: true, tier: "gold" },
+      service: "PSVC",
+      values: { tier: "gold", pci: false },
+      previousValues: { pci: true, tier: "gold" },
       __declared: { service: true, values: { tier: true, pci: true } },
     });
   });
@@ -151,7 +172,12 @@ describe("delete", () => {
     reply(api, "GET", PATH, live({ tier: "silver", pci: false }));
     reply(api, "PUT", PATH, live({ tier: "gold" }));
     await provider.delete!("PSVC", props);
-    expect(api.calls[1].body).toEqual({ custom_fields: [{ id: "F1", name: "tier", value: "gold" }, { id: "F3", name: "pci", value: null }] });
+    expect(api.calls[1].body).toEqual({
+      custom_fields: [
+        { id: "F1", name: "tier", value: "gold" },
+        { id: "F3", name: "pci", value: null },
+      ],
+    });
   });
 
   test("fails when the API did not apply the restore", async () => {

@@ -1,6 +1,6 @@
 import { PagerDutyError } from "../../provider/errors";
 import { enablementOf, resource, warningsOf } from "../../provider/resources/service-enablement";
-import { notFound, reply, replyGone, useApi } from "./resource-api";
+import { reply, replyGone, useApi } from "./resource-api";
 
 const api = useApi();
 const provider = api.provider(resource);
@@ -11,7 +11,9 @@ const aiops = (enabled: boolean, extra: Record<string, unknown> = {}) => ({ feat
 describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC", feature: "aiops", enabled: true, ...news });
   test("names the property and the problem", async () => {
-    await expect(check({ feature: "incident_ai" })).resolves.toMatchObject({ failures: [{ property: "", reason: 'feature: must be one of "aiops" (the features the API has)' }] });
+    await expect(check({ feature: "incident_ai" })).resolves.toMatchObject({
+      failures: [{ property: "", reason: 'feature: must be one of "aiops" (the features the API has)' }],
+    });
     await expect(check({ enabled: undefined })).resolves.toMatchObject({ failures: [{ property: "", reason: "enabled: is required (true or false)" }] });
     await expect(check({ enabled: "yes" })).resolves.toMatchObject({ failures: [{ property: "", reason: "enabled: must be true or false" }] });
     await expect(check({ service: "" })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^service: /) }] });
@@ -25,8 +27,14 @@ describe("diff", () => {
   const olds = { service: "PSVC", feature: "aiops", enabled: false, updatedAt: "t", previousEnabled: true };
   test("service and feature replace, enabled updates in place, equal is no change", async () => {
     await expect(provider.diff!("PSVC/aiops", olds, { service: "PSVC", feature: "aiops", enabled: false })).resolves.toMatchObject({ changes: false });
-    await expect(provider.diff!("PSVC/aiops", olds, { service: "PSVC", feature: "aiops", enabled: true })).resolves.toMatchObject({ changes: true, replaces: [] });
-    await expect(provider.diff!("PSVC/aiops", olds, { service: "P2", feature: "aiops", enabled: false })).resolves.toMatchObject({ changes: true, replaces: ["service"] });
+    await expect(provider.diff!("PSVC/aiops", olds, { service: "PSVC", feature: "aiops", enabled: true })).resolves.toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    await expect(provider.diff!("PSVC/aiops", olds, { service: "P2", feature: "aiops", enabled: false })).resolves.toMatchObject({
+      changes: true,
+      replaces: ["service"],
+    });
     await expect(provider.diff!("PSVC/aiops", olds, { service: "PSVC", feature: "other", enabled: false })).resolves.toMatchObject({ replaces: ["feature"] });
   });
 });
@@ -66,7 +74,11 @@ describe("create", () => {
     expect(r).toEqual({
       id: "PSVC/aiops",
       outs: {
-        service: "PSVC", feature: "aiops", enabled: false, updatedAt: "2026-11-22T10:00:00Z", previousEnabled: true,
+        service: "PSVC",
+        feature: "aiops",
+        enabled: false,
+        updatedAt: "2026-11-22T10:00:00Z",
+        previousEnabled: true,
         __declared: { service: true, feature: true, enabled: true },
       },
     });
@@ -80,15 +92,19 @@ describe("create", () => {
 
   test("warnings become Pulumi warnings and the create succeeds", async () => {
     reply(api, "GET", LIST, { enablements: [aiops(false)] });
-    reply(api, "PUT", ONE, { enablement: aiops(true, { warnings: ["The account is not entitled to \"aiops\""] }) });
-    await expect(provider.create!({ service: "PSVC", feature: "aiops", enabled: true })).resolves.toMatchObject({ outs: { enabled: true, previousEnabled: false } });
+    reply(api, "PUT", ONE, { enablement: aiops(true, { warnings: ['The account is not entitled to "aiops"'] }) });
+    await expect(provider.create!({ service: "PSVC", feature: "aiops", enabled: true })).resolves.toMatchObject({
+      outs: { enabled: true, previousEnabled: false },
+    });
     expect(api.warnings).toEqual(['pagerduty:ServiceEnablement PSVC/aiops: The account is not entitled to "aiops"']);
   });
 
   test("a reply without the enablement is an error naming the call", async () => {
     reply(api, "GET", LIST, { enablements: [] });
     reply(api, "PUT", ONE, { ok: true });
-    await expect(provider.create!({ service: "PSVC", feature: "aiops", enabled: false })).rejects.toThrow(/PUT \/services\/PSVC\/enablements\/aiops replied without an enablement/);
+    await expect(provider.create!({ service: "PSVC", feature: "aiops", enabled: false })).rejects.toThrow(
+      /PUT \/services\/PSVC\/enablements\/aiops replied without an enablement/,
+    );
   });
 });
 
@@ -96,7 +112,10 @@ describe("read and update", () => {
   const props = { service: "PSVC", feature: "aiops", enabled: false, updatedAt: "t", previousEnabled: true };
   test("read reports the live value and keeps the previous one", async () => {
     reply(api, "GET", LIST, { enablements: [aiops(true)] });
-    await expect(provider.read!("PSVC/aiops", props)).resolves.toEqual({ id: "PSVC/aiops", props: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" } });
+    await expect(provider.read!("PSVC/aiops", props)).resolves.toEqual({
+      id: "PSVC/aiops",
+      props: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" },
+    });
   });
   test("read of a deleted service drops the resource", async () => {
     replyGone(api, "GET", LIST);

@@ -13,7 +13,16 @@ import { virtualConsistency } from "./virtual-consistency";
 
 // ---- an in-memory rules API behind the account's client, with the API's move semantics -------------
 type Rule = { id: string; [k: string]: unknown };
-const api = { rules: new Map<string, Rule[]>(), converted: new Set<string>(), writes: [] as string[], calls: [] as string[], ruleIds: [] as unknown[], seq: 0, lag: 0, tick: 0 };
+const api = {
+  rules: new Map<string, Rule[]>(),
+  converted: new Set<string>(),
+  writes: [] as string[],
+  calls: [] as string[],
+  ruleIds: [] as unknown[],
+  seq: 0,
+  lag: 0,
+  tick: 0,
+};
 /** Eventual consistency: a rule created while `api.lag` > 0 stays hidden for that many later requests (404 by id, left out of listings). */
 const hiddenUntil = new Map<string, number>();
 const hidden = (r: Rule) => (hiddenUntil.get(r.id) ?? 0) > api.tick;
@@ -32,7 +41,14 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   if (method !== "GET") {
     api.writes.push(`${method} ${id ?? ""} ${JSON.stringify(opts.body?.rule?.position ?? "")}`);
     if (api.converted.has(service)) {
-      throw new ApiError({ method, path, status: 409, apiMessage: "Event rules of this service were converted and are read-only", errors: [], response: { status: 409, headers: {}, body: null } });
+      throw new ApiError({
+        method,
+        path,
+        status: 409,
+        apiMessage: "Event rules of this service were converted and are read-only",
+        errors: [],
+        response: { status: 409, headers: {}, body: null },
+      });
     }
   }
   const place = (r: Rule, position: number | undefined) => {
@@ -41,11 +57,22 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   };
   if (method === "GET" && !id) {
     const shown = list.filter((r) => !hidden(r));
-    return { rules: shown.slice(opts.query.offset, opts.query.offset + opts.query.limit).map(render), more: opts.query.offset + opts.query.limit < shown.length };
+    return {
+      rules: shown.slice(opts.query.offset, opts.query.offset + opts.query.limit).map(render),
+      more: opts.query.offset + opts.query.limit < shown.length,
+    };
   }
   if (method === "POST") {
     const { position, ...fields } = opts.body.rule;
-    const r: Rule = { id: `R${++api.seq}`, disabled: false, conditions: { operator: "and", subconditions: [] }, time_frame: null, variables: [], actions: {}, ...fields };
+    const r: Rule = {
+      id: `R${++api.seq}`,
+      disabled: false,
+      conditions: { operator: "and", subconditions: [] },
+      time_frame: null,
+      variables: [],
+      actions: {},
+      ...fields,
+    };
     place(r, position);
     if (api.lag) hiddenUntil.set(r.id, api.tick + api.lag);
     return { rule: render(r) };
@@ -66,7 +93,8 @@ const journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-rules-"));
 afterAll(() => fs.rmSync(journalDir, { recursive: true, force: true }));
 let ctx: AccountContext;
 /** A new account context: what a new provider process (a new `pulumi up`) starts from. */
-const resetLanes = () => (ctx = new AccountContext({ client, journal: new Journal(journalDir), warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency }));
+const resetLanes = () =>
+  (ctx = new AccountContext({ client, journal: new Journal(journalDir), warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency }));
 const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {
@@ -81,17 +109,31 @@ beforeEach(() => {
 });
 
 const live = {
-  id: "3f1c", position: 2, disabled: false, summary: "Event rule 3f1c",
+  id: "3f1c",
+  position: 2,
+  disabled: false,
+  summary: "Event rule 3f1c",
   conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db", options: {} } }] },
   time_frame: { scheduled_weekly: { start_time: 3_600_000, duration: 7_200_000, timezone: "UTC", weekdays: [1, 2] } },
   variables: [{ type: "regex", name: "host", parameters: { value: "h=(\\w+)", path: "payload.source" } }],
-  actions: { annotate: null, event_action: null, priority: null, severity: { value: "critical" }, suppress: { value: true, threshold_value: 3, threshold_time_unit: "minutes", threshold_time_amount: 5 }, suspend: null, extractions: [] },
+  actions: {
+    annotate: null,
+    event_action: null,
+    priority: null,
+    severity: { value: "critical" },
+    suppress: { value: true, threshold_value: 3, threshold_time_unit: "minutes", threshold_time_amount: 5 },
+    suspend: null,
+    extractions: [],
+  },
 };
 
 describe("mapping", () => {
   test("outputs camelCase deep; 'none' actions are dropped", () => {
     expect(toOutputs(live, "PSVC1")).toEqual({
-      service: "PSVC1", position: 2, disabled: false, summary: "Event rule 3f1c",
+      service: "PSVC1",
+      position: 2,
+      disabled: false,
+      summary: "Event rule 3f1c",
       conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db", options: {} } }] },
       timeFrame: { scheduledWeekly: { startTime: 3_600_000, duration: 7_200_000, timezone: "UTC", weekdays: [1, 2] } },
       variables: [{ type: "regex", name: "host", parameters: { value: "h=(\\w+)", path: "payload.source" } }],
@@ -101,12 +143,26 @@ describe("mapping", () => {
   test("body: snake_case deep, only managed fields, actions sent whole with absent kinds as none", () => {
     expect(
       toBody({
-        service: "PSVC1", adoptId: "x", position: 0, disabled: true, timeFrame: { activeBetween: { startTime: 1, endTime: 2 } },
+        service: "PSVC1",
+        adoptId: "x",
+        position: 0,
+        disabled: true,
+        timeFrame: { activeBetween: { startTime: 1, endTime: 2 } },
         actions: { eventAction: { value: "resolve" }, extractions: [{ target: "dedup_key", source: "payload.source", regex: "(.*)" }] },
       }),
     ).toEqual({
-      position: 0, disabled: true, time_frame: { active_between: { start_time: 1, end_time: 2 } },
-      actions: { annotate: null, event_action: { value: "resolve" }, priority: null, severity: null, suppress: null, suspend: null, extractions: [{ target: "dedup_key", source: "payload.source", regex: "(.*)" }] },
+      position: 0,
+      disabled: true,
+      time_frame: { active_between: { start_time: 1, end_time: 2 } },
+      actions: {
+        annotate: null,
+        event_action: { value: "resolve" },
+        priority: null,
+        severity: null,
+        suppress: null,
+        suspend: null,
+        extractions: [{ target: "dedup_key", source: "payload.source", regex: "(.*)" }],
+      },
     });
     expect(toBody({ service: "PSVC1", timeFrame: null, variables: [] })).toEqual({ time_frame: null, variables: [] });
   });
@@ -118,14 +174,20 @@ describe("diff", () => {
 
   test("unset fields are not managed; declared values equal to live are no change", async () => {
     await expect(diff({})).resolves.toMatchObject({ changes: false });
-    await expect(diff({ position: 2, disabled: false, actions: { severity: { value: "critical" }, suppress: { value: true, thresholdValue: 3 } }, adoptId: "x" })).resolves.toMatchObject({ changes: false });
-    await expect(diff({ conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db" } }] } })).resolves.toMatchObject({ changes: false });
+    await expect(
+      diff({ position: 2, disabled: false, actions: { severity: { value: "critical" }, suppress: { value: true, thresholdValue: 3 } }, adoptId: "x" }),
+    ).resolves.toMatchObject({ changes: false });
+    await expect(
+      diff({ conditions: { operator: "and", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db" } }] } }),
+    ).resolves.toMatchObject({ changes: false });
   });
   test("every field updates in place; service replaces", async () => {
     const cases: Record<string, unknown> = {
-      position: 0, disabled: true,
+      position: 0,
+      disabled: true,
       conditions: { operator: "or", subconditions: [{ operator: "contains", parameters: { path: "payload.summary", value: "db" } }] },
-      timeFrame: null, variables: [],
+      timeFrame: null,
+      variables: [],
       actions: { severity: { value: "warning" }, suppress: { value: true } },
     };
     for (const [field, value] of Object.entries(cases)) {
@@ -135,7 +197,9 @@ describe("diff", () => {
   });
   test("actions are managed whole: removing or adding an action kind is a change", async () => {
     await expect(diff({ actions: { severity: { value: "critical" } } })).resolves.toMatchObject({ changes: true, replaces: [] });
-    await expect(diff({ actions: { severity: { value: "critical" }, suppress: { value: true }, annotate: { value: "x" } } })).resolves.toMatchObject({ changes: true });
+    await expect(diff({ actions: { severity: { value: "critical" }, suppress: { value: true }, annotate: { value: "x" } } })).resolves.toMatchObject({
+      changes: true,
+    });
     expect(actionsMatch({ severity: null }, {})).toBe(true);
     expect(actionsMatch({ extractions: [] }, {})).toBe(true);
   });
@@ -145,34 +209,87 @@ describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { service: "PSVC1", ...news });
   test("failures name the property", async () => {
     await expect(check({ position: -1 })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^position: /) }] });
-    await expect(check({ conditions: { operator: "xor", subconditions: [] } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^conditions\.operator: /) }] });
+    await expect(check({ conditions: { operator: "xor", subconditions: [] } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^conditions\.operator: /) }],
+    });
     await expect(check({ conditions: { operator: "and", subconditions: [{ operator: "equals", parameters: { path: "a" } }] } })).resolves.toMatchObject({
       failures: [{ property: "", reason: 'conditions.subconditions[0].parameters.value: is required with operator "equals"' }],
     });
-    await expect(check({ timeFrame: {} })).resolves.toMatchObject({ failures: [{ property: "", reason: 'timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"' }] });
-    await expect(check({ timeFrame: { activeBetween: { startTime: 5, endTime: 5 } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.activeBetween\.endTime: /) }] });
-    await expect(check({ timeFrame: { scheduledWeekly: { startTime: 0, duration: 1, timezone: "UTC", weekdays: [0] } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.scheduledWeekly\.weekdays\[0\]: /) }] });
-    await expect(check({ variables: [{ type: "glob", name: "h", parameters: { value: "x", path: "p" } }] })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^variables\[0\]\.type: /) }] });
-    await expect(check({ actions: { severity: { value: "fatal" } } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^actions\.severity\.value: /) }] });
-    await expect(check({ actions: { extractions: [{ target: "t", source: "s" }] } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^actions\.extractions\[0\]\.regex: /) }] });
+    await expect(check({ timeFrame: {} })).resolves.toMatchObject({
+      failures: [{ property: "", reason: 'timeFrame: set exactly one of "activeBetween" and "scheduledWeekly"' }],
+    });
+    await expect(check({ timeFrame: { activeBetween: { startTime: 5, endTime: 5 } } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.activeBetween\.endTime: /) }],
+    });
+    await expect(check({ timeFrame: { scheduledWeekly: { startTime: 0, duration: 1, timezone: "UTC", weekdays: [0] } } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^timeFrame\.scheduledWeekly\.weekdays\[0\]: /) }],
+    });
+    await expect(check({ variables: [{ type: "glob", name: "h", parameters: { value: "x", path: "p" } }] })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^variables\[0\]\.type: /) }],
+    });
+    await expect(check({ actions: { severity: { value: "fatal" } } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^actions\.severity\.value: /) }],
+    });
+    await expect(check({ actions: { extractions: [{ target: "t", source: "s" }] } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^actions\.extractions\[0\]\.regex: /) }],
+    });
     await expect(check({ actions: { bogus: {} } })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("bogus") }] });
     await expect(provider.check!({}, {})).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^service: /) }] });
   });
   test("valid inputs pass", async () => {
-    await expect(check({ position: 0, conditions: { operator: "and", subconditions: [{ operator: "exists", parameters: { path: "a" } }] }, timeFrame: null })).resolves.not.toHaveProperty("failures");
+    await expect(
+      check({ position: 0, conditions: { operator: "and", subconditions: [{ operator: "exists", parameters: { path: "a" } }] }, timeFrame: null }),
+    ).resolves.not.toHaveProperty("failures");
   });
 });
 
 describe("ordering", () => {
   test("requested positions win, others keep their order in the free slots, past the end is last", () => {
-    expect(targetOrder(["u1", "a", "u2", "b"], new Map([["b", 0], ["a", 9]]))).toEqual(["b", "u1", "u2", "a"]);
-    expect(targetOrder(["c", "b", "a"], new Map([["a", 0], ["b", 1], ["c", 2]]))).toEqual(["a", "b", "c"]);
-    expect(targetOrder(["x", "y"], new Map([["y", 0], ["x", 0]]))).toEqual(["x", "y"]); // ties keep current order
+    expect(
+      targetOrder(
+        ["u1", "a", "u2", "b"],
+        new Map([
+          ["b", 0],
+          ["a", 9],
+        ]),
+      ),
+    ).toEqual(["b", "u1", "u2", "a"]);
+    expect(
+      targetOrder(
+        ["c", "b", "a"],
+        new Map([
+          ["a", 0],
+          ["b", 1],
+          ["c", 2],
+        ]),
+      ),
+    ).toEqual(["a", "b", "c"]);
+    expect(
+      targetOrder(
+        ["x", "y"],
+        new Map([
+          ["y", 0],
+          ["x", 0],
+        ]),
+      ),
+    ).toEqual(["x", "y"]); // ties keep current order
   });
   test("moves only positioned rules and skip rules already in place", () => {
-    expect(planMoves(["a", "b", "c"], new Map([["a", 0], ["b", 1], ["c", 2]]))).toEqual([]);
+    expect(
+      planMoves(
+        ["a", "b", "c"],
+        new Map([
+          ["a", 0],
+          ["b", 1],
+          ["c", 2],
+        ]),
+      ),
+    ).toEqual([]);
     const current = ["x", "u1", "u2", "p"];
-    const desired = new Map([["p", 1], ["x", 3]]);
+    const desired = new Map([
+      ["p", 1],
+      ["x", 3],
+    ]);
     const moves = planMoves(current, desired);
     expect(moves.every((m) => desired.has(m.id))).toBe(true);
     expect(moves.reduce(applyMove, current)).toEqual(["u1", "p", "u2", "x"]);
@@ -180,7 +297,10 @@ describe("ordering", () => {
   test("property: the moves reach the target order and never write an unpositioned rule", () => {
     const scenario = fc.integer({ min: 0, max: 9 }).chain((n) =>
       fc.record({
-        order: fc.shuffledSubarray([...Array(n).keys()].map((i) => `r${i}`), { minLength: n, maxLength: n }),
+        order: fc.shuffledSubarray(
+          [...Array(n).keys()].map((i) => `r${i}`),
+          { minLength: n, maxLength: n },
+        ),
         wants: fc.array(fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }), { minLength: n, maxLength: n }),
       }),
     );
@@ -290,7 +410,10 @@ describe("CRUD against the in-memory API", () => {
   });
 
   test("adoption writes the declared fields to the existing rule", async () => {
-    api.rules.set("PSVC1", [{ id: "OLD", disabled: false, actions: {} }, { id: "U1", actions: {} }]);
+    api.rules.set("PSVC1", [
+      { id: "OLD", disabled: false, actions: {} },
+      { id: "U1", actions: {} },
+    ]);
     const r = await create(1, { adoptId: "OLD", disabled: true });
     expect(r.id).toBe("OLD");
     expect(r.outs).toMatchObject({ position: 1, disabled: true });

@@ -30,10 +30,16 @@ beforeEach(() => {
 
 test("outputs of the verb reply", () => {
   expect(toOutputs("PSVC1", reply)).toEqual({
-    service: "PSVC1", convertStatus: "completed", convertedTo: "PSVC1", convertedToType: "event_orchestration_service_reference",
+    service: "PSVC1",
+    convertStatus: "completed",
+    convertedTo: "PSVC1",
+    convertedToType: "event_orchestration_service_reference",
   });
   // The description's reply: the orchestration's URL.
-  expect(toOutputs("PSVC1", { convert_status: "completed", converted_to: "https://api.pagerduty.com/event_orchestrations/services/PSVC1" })).toMatchObject({ convertedTo: "PSVC1", convertedToType: null });
+  expect(toOutputs("PSVC1", { convert_status: "completed", converted_to: "https://api.pagerduty.com/event_orchestrations/services/PSVC1" })).toMatchObject({
+    convertedTo: "PSVC1",
+    convertedToType: null,
+  });
   expect(toOutputs("PSVC1", {})).toMatchObject({ convertStatus: "completed", convertedTo: null });
 });
 

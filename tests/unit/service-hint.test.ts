@@ -2,7 +2,14 @@
 import { ApiError, PagerDutyError } from "../../provider/errors";
 import { serviceNotFoundHint, withServiceNotFoundHint } from "../../provider/engine/service-hint";
 
-const notFound = new ApiError({ method: "POST", path: "/services/P3LKWGM/integrations", status: 404, apiMessage: "Not Found", errors: ["Service P3LKWGM not found"], response: { status: 404, headers: {}, body: null } });
+const notFound = new ApiError({
+  method: "POST",
+  path: "/services/P3LKWGM/integrations",
+  status: 404,
+  apiMessage: "Not Found",
+  errors: ["Service P3LKWGM not found"],
+  response: { status: 404, headers: {}, body: null },
+});
 
 test("names the account asked, the setting, and that children do not take the service's account", () => {
   expect(serviceNotFoundHint({ account: "default" }, "P3LKWGM")).toBe(
@@ -17,7 +24,9 @@ test("a 404 gets the hint after the API's words, keeping its code and cause; oth
   expect(e).toBeInstanceOf(PagerDutyError);
   expect(e.code).toBe("ERR_NOT_FOUND");
   expect(e.cause).toBe(notFound);
-  expect(e.message).toMatch(/^POST \/services\/P3LKWGM\/integrations failed: 404 Not Found: Service P3LKWGM not found: service P3LKWGM is not in the default account/);
+  expect(e.message).toMatch(
+    /^POST \/services\/P3LKWGM\/integrations failed: 404 Not Found: Service P3LKWGM not found: service P3LKWGM is not in the default account/,
+  );
   const other = new PagerDutyError("ERR_API", "boom");
   expect(withServiceNotFoundHint({ account: "default" }, "P3LKWGM", other)).toBe(other);
 });

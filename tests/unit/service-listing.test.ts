@@ -13,17 +13,35 @@ const seen: string[] = [];
 beforeEach(() => (seen.length = 0));
 
 const live = (id: string, name = `svc-${id}`) => ({
-  id, type: "service", name, description: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
-  auto_resolve_timeout: 14400, acknowledgement_timeout: 1800, status: "active", alert_creation: "create_alerts_and_incidents",
-  incident_urgency_rule: { type: "constant", urgency: "high" }, support_hours: null, scheduled_actions: [],
-  alert_grouping_parameters: { type: null }, auto_pause_notifications_parameters: { enabled: false, timeout: null },
-  html_url: `https://acme.pagerduty.com/service-directory/${id}`, created_at: "2026-11-22T00:00:00Z", summary: name,
+  id,
+  type: "service",
+  name,
+  description: null,
+  escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  auto_resolve_timeout: 14400,
+  acknowledgement_timeout: 1800,
+  status: "active",
+  alert_creation: "create_alerts_and_incidents",
+  incident_urgency_rule: { type: "constant", urgency: "high" },
+  support_hours: null,
+  scheduled_actions: [],
+  alert_grouping_parameters: { type: null },
+  auto_pause_notifications_parameters: { enabled: false, timeout: null },
+  html_url: `https://acme.pagerduty.com/service-directory/${id}`,
+  created_at: "2026-11-22T00:00:00Z",
+  summary: name,
   integrations: [] as unknown[],
 });
 const events = (id: string, svc: string) => ({
-  id, type: "events_api_v2_inbound_integration", name: "Events API V2", summary: "Events API V2",
-  html_url: `https://acme.pagerduty.com/services/${svc}/integrations/${id}`, created_at: "2026-11-22T00:00:00Z",
-  service: { id: svc, type: "service_reference" }, vendor: null, integration_key: `key-${id}`.padEnd(32, "0"),
+  id,
+  type: "events_api_v2_inbound_integration",
+  name: "Events API V2",
+  summary: "Events API V2",
+  html_url: `https://acme.pagerduty.com/services/${svc}/integrations/${id}`,
+  created_at: "2026-11-22T00:00:00Z",
+  service: { id: svc, type: "service_reference" },
+  vendor: null,
+  integration_key: `key-${id}`.padEnd(32, "0"),
 });
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `P${String(i).padStart(3, "0")}`);
 /** `count` services, each with one events integration embedded whole. */
@@ -54,13 +72,17 @@ function serve(services: ReturnType<typeof account>, opts: { totalOverride?: num
       const offset = Number(url.searchParams.get("offset") ?? 0);
       const whole = !opts.referencesOnly && url.searchParams.getAll("include[]").includes("integrations");
       const page = services.slice(offset, offset + limit).map((s) => (whole ? s : { ...s, integrations: s.integrations.map(ref) }));
-      const total = url.searchParams.get("total") === "true" && !opts.noTotal ? opts.totalOverride ?? services.length : null;
+      const total = url.searchParams.get("total") === "true" && !opts.noTotal ? (opts.totalOverride ?? services.length) : null;
       return json({ services: page, limit, offset, more: offset + limit < services.length, total });
     })
     .persist();
 }
 const ref = (i: { id: string; type: string }) => ({ id: i.id, type: `${i.type}_reference` });
-const json = (data: unknown, statusCode = 200) => ({ statusCode, data: JSON.stringify(data), responseOptions: { headers: { "content-type": "application/json" } } });
+const json = (data: unknown, statusCode = 200) => ({
+  statusCode,
+  data: JSON.stringify(data),
+  responseOptions: { headers: { "content-type": "application/json" } },
+});
 
 const readService = (id: string) => providers.service.read!(id, {});
 const readIntegration = (id: string, svc: string) => providers.integration.read!(id, { service: svc });
@@ -76,10 +98,7 @@ test("a single read is one GET: nothing is listed", async () => {
 test("reads in a burst: one GET, then one listing page answers the rest, services and integrations alike", async () => {
   const services = account(40);
   serve(services);
-  const reads = await Promise.all([
-    ...ids(40).map((id) => readService(id)),
-    ...ids(40).map((id) => readIntegration(`I${id}`, id)),
-  ]);
+  const reads = await Promise.all([...ids(40).map((id) => readService(id)), ...ids(40).map((id) => readIntegration(`I${id}`, id))]);
   expect(shows()).toEqual(["GET /services/P000"]);
   expect(lists()).toEqual(["GET /services?include%5B%5D=integrations&limit=100&offset=0&total=true"]);
   // What the listing answers is what a GET of each would have: same outputs.
@@ -174,7 +193,13 @@ test("a big account the stack reads much of is listed once the reads reach its p
 
 test("event rules of one service read in one burst share one listing of its rules", async () => {
   const rules = Array.from({ length: 12 }, (_, i) => ({
-    id: `R${i}`, position: i, disabled: false, conditions: { operator: "and", subconditions: [] }, time_frame: null, variables: [], actions: { annotate: { value: `r${i}` } },
+    id: `R${i}`,
+    position: i,
+    disabled: false,
+    conditions: { operator: "and", subconditions: [] },
+    time_frame: null,
+    variables: [],
+    actions: { annotate: { value: `r${i}` } },
   }));
   api
     .pool()

@@ -10,22 +10,44 @@ import { virtualConsistency } from "./virtual-consistency";
 const provider = offline(resource);
 
 const live = {
-  id: "PABC123", type: "service", name: "Checkout", description: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
-  auto_resolve_timeout: 14400, acknowledgement_timeout: 1800, status: "active", alert_creation: "create_alerts_and_incidents",
-  incident_urgency_rule: { type: "constant", urgency: "high" }, support_hours: null, scheduled_actions: [],
-  alert_grouping_parameters: { type: null }, auto_pause_notifications_parameters: { enabled: false, timeout: null },
-  html_url: "https://acme.pagerduty.com/service-directory/PABC123", created_at: "2026-11-22T00:00:00Z", summary: "Checkout",
+  id: "PABC123",
+  type: "service",
+  name: "Checkout",
+  description: null,
+  escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  auto_resolve_timeout: 14400,
+  acknowledgement_timeout: 1800,
+  status: "active",
+  alert_creation: "create_alerts_and_incidents",
+  incident_urgency_rule: { type: "constant", urgency: "high" },
+  support_hours: null,
+  scheduled_actions: [],
+  alert_grouping_parameters: { type: null },
+  auto_pause_notifications_parameters: { enabled: false, timeout: null },
+  html_url: "https://acme.pagerduty.com/service-directory/PABC123",
+  created_at: "2026-11-22T00:00:00Z",
+  summary: "Checkout",
 };
 
 test("outputs map every field and normalize an absent description to empty", () => {
   const out = toOutputs(live);
-  expect(out).toMatchObject({ name: "Checkout", description: "", escalationPolicy: "PEP1", autoResolveTimeout: 14400, incidentUrgencyRule: { type: "constant", urgency: "high" }, htmlUrl: live.html_url });
+  expect(out).toMatchObject({
+    name: "Checkout",
+    description: "",
+    escalationPolicy: "PEP1",
+    autoResolveTimeout: 14400,
+    incidentUrgencyRule: { type: "constant", urgency: "high" },
+    htmlUrl: live.html_url,
+  });
 });
 
 test("the body carries only managed fields, the policy as a reference, status only on update", () => {
   const inputs = { name: "Checkout", escalationPolicy: "PEP1", acknowledgementTimeout: null, status: "disabled" as const, adoptId: "PX" };
   expect(toBody(inputs, { includeStatus: false })).toEqual({
-    type: "service", name: "Checkout", acknowledgement_timeout: null, escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+    type: "service",
+    name: "Checkout",
+    acknowledgement_timeout: null,
+    escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
   });
   expect(toBody(inputs, { includeStatus: true }).status).toBe("disabled");
 });
@@ -39,11 +61,18 @@ test("no diff against server defaults the program did not set", async () => {
 test("each kind of managed field change is an in-place update", async () => {
   const olds = toOutputs(live);
   const cases: Record<string, unknown> = {
-    name: "Other", description: "new", escalationPolicy: "PEP2", autoResolveTimeout: null, acknowledgementTimeout: 60, status: "disabled",
-    alertCreation: "create_incidents", incidentUrgencyRule: { type: "constant", urgency: "low" },
+    name: "Other",
+    description: "new",
+    escalationPolicy: "PEP2",
+    autoResolveTimeout: null,
+    acknowledgementTimeout: 60,
+    status: "disabled",
+    alertCreation: "create_incidents",
+    incidentUrgencyRule: { type: "constant", urgency: "low" },
     supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1] },
     scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
-    alertGroupingParameters: { type: "time", config: { timeout: 5 } }, autoPauseNotificationsParameters: { enabled: true, timeout: 300 },
+    alertGroupingParameters: { type: "time", config: { timeout: 5 } },
+    autoPauseNotificationsParameters: { enabled: true, timeout: 300 },
   };
   for (const [field, value] of Object.entries(cases)) {
     const r = await provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", [field]: value });
@@ -55,15 +84,26 @@ describe("check", () => {
   const check = (news: Record<string, unknown>) => provider.check!({}, { escalationPolicy: "PEP1", name: "x", ...news });
   test("names the field and the problem", async () => {
     await expect(check({ name: "  " })).resolves.toMatchObject({ failures: [{ property: "", reason: "name: must not be empty" }] });
-    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^autoResolveTimeout: /) }] });
-    await expect(check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } })).resolves.toMatchObject({
-      failures: [{ property: "", reason: 'supportHours.startTime: must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59' }, { property: "", reason: expect.stringMatching(/^supportHours\.daysOfWeek\[0\]: /) }],
+    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^autoResolveTimeout: /) }],
     });
-    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^escalationPolicy: /) }] });
+    await expect(
+      check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } }),
+    ).resolves.toMatchObject({
+      failures: [
+        { property: "", reason: 'supportHours.startTime: must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59' },
+        { property: "", reason: expect.stringMatching(/^supportHours\.daysOfWeek\[0\]: /) },
+      ],
+    });
+    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^escalationPolicy: /) }],
+    });
     await expect(check({ colour: "red" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("colour") }] });
   });
   test("use_support_hours requires supportHours", async () => {
-    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^supportHours: /) }] });
+    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^supportHours: /) }],
+    });
   });
   test("valid inputs have no failures", async () => {
     await expect(check({ autoResolveTimeout: null, acknowledgementTimeout: 600 })).resolves.not.toHaveProperty("failures");
@@ -88,20 +128,29 @@ describe("check: the escalation policy at preview", () => {
 
   test("an id the account lacks fails naming escalationPolicy, with one request per id", async () => {
     useClient({ PAGERDUTY_TOKEN: "k" });
-    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PNOSUCH" }).reply(404, { error: { message: "Not Found", code: 2100 } });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PNOSUCH" })
+      .reply(404, { error: { message: "Not Found", code: 2100 } });
     const failure = { failures: [{ property: "", reason: "escalationPolicy: the account has no escalation policy PNOSUCH" }] };
     await expect(Promise.all([check("PNOSUCH"), check("PNOSUCH")])).resolves.toMatchObject([failure, failure]);
   });
 
   test("an id the account has passes", async () => {
     useClient({ PAGERDUTY_TOKEN: "k" });
-    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PEP1" }).reply(200, { escalation_policy: { id: "PEP1" } });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PEP1" })
+      .reply(200, { escalation_policy: { id: "PEP1" } });
     await expect(check("PEP1")).resolves.not.toHaveProperty("failures");
   });
 
   test("another failure passes the preview and says the create checks it", async () => {
     useClient({ PAGERDUTY_TOKEN: "k" });
-    agent().get(API).intercept({ method: "GET", path: "/escalation_policies/PEP2" }).reply(403, { error: { message: "Access Denied", code: 2010 } });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PEP2" })
+      .reply(403, { error: { message: "Access Denied", code: 2010 } });
     await expect(check("PEP2")).resolves.not.toHaveProperty("failures");
     expect(warnings).toEqual([expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/)]);
   });

@@ -65,7 +65,16 @@ test("holders come from the state's resources; resources being deleted hold noth
   const svc = "pulumi-nodejs:dynamic/pagerduty:Service";
   const s = new StackState(
     "org/p/dev",
-    exporter([checkpoint([], [{ urn: "urn:a", type: svc, id: "P1" }, { urn: "urn:b", type: svc, id: "P2", delete: true }, { urn: "urn:c", type: "other", id: "P3" }])]).fn,
+    exporter([
+      checkpoint(
+        [],
+        [
+          { urn: "urn:a", type: svc, id: "P1" },
+          { urn: "urn:b", type: svc, id: "P2", delete: true },
+          { urn: "urn:c", type: "other", id: "P3" },
+        ],
+      ),
+    ]).fn,
     true,
   );
   await expect(s.holder("Service", "P1")).resolves.toBe("urn:a");

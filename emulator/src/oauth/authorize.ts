@@ -10,8 +10,7 @@ import { CODE_TTL_MS, PENDING_TTL_MS, type PendingAuthorization } from "./codes"
 import { CHALLENGE } from "./pkce";
 import { CLASSIC_SCOPES, OPENID } from "./scopes";
 
-const escape = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 /** Inline so the page needs nothing else from the emulator; plain system fonts, one card. */
 const STYLE = `
@@ -49,14 +48,19 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
     .header("cache-control", "no-store")
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-        `<title>${escape(title)}</title><style>${STYLE}</style></head><body><main>` +
-        `<div class="brand">PagerDuty<small>emulator</small></div><div class="content"><h1>${escape(title)}</h1>${body}</div></main></body></html>`,
+        `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>` +
+        `<div class="brand">PagerDuty<small>emulator</small></div><div class="content"><h1>${escapeHtml(title)}</h1>${body}</div></main></body></html>`,
     );
 }
 
 /** An error page for requests that must not be redirected; JSON error fields are in the page too. */
 function errorPage(reply: FastifyReply, e: OAuthError) {
-  return page(reply, e.status, "Authorization failed", `<p id="error" class="alert">${escape(e.error)}</p><p id="error_description">${escape(e.description)}</p>`);
+  return page(
+    reply,
+    e.status,
+    "Authorization failed",
+    `<p id="error" class="alert">${escapeHtml(e.error)}</p><p id="error_description">${escapeHtml(e.description)}</p>`,
+  );
 }
 
 function redirect(reply: FastifyReply, uri: string, params: Record<string, string | undefined>) {
@@ -92,22 +96,22 @@ const SCOPE_TEXT: Record<string, string> = {
 
 function consentForm(reply: FastifyReply, core: EmulatorCore, app: App, id: string, scopes: string[], problem?: string, email?: string) {
   const account = core.state.accounts[app.accountId];
-  const owner = account ? `${escape(account.name)} (${escape(account.subdomain)}, ${escape(account.region.toUpperCase())} service region)` : "another account";
-  const list = scopes
-    .map((s) => `<li><code>${escape(s)}</code><span>${escape(SCOPE_TEXT[s] ?? "Access granted by this scope")}</span></li>`)
-    .join("");
+  const owner = account
+    ? `${escapeHtml(account.name)} (${escapeHtml(account.subdomain)}, ${escapeHtml(account.region.toUpperCase())} service region)`
+    : "another account";
+  const list = scopes.map((s) => `<li><code>${escapeHtml(s)}</code><span>${escapeHtml(SCOPE_TEXT[s] ?? "Access granted by this scope")}</span></li>`).join("");
   return page(
     reply,
     problem ? OAUTH_ERRORS.login_failed.status : 200,
     `Authorize ${app.name}`,
-    `<p class="account" id="app">Sign in to let <strong>${escape(app.name)}</strong>, an app of <strong id="account">${owner}</strong>, act as you.</p>
-${problem ? `<p id="error" class="alert" role="alert">${escape(problem)}</p>` : ""}
+    `<p class="account" id="app">Sign in to let <strong>${escapeHtml(app.name)}</strong>, an app of <strong id="account">${owner}</strong>, act as you.</p>
+${problem ? `<p id="error" class="alert" role="alert">${escapeHtml(problem)}</p>` : ""}
 <h2>It asks to</h2>
 <ul id="scopes" class="scopes">${list}</ul>
 <form method="post" action="/oauth/authorize">
-<input type="hidden" name="request_id" value="${escape(id)}">
+<input type="hidden" name="request_id" value="${escapeHtml(id)}">
 <label for="email">Email</label>
-<input id="email" type="email" name="email" autocomplete="username" value="${escape(email ?? "")}">
+<input id="email" type="email" name="email" autocomplete="username" value="${escapeHtml(email ?? "")}">
 <label for="password">Password</label>
 <input id="password" type="password" name="password" autocomplete="current-password">
 <div class="actions"><!-- Approve first in the DOM: pressing Enter submits the first button -->
@@ -126,7 +130,7 @@ export function registerAuthorize(app: FastifyInstance, core: EmulatorCore): voi
       return errorPage(reply, new OAuthError("invalid_request", "client_secret must never be sent in a query string"));
     }
     const client = appByClientId(core.state, one(q.client_id) ?? "");
-    if (!client || !client.oauthEnabled) return errorPage(reply, new OAuthError("invalid_client", "Unknown client_id"));
+    if (!client?.oauthEnabled) return errorPage(reply, new OAuthError("invalid_client", "Unknown client_id"));
     const redirectUri = one(q.redirect_uri);
     if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
       return errorPage(reply, new OAuthError("invalid_request", "redirect_uri is missing or not registered with the app (exact match)"));

@@ -26,7 +26,7 @@ function equalSecret(given: string, expected: string): boolean {
 
 /** The form body as single strings; repeated parameters are a malformed request. */
 function readForm(req: FastifyRequest): Form {
-  if (Object.prototype.hasOwnProperty.call(req.query ?? {}, "client_secret")) {
+  if (Object.hasOwn(req.query ?? {}, "client_secret")) {
     throw new OAuthError("invalid_request", "client_secret must never be sent in the query string; send it in the form body");
   }
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers["content-type"] ?? "")) {
@@ -51,7 +51,7 @@ function required(form: Form, name: string): string {
 
 function client(core: EmulatorCore, form: Form): App {
   const app = appByClientId(core.state, required(form, "client_id"));
-  if (!app || !app.oauthEnabled) throw new OAuthError("invalid_client", "Unknown client_id (or its OAuth functionality was deleted)");
+  if (!app?.oauthEnabled) throw new OAuthError("invalid_client", "Unknown client_id (or its OAuth functionality was deleted)");
   return app;
 }
 

@@ -14,8 +14,15 @@ import { type Vendor, VENDORS, vendorById } from "../vendors";
 
 /** Every account has these; `event_intelligence` only with the AIOps entitlement. */
 const BASE_ABILITIES = [
-  "teams", "read_only_users", "service_support_hours", "urgencies", "custom_fields",
-  "event_rules", "manage_schedules", "response_plays", "advanced_permissions",
+  "teams",
+  "read_only_users",
+  "service_support_hours",
+  "urgencies",
+  "custom_fields",
+  "event_rules",
+  "manage_schedules",
+  "response_plays",
+  "advanced_permissions",
 ];
 
 export function abilitiesOf(account: Account): string[] {
@@ -54,7 +61,7 @@ const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** A stable id derived from the account and the priority's name, so no state is stored for them. */
 function priorityId(accountId: string, name: string): string {
   const h = createHash("sha256").update(`priority\0${accountId}\0${name}`).digest();
-  return "Q" + [...h.subarray(0, 6)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("");
+  return `Q${[...h.subarray(0, 6)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("")}`;
 }
 
 export function prioritiesOf(accountId: string, base: string) {
@@ -102,7 +109,8 @@ export function registerCatalog(app: FastifyInstance, core: EmulatorCore): void 
   // and the service answers them 400 (clients such as pdpyras tell key kinds apart by that).
   rest(app, "GET", "/users/me", "", (req) => {
     const p = who(req);
-    if (!p.userId) throw invalid("GET /users/me needs a user's credential (a user API key or a user token); account-level keys and app tokens have no current user");
+    if (!p.userId)
+      throw invalid("GET /users/me needs a user's credential (a user API key or a user token); account-level keys and app tokens have no current user");
     const includes = many(query(req), "include");
     const bad = includes.filter((i) => !["contact_methods", "notification_rules", "teams", "subdomains", "calendar_urls"].includes(i));
     if (bad.length) throw invalid(`"include[]" has unknown values: ${bad.join(", ")}`);
@@ -110,12 +118,24 @@ export function registerCatalog(app: FastifyInstance, core: EmulatorCore): void 
     const base = baseUrl(core, req);
     return {
       user: {
-        id: u.id, type: "user", summary: u.name, self: `${base}/users/${u.id}`, html_url: `${base}/users/${u.id}`,
-        name: u.name, email: u.email, time_zone: "Etc/UTC", color: "green", role: ROLE_NAMES[u.role],
-        avatar_url: `${origin(core, req)}/_emulator/static/avatar.png`, description: null, invitation_sent: false, job_title: "",
-        teams: [], contact_methods: [], notification_rules: [],
+        id: u.id,
+        type: "user",
+        summary: u.name,
+        self: `${base}/users/${u.id}`,
+        html_url: `${base}/users/${u.id}`,
+        name: u.name,
+        email: u.email,
+        time_zone: "Etc/UTC",
+        color: "green",
+        role: ROLE_NAMES[u.role],
+        avatar_url: `${origin(core, req)}/_emulator/static/avatar.png`,
+        description: null,
+        invitation_sent: false,
+        job_title: "",
+        teams: [],
+        contact_methods: [],
+        notification_rules: [],
       },
     };
   });
 }
-

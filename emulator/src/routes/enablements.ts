@@ -29,19 +29,27 @@ export function registerEnablements(app: FastifyInstance, core: EmulatorCore): v
     return { enablements: FEATURES.map((f) => render(core, s, f)) };
   });
 
-  rest(app, "PUT", "/services/:id/enablements/:feature_name", SCOPES.servicesWrite, (req) => {
-    const p = who(req);
-    const s = findService(core, p, params(req).id);
-    const feature = params(req).feature_name;
-    if (!(FEATURES as readonly string[]).includes(feature)) throw invalid(`Feature "${feature}" does not exist (known: ${FEATURES.join(", ")})`);
-    const { enabled } = (req.body as { enablement: { enabled: boolean } }).enablement;
-    const before = render(core, s, feature).enabled;
-    s.enablements[feature] = { enabled: enabled as boolean, updated_at: core.clock.iso() };
-    const base = baseUrl(core, req);
-    if (before !== enabled) {
-      audit(core, p, serviceRef(base, s), "update", reference("enablement", feature, feature, `${base}/services/${s.id}/enablements/${feature}`),
-        [{ name: "enabled", value: String(enabled), before_value: String(before) }]);
-    }
-    return { enablement: render(core, s, feature) };
-  }, enablementBody);
+  rest(
+    app,
+    "PUT",
+    "/services/:id/enablements/:feature_name",
+    SCOPES.servicesWrite,
+    (req) => {
+      const p = who(req);
+      const s = findService(core, p, params(req).id);
+      const feature = params(req).feature_name;
+      if (!(FEATURES as readonly string[]).includes(feature)) throw invalid(`Feature "${feature}" does not exist (known: ${FEATURES.join(", ")})`);
+      const { enabled } = (req.body as { enablement: { enabled: boolean } }).enablement;
+      const before = render(core, s, feature).enabled;
+      s.enablements[feature] = { enabled: enabled as boolean, updated_at: core.clock.iso() };
+      const base = baseUrl(core, req);
+      if (before !== enabled) {
+        audit(core, p, serviceRef(base, s), "update", reference("enablement", feature, feature, `${base}/services/${s.id}/enablements/${feature}`), [
+          { name: "enabled", value: String(enabled), before_value: String(before) },
+        ]);
+      }
+      return { enablement: render(core, s, feature) };
+    },
+    enablementBody,
+  );
 }

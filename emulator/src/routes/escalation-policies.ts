@@ -19,7 +19,9 @@ function render(core: EmulatorCore, base: string, p: EscalationPolicy) {
     description: null,
     num_loops: 0,
     escalation_rules: [],
-    services: Object.values(core.state.services).filter((s) => s.escalationPolicyId === p.id).map((s) => serviceRef(base, s)),
+    services: Object.values(core.state.services)
+      .filter((s) => s.escalationPolicyId === p.id)
+      .map((s) => serviceRef(base, s)),
     teams: [],
   };
 }

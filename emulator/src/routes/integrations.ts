@@ -75,7 +75,10 @@ function parseSettings(v: Validator, o: Json, type: string) {
   set("vendor", vendor);
   if (type !== EMAIL_TYPE) return out;
   set("integration_email", v.string(o, "integration_email", { pattern: /^[^@\s]+@[^@\s]+$/ }) ?? undefined);
-  set("email_incident_creation", v.oneOf(o, "email_incident_creation", ["on_new_email", "on_new_email_subject", "only_if_no_open_incidents", "use_rules"]) ?? undefined);
+  set(
+    "email_incident_creation",
+    v.oneOf(o, "email_incident_creation", ["on_new_email", "on_new_email_subject", "only_if_no_open_incidents", "use_rules"]) ?? undefined,
+  );
   set("email_filter_mode", v.oneOf(o, "email_filter_mode", ["all-email", "or-rules-email", "and-rules-email"]) ?? undefined);
   set("email_filters", emailFilters(v, o));
   set("email_parsers", emailParsers(v, o));
@@ -86,8 +89,7 @@ function parseSettings(v: Validator, o: Json, type: string) {
 /** What audit records compare; never the routing key, which is a secret. */
 const view = (i: IntegrationRecord): Json => ({ name: i.name, type: i.type, vendor: i.vendorId, integration_email: i.integration_email, ...i.settings });
 
-const integrationRef = (base: string, i: IntegrationRecord) =>
-  reference("integration", i.id, i.name, `${base}/services/${i.serviceId}/integrations/${i.id}`);
+const integrationRef = (base: string, i: IntegrationRecord) => reference("integration", i.id, i.name, `${base}/services/${i.serviceId}/integrations/${i.id}`);
 
 function findIntegration(core: EmulatorCore, s: ServiceRecord, id: string): IntegrationRecord {
   const i = core.state.integrations[id];
@@ -100,70 +102,84 @@ function emailTaken(core: EmulatorCore, email: string, exceptId?: string): boole
 }
 
 export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): void {
-  rest(app, "POST", "/services/:id/integrations", SCOPES.servicesWrite, (req, reply) => {
-    const p = who(req);
-    const s = findService(core, p, params(req).id);
-    const o = (req.body as { integration: Json }).integration;
-    const v = new Validator();
-    // Created by vendor: the type is the vendor's. The Terraform provider sends its placeholder type
-    // "service_integration" with a vendor, which means the same.
-    const vendorDecides = (o.type === undefined || o.type === GENERIC_TYPE) && isObject(o.vendor);
-    const byVendor = vendorDecides && isObject(o.vendor) && typeof o.vendor.id === "string" ? vendorById(o.vendor.id) : undefined;
-    if (vendorDecides && isObject(o.vendor) && !byVendor) throw invalid(`"vendor.id" ${String(o.vendor.id)} is not a vendor of the catalogue (GET /vendors)`);
-    const type = byVendor ? byVendor.integrationType : v.oneOf(o, "type", TYPES, { required: true });
-    v.done();
-    const { name, vendor, integration_email, ...settings } = parseSettings(v, o, type as string);
-    v.done();
-    const isEmail = type === EMAIL_TYPE;
-    const account = core.state.accounts[p.accountId];
-    const email = isEmail ? ((integration_email as string | undefined) ?? `${randomString(8).toLowerCase()}@${account.subdomain}.pagerduty.example`) : null;
-    if (email && emailTaken(core, email)) throw invalid(`"integration_email" ${email} is already used by another integration`);
-    const i: IntegrationRecord = {
-      id: core.ids.next(),
-      accountId: p.accountId,
-      serviceId: s.id,
-      type: type as string,
-      name: (name as string | undefined) ?? byVendor?.name ?? TYPE_NAMES[type as string],
-      vendorId: (vendor as string | null | undefined) ?? null,
-      integration_key: isEmail ? null : integrationKey(),
-      integration_email: email,
-      settings: isEmail ? { ...EMAIL_DEFAULTS, ...settings } : {},
-      created_at: core.clock.iso(),
-    };
-    core.state.integrations[i.id] = i;
-    s.integrationIds.push(i.id);
-    startLag(core, p.accountId, i.id);
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "create", integrationRef(base, i), changes(undefined, view(i)));
-    reply.code(201);
-    return { integration: renderIntegration(core, base, i) };
-  }, integrationBody);
+  rest(
+    app,
+    "POST",
+    "/services/:id/integrations",
+    SCOPES.servicesWrite,
+    (req, reply) => {
+      const p = who(req);
+      const s = findService(core, p, params(req).id);
+      const o = (req.body as { integration: Json }).integration;
+      const v = new Validator();
+      // Created by vendor: the type is the vendor's. The Terraform provider sends its placeholder type
+      // "service_integration" with a vendor, which means the same.
+      const vendorDecides = (o.type === undefined || o.type === GENERIC_TYPE) && isObject(o.vendor);
+      const byVendor = vendorDecides && isObject(o.vendor) && typeof o.vendor.id === "string" ? vendorById(o.vendor.id) : undefined;
+      if (vendorDecides && isObject(o.vendor) && !byVendor) throw invalid(`"vendor.id" ${String(o.vendor.id)} is not a vendor of the catalogue (GET /vendors)`);
+      const type = byVendor ? byVendor.integrationType : v.oneOf(o, "type", TYPES, { required: true });
+      v.done();
+      const { name, vendor, integration_email, ...settings } = parseSettings(v, o, type as string);
+      v.done();
+      const isEmail = type === EMAIL_TYPE;
+      const account = core.state.accounts[p.accountId];
+      const email = isEmail ? ((integration_email as string | undefined) ?? `${randomString(8).toLowerCase()}@${account.subdomain}.pagerduty.example`) : null;
+      if (email && emailTaken(core, email)) throw invalid(`"integration_email" ${email} is already used by another integration`);
+      const i: IntegrationRecord = {
+        id: core.ids.next(),
+        accountId: p.accountId,
+        serviceId: s.id,
+        type: type as string,
+        name: (name as string | undefined) ?? byVendor?.name ?? TYPE_NAMES[type as string],
+        vendorId: (vendor as string | null | undefined) ?? null,
+        integration_key: isEmail ? null : integrationKey(),
+        integration_email: email,
+        settings: isEmail ? { ...EMAIL_DEFAULTS, ...settings } : {},
+        created_at: core.clock.iso(),
+      };
+      core.state.integrations[i.id] = i;
+      s.integrationIds.push(i.id);
+      startLag(core, p.accountId, i.id);
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "create", integrationRef(base, i), changes(undefined, view(i)));
+      reply.code(201);
+      return { integration: renderIntegration(core, base, i) };
+    },
+    integrationBody,
+  );
 
   rest(app, "GET", "/services/:id/integrations/:integration_id", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     return { integration: renderIntegration(core, baseUrl(core, req), findIntegration(core, s, params(req).integration_id)) };
   });
 
-  rest(app, "PUT", "/services/:id/integrations/:integration_id", SCOPES.servicesWrite, (req) => {
-    const p = who(req);
-    const s = findService(core, p, params(req).id);
-    const i = findIntegration(core, s, params(req).integration_id);
-    const o = (req.body as { integration: Json }).integration;
-    if (o.type !== undefined && o.type !== GENERIC_TYPE && o.type !== i.type) throw invalid(`"type" cannot be changed (is ${i.type})`);
-    const v = new Validator();
-    const { name, vendor, integration_email, ...settings } = parseSettings(v, o, i.type);
-    v.done();
-    if (typeof integration_email === "string" && emailTaken(core, integration_email, i.id))
-      throw invalid(`"integration_email" ${integration_email} is already used by another integration`);
-    const before = view(i);
-    if (name !== undefined) i.name = name as string;
-    if (vendor !== undefined) i.vendorId = vendor as string | null;
-    if (integration_email !== undefined) i.integration_email = integration_email as string;
-    Object.assign(i.settings, settings);
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "update", integrationRef(base, i), changes(before, view(i)));
-    return { integration: renderIntegration(core, base, i) };
-  }, integrationBody);
+  rest(
+    app,
+    "PUT",
+    "/services/:id/integrations/:integration_id",
+    SCOPES.servicesWrite,
+    (req) => {
+      const p = who(req);
+      const s = findService(core, p, params(req).id);
+      const i = findIntegration(core, s, params(req).integration_id);
+      const o = (req.body as { integration: Json }).integration;
+      if (o.type !== undefined && o.type !== GENERIC_TYPE && o.type !== i.type) throw invalid(`"type" cannot be changed (is ${i.type})`);
+      const v = new Validator();
+      const { name, vendor, integration_email, ...settings } = parseSettings(v, o, i.type);
+      v.done();
+      if (typeof integration_email === "string" && emailTaken(core, integration_email, i.id))
+        throw invalid(`"integration_email" ${integration_email} is already used by another integration`);
+      const before = view(i);
+      if (name !== undefined) i.name = name as string;
+      if (vendor !== undefined) i.vendorId = vendor as string | null;
+      if (integration_email !== undefined) i.integration_email = integration_email as string;
+      Object.assign(i.settings, settings);
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "update", integrationRef(base, i), changes(before, view(i)));
+      return { integration: renderIntegration(core, base, i) };
+    },
+    integrationBody,
+  );
 
   rest(app, "DELETE", "/services/:id/integrations/:integration_id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);

@@ -22,21 +22,27 @@ function conditions(v: Validator, o: Json) {
   const n = v.nested("conditions.");
   return {
     operator: n.oneOf(c, "operator", ["and", "or"], { required: true }),
-    subconditions: n.objects(c, "subconditions", (m, s) => {
-      const op = m.oneOf(s, "operator", CONDITION_OPERATORS, { required: true });
-      const p = m.object(s, "parameters", { required: true });
-      if (!p) return undefined;
-      const q = m.nested("parameters.");
-      return {
-        operator: op,
-        parameters: {
-          path: q.string(p, "path", { required: true, nonEmpty: true }),
-          // go-pagerduty omits an empty value (`omitempty`): absent means "".
-          value: q.string(p, "value") ?? "",
-          ...(p.options !== undefined ? { options: q.object(p, "options") } : {}),
+    subconditions:
+      n.objects(
+        c,
+        "subconditions",
+        (m, s) => {
+          const op = m.oneOf(s, "operator", CONDITION_OPERATORS, { required: true });
+          const p = m.object(s, "parameters", { required: true });
+          if (!p) return undefined;
+          const q = m.nested("parameters.");
+          return {
+            operator: op,
+            parameters: {
+              path: q.string(p, "path", { required: true, nonEmpty: true }),
+              // go-pagerduty omits an empty value (`omitempty`): absent means "".
+              value: q.string(p, "value") ?? "",
+              ...(p.options !== undefined ? { options: q.object(p, "options") } : {}),
+            },
+          };
         },
-      };
-    }, { required: true }) ?? [],
+        { required: true },
+      ) ?? [],
   };
 }
 
@@ -180,45 +186,56 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
     // Rules in their consistency-lag window are left out; positions stay those of the primary.
-    const { page, meta } = paginate(core.lag.visible(s.ruleIds, (id) => id).map((id) => core.state.rules[id]), query(req));
+    const { page, meta } = paginate(
+      core.lag.visible(s.ruleIds, (id) => id).map((id) => core.state.rules[id]),
+      query(req),
+    );
     // include[]=migrated_metadata: when, by whom, into what and how the rules were converted (only
     // once they were), as in every example of the description. Conversions here are all by API.
-    const migrated = many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
-      ? {
-          migrated_at: s.rulesConvertedAt,
-          migrated_by: s.rulesConvertedBy ?? null,
-          migrated_status: "completed",
-          migrated_to: { id: s.id, type: "event_orchestration_reference", self: `${base}/event_orchestrations/services/${s.id}` },
-          migrated_via: "API",
-        }
-      : {};
+    const migrated =
+      many(query(req), "include").includes("migrated_metadata") && s.rulesConvertedAt
+        ? {
+            migrated_at: s.rulesConvertedAt,
+            migrated_by: s.rulesConvertedBy ?? null,
+            migrated_status: "completed",
+            migrated_to: { id: s.id, type: "event_orchestration_reference", self: `${base}/event_orchestrations/services/${s.id}` },
+            migrated_via: "API",
+          }
+        : {};
     return { rules: page.map((r) => renderRule(base, s, r)), ...meta, ...migrated };
   });
 
-  rest(app, "POST", "/services/:id/rules", SCOPES.servicesWrite, (req, reply) => {
-    const p = who(req);
-    const s = writable(core, p, req);
-    const v = new Validator();
-    const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
-    v.done();
-    const r: RuleRecord = {
-      id: core.ids.uuid(),
-      accountId: p.accountId,
-      serviceId: s.id,
-      disabled: fields.disabled ?? false,
-      conditions: fields.conditions ?? { operator: "and", subconditions: [] },
-      time_frame: fields.time_frame ?? null,
-      variables: fields.variables ?? [],
-      actions: fields.actions ?? {},
-    };
-    core.state.rules[r.id] = r;
-    moveTo(s, r.id, position ?? s.ruleIds.length);
-    startLag(core, p.accountId, r.id);
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
-    reply.code(201);
-    return { rule: renderRule(base, s, r) };
-  }, createRuleBody);
+  rest(
+    app,
+    "POST",
+    "/services/:id/rules",
+    SCOPES.servicesWrite,
+    (req, reply) => {
+      const p = who(req);
+      const s = writable(core, p, req);
+      const v = new Validator();
+      const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
+      v.done();
+      const r: RuleRecord = {
+        id: core.ids.uuid(),
+        accountId: p.accountId,
+        serviceId: s.id,
+        disabled: fields.disabled ?? false,
+        conditions: fields.conditions ?? { operator: "and", subconditions: [] },
+        time_frame: fields.time_frame ?? null,
+        variables: fields.variables ?? [],
+        actions: fields.actions ?? {},
+      };
+      core.state.rules[r.id] = r;
+      moveTo(s, r.id, position ?? s.ruleIds.length);
+      startLag(core, p.accountId, r.id);
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
+      reply.code(201);
+      return { rule: renderRule(base, s, r) };
+    },
+    createRuleBody,
+  );
 
   rest(app, "GET", "/services/:id/rules/:rule_id", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
@@ -226,23 +243,30 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
   });
 
   // Partial update; a body-level `rule_id` (as some clients send) is accepted when it matches.
-  rest(app, "PUT", "/services/:id/rules/:rule_id", SCOPES.servicesWrite, (req) => {
-    const p = who(req);
-    const s = writable(core, p, req);
-    const r = findRule(core, s, params(req).rule_id);
-    // A body-level `rule_id` (the description's form) must name the rule of the path; clients mostly leave it out.
-    const bodyRuleId = (req.body as { rule_id?: string }).rule_id;
-    if (bodyRuleId !== undefined && bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
-    const v = new Validator();
-    const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
-    v.done();
-    const before = view(r, s.ruleIds.indexOf(r.id));
-    Object.assign(r, fields);
-    if (position !== undefined) moveTo(s, r.id, position);
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "update", ruleRef(base, s, r), changes(before, view(r, s.ruleIds.indexOf(r.id))));
-    return { rule: renderRule(base, s, r) };
-  }, updateRuleBody);
+  rest(
+    app,
+    "PUT",
+    "/services/:id/rules/:rule_id",
+    SCOPES.servicesWrite,
+    (req) => {
+      const p = who(req);
+      const s = writable(core, p, req);
+      const r = findRule(core, s, params(req).rule_id);
+      // A body-level `rule_id` (the description's form) must name the rule of the path; clients mostly leave it out.
+      const bodyRuleId = (req.body as { rule_id?: string }).rule_id;
+      if (bodyRuleId !== undefined && bodyRuleId !== r.id) throw invalid(`"rule_id" (${String(bodyRuleId)}) does not match the path (${r.id})`);
+      const v = new Validator();
+      const { fields, position } = parseRule(v, (req.body as { rule: Json }).rule);
+      v.done();
+      const before = view(r, s.ruleIds.indexOf(r.id));
+      Object.assign(r, fields);
+      if (position !== undefined) moveTo(s, r.id, position);
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "update", ruleRef(base, s, r), changes(before, view(r, s.ruleIds.indexOf(r.id))));
+      return { rule: renderRule(base, s, r) };
+    },
+    updateRuleBody,
+  );
 
   rest(app, "DELETE", "/services/:id/rules/:rule_id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);

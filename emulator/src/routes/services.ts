@@ -20,8 +20,17 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 /** The fields a client manages, as they are compared for audit records. */
 type Managed = Pick<
   ServiceRecord,
-  | "name" | "description" | "auto_resolve_timeout" | "acknowledgement_timeout" | "status" | "incident_urgency_rule"
-  | "support_hours" | "scheduled_actions" | "alert_creation" | "alert_grouping_parameters" | "auto_pause_notifications_parameters"
+  | "name"
+  | "description"
+  | "auto_resolve_timeout"
+  | "acknowledgement_timeout"
+  | "status"
+  | "incident_urgency_rule"
+  | "support_hours"
+  | "scheduled_actions"
+  | "alert_creation"
+  | "alert_grouping_parameters"
+  | "auto_pause_notifications_parameters"
 > & { escalation_policy: string };
 
 type Patch = Partial<Managed>;
@@ -67,7 +76,12 @@ function scheduledActions(v: Validator, o: Json) {
     const m = n.nested("at.");
     return {
       type: n.oneOf(a, "type", ["urgency_change"], { required: true }),
-      at: at ? { type: m.oneOf(at, "type", ["named_time"], { required: true }), name: m.oneOf(at, "name", ["support_hours_start", "support_hours_end"], { required: true }) } : undefined,
+      at: at
+        ? {
+            type: m.oneOf(at, "type", ["named_time"], { required: true }),
+            name: m.oneOf(at, "name", ["support_hours_start", "support_hours_end"], { required: true }),
+          }
+        : undefined,
       to_urgency: n.oneOf(a, "to_urgency", ["high", "low"], { required: true }),
     };
   });
@@ -122,8 +136,7 @@ function checkResult(core: EmulatorCore, accountId: string, s: Managed, v: Valid
   if (s.escalation_policy !== before?.escalation_policy && !owned(core.state.escalationPolicies, s.escalation_policy, accountId))
     v.fail(`Escalation policy ${s.escalation_policy} not found`);
   const rule = s.incident_urgency_rule as { type?: string } | undefined;
-  if (rule?.type === "use_support_hours" && !s.support_hours)
-    v.fail('"support_hours" is required when "incident_urgency_rule.type" is "use_support_hours"');
+  if (rule?.type === "use_support_hours" && !s.support_hours) v.fail('"support_hours" is required when "incident_urgency_rule.type" is "use_support_hours"');
 }
 
 /** Per-state index of service names ("account\0name" → id); rebuilt when the state object changes (reset, seed). */
@@ -187,8 +200,13 @@ function applyManaged(core: EmulatorCore, s: ServiceRecord, m: Managed, now: str
 
 export function renderService(core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string> = new Set()) {
   const policy = core.state.escalationPolicies[s.escalationPolicyId];
-  const policyRef = reference("escalation_policy", s.escalationPolicyId, policy?.name ?? s.escalationPolicySummary,
-    `${base}/escalation_policies/${s.escalationPolicyId}`, `${base}/escalation_policies#${s.escalationPolicyId}`);
+  const policyRef = reference(
+    "escalation_policy",
+    s.escalationPolicyId,
+    policy?.name ?? s.escalationPolicySummary,
+    `${base}/escalation_policies/${s.escalationPolicyId}`,
+    `${base}/escalation_policies#${s.escalationPolicyId}`,
+  );
   return {
     id: s.id,
     type: "service",
@@ -202,15 +220,17 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     status: s.status,
     created_at: s.created_at,
     last_incident_timestamp: null,
-    escalation_policy: include.has("escalation_policies") && policy
-      ? { ...policyRef, type: "escalation_policy", name: policy.name }
-      : policyRef,
+    escalation_policy: include.has("escalation_policies") && policy ? { ...policyRef, type: "escalation_policy", name: policy.name } : policyRef,
     teams: [],
     // Integrations still in their consistency-lag window are left out (lag.ts).
-    integrations: core.lag.visible(s.integrationIds, (id) => id).map((id) => {
-      const i = core.state.integrations[id];
-      return include.has("integrations") ? renderIntegration(core, base, i) : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
-    }),
+    integrations: core.lag
+      .visible(s.integrationIds, (id) => id)
+      .map((id) => {
+        const i = core.state.integrations[id];
+        return include.has("integrations")
+          ? renderIntegration(core, base, i)
+          : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
+      }),
     addons: [],
     incident_urgency_rule: s.incident_urgency_rule,
     support_hours: s.support_hours,
@@ -231,10 +251,10 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     if (!(SORTS as readonly string[]).includes(sort)) throw invalid(`"sort_by" must be one of: ${SORTS.join(", ")}`);
     const text = single(q.query)?.toLowerCase();
     const name = single(q.name);
-    const mine = Object.values(core.state.services)
-      .filter((s) => s.accountId === p.accountId && (!text || s.name.toLowerCase().includes(text)) && (name === undefined || s.name === name));
-    const list = core.lag.visible(mine, (s) => s.id)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    const mine = Object.values(core.state.services).filter(
+      (s) => s.accountId === p.accountId && (!text || s.name.toLowerCase().includes(text)) && (name === undefined || s.name === name),
+    );
+    const list = core.lag.visible(mine, (s) => s.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     if (sort === "name:desc") list.reverse();
     const { page, meta } = paginate(list, q);
     const base = baseUrl(core, req);
@@ -247,94 +267,124 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     return { service: renderService(core, baseUrl(core, req), s, includes(req)) };
   });
 
-  rest(app, "POST", "/services", SCOPES.servicesWrite, (req, reply) => {
-    const p = who(req);
-    const v = new Validator();
-    const patch = parseFields(v, (req.body as { service: Json }).service);
-    v.done();
-    const now = core.clock.iso();
-    const m: Managed = {
-      name: patch.name as string,
-      description: patch.description ?? null,
-      escalation_policy: patch.escalation_policy as string,
-      auto_resolve_timeout: patch.auto_resolve_timeout === undefined ? 14400 : patch.auto_resolve_timeout,
-      acknowledgement_timeout: patch.acknowledgement_timeout === undefined ? 1800 : patch.acknowledgement_timeout,
-      // A service is always created active; status can change only by update.
-      status: "active",
-      incident_urgency_rule: patch.incident_urgency_rule ?? { type: "constant", urgency: "high" },
-      support_hours: patch.support_hours ?? null,
-      scheduled_actions: patch.scheduled_actions ?? [],
-      alert_creation: patch.alert_creation ?? "create_alerts_and_incidents",
-      alert_grouping_parameters: patch.alert_grouping_parameters ?? { type: null },
-      auto_pause_notifications_parameters: patch.auto_pause_notifications_parameters ?? { enabled: false, timeout: null },
-    };
-    checkResult(core, p.accountId, m, v);
-    checkNames(core, p.accountId, new Map([["new", m.name]]), v);
-    v.done();
-    const { escalation_policy: _policy, ...fields } = m;
-    const s: ServiceRecord = {
-      id: core.ids.next(), accountId: p.accountId, escalationPolicyId: "", escalationPolicySummary: "",
-      created_at: now, integrationIds: [], ruleIds: [], rulesConvertedAt: null, fieldValues: {}, enablements: {},
-      ...fields, updated_at: now,
-    };
-    applyManaged(core, s, m, now);
-    core.state.services[s.id] = s;
-    rename(core, s, undefined, s.name);
-    startLag(core, p.accountId, s.id);
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
-    reply.code(201);
-    return { service: renderService(core, base, s) };
-  }, createServiceBody);
+  rest(
+    app,
+    "POST",
+    "/services",
+    SCOPES.servicesWrite,
+    (req, reply) => {
+      const p = who(req);
+      const v = new Validator();
+      const patch = parseFields(v, (req.body as { service: Json }).service);
+      v.done();
+      const now = core.clock.iso();
+      const m: Managed = {
+        name: patch.name as string,
+        description: patch.description ?? null,
+        escalation_policy: patch.escalation_policy as string,
+        auto_resolve_timeout: patch.auto_resolve_timeout === undefined ? 14400 : patch.auto_resolve_timeout,
+        acknowledgement_timeout: patch.acknowledgement_timeout === undefined ? 1800 : patch.acknowledgement_timeout,
+        // A service is always created active; status can change only by update.
+        status: "active",
+        incident_urgency_rule: patch.incident_urgency_rule ?? { type: "constant", urgency: "high" },
+        support_hours: patch.support_hours ?? null,
+        scheduled_actions: patch.scheduled_actions ?? [],
+        alert_creation: patch.alert_creation ?? "create_alerts_and_incidents",
+        alert_grouping_parameters: patch.alert_grouping_parameters ?? { type: null },
+        auto_pause_notifications_parameters: patch.auto_pause_notifications_parameters ?? { enabled: false, timeout: null },
+      };
+      checkResult(core, p.accountId, m, v);
+      checkNames(core, p.accountId, new Map([["new", m.name]]), v);
+      v.done();
+      const { escalation_policy: _policy, ...fields } = m;
+      const s: ServiceRecord = {
+        id: core.ids.next(),
+        accountId: p.accountId,
+        escalationPolicyId: "",
+        escalationPolicySummary: "",
+        created_at: now,
+        integrationIds: [],
+        ruleIds: [],
+        rulesConvertedAt: null,
+        fieldValues: {},
+        enablements: {},
+        ...fields,
+        updated_at: now,
+      };
+      applyManaged(core, s, m, now);
+      core.state.services[s.id] = s;
+      rename(core, s, undefined, s.name);
+      startLag(core, p.accountId, s.id);
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "create", serviceRef(base, s), changes(undefined, managed(s)));
+      reply.code(201);
+      return { service: renderService(core, base, s) };
+    },
+    createServiceBody,
+  );
 
-  rest(app, "PUT", "/services/:id", SCOPES.servicesWrite, (req) => {
-    const p = who(req);
-    const s = findService(core, p, params(req).id);
-    const input = (req.body as { service: Json }).service;
-    if (input.id !== undefined && input.id !== s.id) throw invalid(`"service.id" (${String(input.id)}) does not match the path (${s.id})`);
-    const v = new Validator();
-    const next = { ...managed(s), ...parseFields(v, input) };
-    v.done();
-    checkResult(core, p.accountId, next, v, managed(s));
-    checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
-    v.done();
-    const before = managed(s);
-    applyManaged(core, s, next, core.clock.iso());
-    const base = baseUrl(core, req);
-    audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
-    return { service: renderService(core, base, s) };
-  }, updateServiceBody);
+  rest(
+    app,
+    "PUT",
+    "/services/:id",
+    SCOPES.servicesWrite,
+    (req) => {
+      const p = who(req);
+      const s = findService(core, p, params(req).id);
+      const input = (req.body as { service: Json }).service;
+      if (input.id !== undefined && input.id !== s.id) throw invalid(`"service.id" (${String(input.id)}) does not match the path (${s.id})`);
+      const v = new Validator();
+      const next = { ...managed(s), ...parseFields(v, input) };
+      v.done();
+      checkResult(core, p.accountId, next, v, managed(s));
+      checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
+      v.done();
+      const before = managed(s);
+      applyManaged(core, s, next, core.clock.iso());
+      const base = baseUrl(core, req);
+      audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
+      return { service: renderService(core, base, s) };
+    },
+    updateServiceBody,
+  );
 
   // Update multiple: every item is validated against the would-be final state before any is applied.
-  rest(app, "PUT", "/services", SCOPES.servicesWrite, (req) => {
-    const p = who(req);
-    const items = (req.body as { services: (Json & { id: string })[] }).services;
-    const v = new Validator();
-    const seen = new Set<string>();
-    const plan: { s: ServiceRecord; next: Managed }[] = [];
-    items.forEach((item, i) => {
-      const n = v.nested(`services[${i}].`);
-      const s = owned(core.state.services, item.id, p.accountId);
-      const lagging = s !== undefined && core.lag.isHidden(s.id);
-      if (lagging) core.lag.countHidden404();
-      if (!s || lagging) return n.fail(`"services[${i}]": service ${item.id} not found`);
-      if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
-      seen.add(s.id);
-      plan.push({ s, next: { ...managed(s), ...parseFields(n, item) } });
-    });
-    v.done();
-    for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
-    checkNames(core, p.accountId, new Map(plan.map(({ s, next }) => [s.id, next.name])), v);
-    v.done();
-    const now = core.clock.iso();
-    const base = baseUrl(core, req);
-    for (const { s, next } of plan) {
-      const before = managed(s);
-      applyManaged(core, s, next, now);
-      audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
-    }
-    return { services: plan.map(({ s }) => renderService(core, base, s)) };
-  }, updateServicesBody);
+  rest(
+    app,
+    "PUT",
+    "/services",
+    SCOPES.servicesWrite,
+    (req) => {
+      const p = who(req);
+      const items = (req.body as { services: (Json & { id: string })[] }).services;
+      const v = new Validator();
+      const seen = new Set<string>();
+      const plan: { s: ServiceRecord; next: Managed }[] = [];
+      items.forEach((item, i) => {
+        const n = v.nested(`services[${i}].`);
+        const s = owned(core.state.services, item.id, p.accountId);
+        const lagging = s !== undefined && core.lag.isHidden(s.id);
+        if (lagging) core.lag.countHidden404();
+        if (!s || lagging) return n.fail(`"services[${i}]": service ${item.id} not found`);
+        if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
+        seen.add(s.id);
+        plan.push({ s, next: { ...managed(s), ...parseFields(n, item) } });
+      });
+      v.done();
+      for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
+      checkNames(core, p.accountId, new Map(plan.map(({ s, next }) => [s.id, next.name])), v);
+      v.done();
+      const now = core.clock.iso();
+      const base = baseUrl(core, req);
+      for (const { s, next } of plan) {
+        const before = managed(s);
+        applyManaged(core, s, next, now);
+        audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
+      }
+      return { services: plan.map(({ s }) => renderService(core, base, s)) };
+    },
+    updateServicesBody,
+  );
 
   rest(app, "DELETE", "/services/:id", SCOPES.servicesWrite, (req, reply) => {
     const p = who(req);
