@@ -1,7 +1,7 @@
 // Generates, from the resource definitions in provider/resources/ (see define.ts), the SDK's
 // resource modules (sdk/<resource>.ts: argument and output types with TSDoc, and the class), the
 // lookup result types (sdk/lookup-results.ts) and the README's resource tables. The output is
-// checked in; tests/unit/generated.test.ts fails when it is stale.
+// checked in; tests/unit/scripts/generate-sdk.test.ts fails when it is stale.
 //
 // Usage: npm run generate           writes the files
 //        npm run generate -- --check  exits 1 naming the stale files, writes nothing

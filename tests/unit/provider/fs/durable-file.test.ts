@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cacheRoot, writeFileDurably } from "../../../../provider/fs/durable-file";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "ppd-durable-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("writeFileDurably", () => {
+  it("writes the text into a file only this user can read, replacing what was there", async () => {
+    const file = join(dir, "entry.json");
+    writeFileSync(file, "old", { mode: 0o644 });
+    await writeFileDurably(file, '{"v":1}');
+    expect(readFileSync(file, "utf8")).toBe('{"v":1}');
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(["entry.json"]);
+  });
+
+  it("lets concurrent writes to one file all succeed, leaving one whole content and no temp file", async () => {
+    const file = join(dir, "entry.json");
+    // Long texts, so a torn or interleaved write would show.
+    const texts = Array.from({ length: 20 }, (_, i) => `${i}:`.padEnd(64 * 1024, String.fromCharCode(97 + i)));
+    await Promise.all(texts.map((t) => writeFileDurably(file, t)));
+    expect(texts).toContain(readFileSync(file, "utf8"));
+    expect(readdirSync(dir)).toEqual(["entry.json"]);
+  });
+
+  it("removes its temp file when the rename fails", async () => {
+    const target = join(dir, "taken");
+    mkdirSync(join(target, "child"), { recursive: true });
+    await expect(writeFileDurably(target, "x")).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(["taken"]);
+  });
+});
+
+describe("cacheRoot", () => {
+  it("is pulumi-pagerduty-dynamic under an absolute XDG_CACHE_HOME, else under $HOME/.cache", () => {
+    expect(cacheRoot({ XDG_CACHE_HOME: "/tmp/xdg", HOME: "/home/u" })).toBe("/tmp/xdg/pulumi-pagerduty-dynamic");
+    expect(cacheRoot({ HOME: "/home/u" })).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+    // The XDG spec says a relative path is to be ignored; blank is unset.
+    expect(cacheRoot({ XDG_CACHE_HOME: "cache", HOME: "/home/u" })).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+    expect(cacheRoot({ XDG_CACHE_HOME: " ", HOME: "/home/u" })).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+  });
+});

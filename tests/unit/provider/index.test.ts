@@ -1,0 +1,209 @@
+// What each resource's `__provider` holds (issue 30): the per-kind modules of sdk/providers,
+// serialized by the installed @pulumi/pulumi's closure serializer, in the two layouts a program
+// meets: the package installed under node_modules (one `require` line), and linked from elsewhere
+// (an npm workspace: the methods are inlined). And the stack's name, which the program sends with
+// `__origin` and check takes off.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { deployment, resource } from "../../../provider";
+import { namingStack, splitOrigin } from "../../../provider/host/origin-stack";
+import { upgradingProvider } from "../../../provider/host/provider-upgrade";
+import { originOf } from "../../../sdk/origin";
+import { ROOT } from "../../../scripts/repo-root";
+
+const KINDS: Record<string, string> = {
+  Service: "service",
+  ServiceIntegration: "service-integration",
+  ServiceEventRule: "service-event-rule",
+  ServiceEventRulesConversion: "service-event-rules-conversion",
+  ServiceCustomFieldValues: "service-custom-field-values",
+  ServiceEnablement: "service-enablement",
+  Lookup: "lookup",
+};
+
+/** A project directory whose node_modules holds the built package: copied, or linked to the clone. */
+function project(layout: "installed" | "linked"): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-entry-${layout}-`));
+  const pkg = path.join(dir, "node_modules", "pulumi-pagerduty-dynamic");
+  fs.mkdirSync(path.dirname(pkg), { recursive: true });
+  if (layout === "linked") fs.symlinkSync(ROOT, pkg);
+  else {
+    fs.mkdirSync(pkg);
+    fs.copyFileSync(path.join(ROOT, "package.json"), path.join(pkg, "package.json"));
+    fs.cpSync(path.join(ROOT, "dist", "sdk"), path.join(pkg, "dist", "sdk"), { recursive: true });
+  }
+  fs.symlinkSync(path.join(ROOT, "node_modules", "@pulumi"), path.join(dir, "node_modules", "@pulumi"));
+  return dir;
+}
+
+/**
+ * In a child process run in `dir`: each kind's provider as the SDK hands it to the engine, serialized
+ * the way `dynamic.Resource` does, then loaded back the way the dynamic-provider host does.
+ */
+function serializeIn(dir: string): Record<string, { text: string; sameObject: boolean; methods: string[] }> {
+  const script = `
+    const { createRequire } = require("node:module");
+    const req = createRequire(process.cwd() + "/");
+    const pulumi = req("@pulumi/pulumi");
+    // The dynamic-provider host's own loader, found the way the host finds it.
+    const requireFromString = createRequire(req.resolve("@pulumi/pulumi/package.json"))("require-from-string");
+    const { providerFor } = req("pulumi-pagerduty-dynamic/dist/sdk/provider.js");
+    (async () => {
+      const out = {};
+      for (const kind of ${JSON.stringify(Object.keys(KINDS))}) {
+        const p = providerFor(kind);
+        const { text } = await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true });
+        const loaded = requireFromString(text).handler();
+        out[kind] = { text, sameObject: loaded === p, methods: Object.keys(loaded).sort() };
+      }
+      console.log(JSON.stringify(out));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const METHODS = ["check", "configure", "create", "delete", "diff", "read", "update"];
+
+describe("the serialized provider", () => {
+  test("installed under node_modules: one require line per kind, under 400 bytes in state, loading the same module", () => {
+    const found = serializeIn(project("installed"));
+    for (const [kind, file] of Object.entries(KINDS)) {
+      const { text, sameObject, methods } = found[kind];
+      const requires = text.match(/require\("[^"]*"\)/g);
+      expect(requires).toEqual([`require("pulumi-pagerduty-dynamic/dist/sdk/providers/${file}.js")`]);
+      // As the state stores it: a JSON string.
+      expect(JSON.stringify(text).length).toBeLessThanOrEqual(400);
+      expect(sameObject).toBe(true);
+      expect(methods).toEqual(METHODS);
+    }
+  });
+
+  test("linked from outside node_modules (a workspace): the methods are inlined, naming the kind and no stack", () => {
+    const found = serializeIn(project("linked"));
+    for (const kind of Object.keys(KINDS)) {
+      const { text, sameObject, methods } = found[kind];
+      expect(text).not.toMatch(/require\("pulumi-pagerduty-dynamic\/dist\/sdk/);
+      expect(text).toContain(`kind: "${kind}"`);
+      expect(text).toContain('"pulumi-pagerduty-dynamic/dist/provider"');
+      expect(text).not.toMatch(/stack|organization/i);
+      expect(sameObject).toBe(false);
+      expect(methods).toEqual(METHODS);
+    }
+  });
+
+  test("the package's exports map lets the written subpath resolve", () => {
+    const dir = project("installed");
+    const r = spawnSync(process.execPath, ["-p", `require.resolve("pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")`], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    expect(fs.realpathSync(r.stdout.trim())).toBe(
+      fs.realpathSync(path.join(dir, "node_modules/pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")),
+    );
+  });
+});
+
+describe("the stack's name, sent with __origin", () => {
+  test("splitOrigin takes the name off and leaves the hash", () => {
+    const news = { name: "x", __origin: "0123456789abcdef0123456789abcdef@acme/proj/dev" };
+    expect(splitOrigin(news)).toEqual({ news: { name: "x", __origin: "0123456789abcdef0123456789abcdef" }, stack: "acme/proj/dev" });
+    // Older programs send the hash alone; kinds without an origin send none.
+    expect(splitOrigin({ __origin: "0123" })).toEqual({ news: { __origin: "0123" } });
+    expect(splitOrigin({ name: "y" })).toEqual({ news: { name: "y" } });
+    expect(splitOrigin(undefined)).toEqual({ news: undefined });
+  });
+
+  test("namingStack names the stack before check runs, and check sees the hash alone", async () => {
+    const named: string[] = [];
+    const seen: unknown[] = [];
+    const p = namingStack(
+      {
+        create: async () => ({ id: "x" }),
+        check: async (_o: unknown, n: unknown) => {
+          seen.push(n);
+          return { inputs: n };
+        },
+      },
+      (s) => named.push(s),
+    );
+    const r = await p.check!({}, { __origin: "ab@o/p/s", a: 1 });
+    expect(named).toEqual(["o/p/s"]);
+    expect(seen).toEqual([{ __origin: "ab", a: 1 }]);
+    expect(r.inputs).toEqual({ __origin: "ab", a: 1 });
+  });
+
+  test("the entry point's check names the deployment's stack; the checked inputs keep the hash only", async () => {
+    await deployment.reset();
+    // Invalid inputs: check answers without any account or request.
+    const r = await resource("ServiceEnablement").check!({}, { service: "", feature: "aiops", enabled: true, __origin: "ab@acme/proj/dev" });
+    expect(r.failures?.length).toBeGreaterThan(0);
+    expect(r.inputs?.__origin).toBe("ab");
+    expect(deployment.stack?.stack).toBe("acme/proj/dev");
+    // The first name wins: one process serves one deployment.
+    await resource("ServiceEnablement").check!({}, { service: "", __origin: "cd@other/proj/dev" });
+    expect(deployment.stack?.stack).toBe("acme/proj/dev");
+    await deployment.reset();
+  });
+
+  test("originOf appends the fully qualified stack inside a Pulumi run", async () => {
+    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, "proj", "dev", false, "acme");
+    const value = await new Promise<string>((resolve) =>
+      originOf("Service", "web").apply((v) => {
+        resolve(v);
+        return v;
+      }),
+    );
+    expect(value).toMatch(/^[0-9a-f]{32}@acme\/proj\/dev$/);
+  });
+});
+
+describe("state written with an earlier __provider", () => {
+  const OLD = "exports.handler = __f0; /* 2.5 KB of an earlier version */";
+  const NEW = 'exports.handler = __f0; const p = require("pulumi-pagerduty-dynamic/dist/sdk/providers/service.js");';
+
+  function fake() {
+    const calls: string[] = [];
+    const inner: dynamic.ResourceProvider = {
+      create: async () => ({ id: "x" }),
+      diff: async (_id: string, olds: any, news: any) => ({ changes: olds.name !== news.name }),
+      update: async (id: string, _olds: any, _news: any) => {
+        calls.push(`update ${id}`);
+        return { outs: { name: "from the API" } };
+      },
+    };
+    return { calls, p: upgradingProvider(inner) };
+  }
+
+  test("a stale __provider alone is an update that returns the outputs as they are, without calling the resource's update", async () => {
+    const { calls, p } = fake();
+    const olds = { name: "a", htmlUrl: "u", __provider: OLD };
+    const news = { name: "a", __provider: NEW };
+    expect(await p.diff!("P1", olds, news)).toEqual({ changes: true });
+    expect(await p.update!("P1", olds, news)).toEqual({ outs: olds });
+    expect(calls).toEqual([]);
+    // Reported once: a second update of the same resource is a real one.
+    expect(await p.update!("P1", olds, news)).toEqual({ outs: { name: "from the API" } });
+    expect(calls).toEqual(["update P1"]);
+  });
+
+  test("a user change still goes to the resource's update; an unchanged __provider is no change", async () => {
+    const { calls, p } = fake();
+    expect(await p.diff!("P1", { name: "a", __provider: OLD }, { name: "b", __provider: NEW })).toEqual({ changes: true });
+    await p.update!("P1", { name: "a", __provider: OLD }, { name: "b", __provider: NEW });
+    expect(calls).toEqual(["update P1"]);
+    expect(await p.diff!("P2", { name: "a", __provider: NEW }, { name: "a", __provider: NEW })).toEqual({ changes: false });
+  });
+
+  test("the same id in two accounts is told apart", async () => {
+    const { calls, p } = fake();
+    await p.diff!("P1", { name: "a", account: "eu", __provider: OLD }, { name: "a", account: "eu", __provider: NEW });
+    await p.update!("P1", { name: "a", __provider: OLD }, { name: "a", __provider: NEW });
+    expect(calls).toEqual(["update P1"]);
+  });
+});

@@ -1,0 +1,23 @@
+// kernel/check.ts: inputs checked against the definition's schema, failures named as users write paths.
+import { z } from "zod";
+import { checkInputs, propertyPath, UNKNOWN } from "../../../../provider/kernel/check";
+
+describe("checkInputs", () => {
+  const schema = z.object({ a: z.object({ b: z.array(z.object({ c: z.number() })) }) }).strict();
+  test("failures name the property path the way users write it", () => {
+    const r = checkInputs(schema, { a: { b: [{ c: 1 }, { c: "x" }] }, __provider: "p" });
+    expect(r.failures).toEqual([{ property: "", reason: expect.stringMatching(/^a\.b\[1\]\.c: /) }]);
+  });
+  test("valid inputs pass through with engine keys kept", () => {
+    expect(checkInputs(schema, { a: { b: [] }, __provider: "p" })).toEqual({ inputs: { a: { b: [] }, __provider: "p" } });
+  });
+  test("a top-level failure names the field in the reason, never as the property (the engine would print its value)", () => {
+    expect(checkInputs(z.object({ n: z.number() }), { n: "x" }).failures).toEqual([{ property: "", reason: expect.stringMatching(/^n: /) }]);
+  });
+  test("values computed from other resources (unknown in preview) are not judged until known", () => {
+    const s2 = z.object({ n: z.number().int(), o: z.object({ e: z.enum(["a"]) }), m: z.string().min(3) }).strict();
+    expect(checkInputs(s2, { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" })).toEqual({ inputs: { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" } });
+    expect(checkInputs(s2, { n: UNKNOWN, o: UNKNOWN, m: "ab" }).failures).toEqual([{ property: "", reason: expect.stringMatching(/^m: /) }]);
+  });
+  test("propertyPath", () => expect(propertyPath(["x", 0, "y", 2])).toBe("x[0].y[2]"));
+});

@@ -1,0 +1,167 @@
+import { createClient } from "../../../../provider/account/client";
+import { AccountContext } from "../../../../provider/account/context";
+import { resolveSettings } from "../../../../provider/config";
+import { makeProvider } from "../../../../provider/engine/factory";
+import { resource, toBody, toOutputs } from "../../../../provider/resources/service";
+import { useMockAgent } from "../../support/http-mock";
+import { offline } from "../../support/resource-api";
+import { virtualConsistency } from "../../support/virtual-consistency";
+
+const provider = offline(resource);
+
+const live = {
+  id: "PABC123",
+  type: "service",
+  name: "Checkout",
+  description: null,
+  escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  auto_resolve_timeout: 14400,
+  acknowledgement_timeout: 1800,
+  status: "active",
+  alert_creation: "create_alerts_and_incidents",
+  incident_urgency_rule: { type: "constant", urgency: "high" },
+  support_hours: null,
+  scheduled_actions: [],
+  alert_grouping_parameters: { type: null },
+  auto_pause_notifications_parameters: { enabled: false, timeout: null },
+  html_url: "https://acme.pagerduty.com/service-directory/PABC123",
+  created_at: "2026-11-22T00:00:00Z",
+  summary: "Checkout",
+};
+
+test("outputs map every field and normalize an absent description to empty", () => {
+  const out = toOutputs(live);
+  expect(out).toMatchObject({
+    name: "Checkout",
+    description: "",
+    escalationPolicy: "PEP1",
+    autoResolveTimeout: 14400,
+    incidentUrgencyRule: { type: "constant", urgency: "high" },
+    htmlUrl: live.html_url,
+  });
+});
+
+test("the body carries only managed fields, the policy as a reference, status only on update", () => {
+  const inputs = { name: "Checkout", escalationPolicy: "PEP1", acknowledgementTimeout: null, status: "disabled" as const, adoptId: "PX" };
+  expect(toBody(inputs, { includeStatus: false })).toEqual({
+    type: "service",
+    name: "Checkout",
+    acknowledgement_timeout: null,
+    escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
+  });
+  expect(toBody(inputs, { includeStatus: true }).status).toBe("disabled");
+});
+
+test("no diff against server defaults the program did not set", async () => {
+  const olds = toOutputs(live);
+  await expect(provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", __provider: "p" })).resolves.toMatchObject({ changes: false });
+  await expect(provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", description: "" })).resolves.toMatchObject({ changes: false });
+});
+
+test("each kind of managed field change is an in-place update", async () => {
+  const olds = toOutputs(live);
+  const cases: Record<string, unknown> = {
+    name: "Other",
+    description: "new",
+    escalationPolicy: "PEP2",
+    autoResolveTimeout: null,
+    acknowledgementTimeout: 60,
+    status: "disabled",
+    alertCreation: "create_incidents",
+    incidentUrgencyRule: { type: "constant", urgency: "low" },
+    supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1] },
+    scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
+    alertGroupingParameters: { type: "time", config: { timeout: 5 } },
+    autoPauseNotificationsParameters: { enabled: true, timeout: 300 },
+  };
+  for (const [field, value] of Object.entries(cases)) {
+    const r = await provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", [field]: value });
+    expect({ field, ...r }).toMatchObject({ field, changes: true, replaces: [] });
+  }
+});
+
+describe("check", () => {
+  const check = (news: Record<string, unknown>) => provider.check!({}, { escalationPolicy: "PEP1", name: "x", ...news });
+  test("names the field and the problem", async () => {
+    await expect(check({ name: "  " })).resolves.toMatchObject({ failures: [{ property: "", reason: "name: must not be empty" }] });
+    await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^autoResolveTimeout: /) }],
+    });
+    await expect(
+      check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } }),
+    ).resolves.toMatchObject({
+      failures: [
+        { property: "", reason: 'supportHours.startTime: must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59' },
+        { property: "", reason: expect.stringMatching(/^supportHours\.daysOfWeek\[0\]: /) },
+      ],
+    });
+    await expect(check({ escalationPolicy: undefined })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^escalationPolicy: /) }],
+    });
+    await expect(check({ colour: "red" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("colour") }] });
+  });
+  test("use_support_hours requires supportHours", async () => {
+    await expect(check({ incidentUrgencyRule: { type: "use_support_hours" } })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^supportHours: /) }],
+    });
+  });
+  test("valid inputs have no failures", async () => {
+    await expect(check({ autoResolveTimeout: null, acknowledgementTimeout: 600 })).resolves.not.toHaveProperty("failures");
+  });
+});
+
+describe("check: the escalation policy at preview", () => {
+  const agent = useMockAgent();
+  const API = "https://api.test";
+  const AUTH = "https://identity.test";
+  let ctx: AccountContext;
+  const warnings: string[] = [];
+  const account = makeProvider(resource, () => ctx);
+  const check = (escalationPolicy: string) => account.check({}, { name: "x", escalationPolicy });
+  /** The account's client: an API key (no scopes to compare) or an app token granted `scope`. */
+  const useClient = (env: Record<string, string>) => {
+    const settings = resolveSettings(() => undefined, { PAGERDUTY_API_URL: API, PAGERDUTY_AUTH_URL: AUTH, ...env });
+    const client = createClient({ ...settings, retry: { ...settings.retry, timeScale: 0.001 } }, { dispatcher: agent() });
+    ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency });
+  };
+  beforeEach(() => (warnings.length = 0));
+
+  test("an id the account lacks fails naming escalationPolicy, with one request per id", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PNOSUCH" })
+      .reply(404, { error: { message: "Not Found", code: 2100 } });
+    const failure = { failures: [{ property: "", reason: "escalationPolicy: the account has no escalation policy PNOSUCH" }] };
+    await expect(Promise.all([check("PNOSUCH"), check("PNOSUCH")])).resolves.toMatchObject([failure, failure]);
+  });
+
+  test("an id the account has passes", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PEP1" })
+      .reply(200, { escalation_policy: { id: "PEP1" } });
+    await expect(check("PEP1")).resolves.not.toHaveProperty("failures");
+  });
+
+  test("another failure passes the preview and says the create checks it", async () => {
+    useClient({ PAGERDUTY_TOKEN: "k" });
+    agent()
+      .get(API)
+      .intercept({ method: "GET", path: "/escalation_policies/PEP2" })
+      .reply(403, { error: { message: "Access Denied", code: 2010 } });
+    await expect(check("PEP2")).resolves.not.toHaveProperty("failures");
+    expect(warnings).toEqual([expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/)]);
+  });
+
+  test("credentials without escalation_policies.read make no request and no warning", async () => {
+    useClient({ PAGERDUTY_CLIENT_ID: "cid", PAGERDUTY_CLIENT_SECRET: "s", PAGERDUTY_SUBDOMAIN: "acme" });
+    agent()
+      .get(AUTH)
+      .intercept({ method: "POST", path: "/oauth/token" })
+      .reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read services.write" });
+    await expect(check("PEP3")).resolves.not.toHaveProperty("failures");
+    expect(warnings).toEqual([]); // and no GET: the mock agent refuses unplanned requests
+  });
+});
