@@ -6,32 +6,14 @@ import * as service from "../../../../provider/resources/service";
 import * as rule from "../../../../provider/resources/service-event-rule";
 import { TTL_MS } from "../../../../provider/account/listings";
 import { API, notFound, useApi } from "../../support/resource-api";
+import { apiService } from "../../support/api-objects";
 
 const api = useApi();
 const providers = { service: api.provider(service.resource), integration: api.provider(integration.resource), rule: api.provider(rule.resource) };
 const seen: string[] = [];
 beforeEach(() => (seen.length = 0));
 
-const live = (id: string, name = `svc-${id}`) => ({
-  id,
-  type: "service",
-  name,
-  description: null,
-  escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
-  auto_resolve_timeout: 14400,
-  acknowledgement_timeout: 1800,
-  status: "active",
-  alert_creation: "create_alerts_and_incidents",
-  incident_urgency_rule: { type: "constant", urgency: "high" },
-  support_hours: null,
-  scheduled_actions: [],
-  alert_grouping_parameters: { type: null },
-  auto_pause_notifications_parameters: { enabled: false, timeout: null },
-  html_url: `https://acme.pagerduty.com/service-directory/${id}`,
-  created_at: "2026-11-22T00:00:00Z",
-  summary: name,
-  integrations: [] as unknown[],
-});
+const live = (id: string, name = `svc-${id}`) => apiService(id, name, { integrations: [] as unknown[] });
 const events = (id: string, svc: string) => ({
   id,
   type: "events_api_v2_inbound_integration",

@@ -8,29 +8,19 @@ import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 import { adoptable, literal, renderProgram, slug, type ServiceSnapshot } from "../../../../provider/cli/adopt-program";
 import { serviceInputs } from "../../../../provider/resources/service";
 import { useMockAgent } from "../../support/http-mock";
+import { apiService } from "../../support/api-objects";
 
 const ROOT = path.resolve(__dirname, "../../../..");
 
 const checkout: ServiceSnapshot = {
-  service: {
-    id: "PCHK",
-    type: "service",
-    name: "Checkout API",
-    description: null,
-    status: "active",
+  service: apiService("PCHK", "Checkout API", {
     escalation_policy: { id: "PEP", type: "escalation_policy_reference" },
     auto_resolve_timeout: null,
-    acknowledgement_timeout: 1800,
-    alert_creation: "create_alerts_and_incidents",
-    incident_urgency_rule: { type: "constant", urgency: "high" },
-    support_hours: null,
-    scheduled_actions: [],
-    alert_grouping_parameters: { type: null },
-    auto_pause_notifications_parameters: { enabled: false, timeout: null },
     html_url: "https://x/PCHK",
     created_at: "2026-01-01T00:00:00Z",
+    summary: undefined,
     integrations: [{ id: "PI1" }],
-  },
+  }),
   integrations: [
     { id: "PI1", type: "events_api_v2_inbound_integration", name: "Events", integration_key: "0123456789abcdef0123456789abcdef", service: { id: "PCHK" } },
     {

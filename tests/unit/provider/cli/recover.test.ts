@@ -18,16 +18,18 @@ const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}
 const STACK = urn(T.stack, "p-dev");
 const PROVIDER = urn(T.provider, "default");
 
+/** A custom resource of the checkpoint, as the engine records it. */
+const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  urn: urn(type, name),
+  type,
+  custom: true,
+  inputs: { __provider: "p", __origin: name, ...inputs },
+  parent: STACK,
+  provider: `${PROVIDER}::uuid`,
+  ...extra,
+});
+
 function checkpoint(): Checkpoint {
-  const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-    urn: urn(type, name),
-    type,
-    custom: true,
-    inputs: { __provider: "p", __origin: name, ...inputs },
-    parent: STACK,
-    provider: `${PROVIDER}::uuid`,
-    ...extra,
-  });
   return {
     version: 3,
     deployment: {
@@ -111,15 +113,6 @@ describe("named accounts", () => {
 
   /** Pending creates in the default account and in "eu"; the same service name in both. */
   function twoAccounts(lastWritten = "2026-01-01T00:00:00Z"): Checkpoint {
-    const res = (type: string, name: string, inputs: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-      urn: urn(type, name),
-      type,
-      custom: true,
-      inputs: { __provider: "p", __origin: name, ...inputs },
-      parent: STACK,
-      provider: `${PROVIDER}::uuid`,
-      ...extra,
-    });
     return {
       version: 3,
       deployment: {

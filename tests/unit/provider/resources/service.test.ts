@@ -6,28 +6,11 @@ import { resource, toBody, toOutputs } from "../../../../provider/resources/serv
 import { useMockAgent } from "../../support/http-mock";
 import { offline } from "../../support/resource-api";
 import { virtualConsistency } from "../../support/virtual-consistency";
+import { apiService } from "../../support/api-objects";
 
 const provider = offline(resource);
 
-const live = {
-  id: "PABC123",
-  type: "service",
-  name: "Checkout",
-  description: null,
-  escalation_policy: { id: "PEP1", type: "escalation_policy_reference" },
-  auto_resolve_timeout: 14400,
-  acknowledgement_timeout: 1800,
-  status: "active",
-  alert_creation: "create_alerts_and_incidents",
-  incident_urgency_rule: { type: "constant", urgency: "high" },
-  support_hours: null,
-  scheduled_actions: [],
-  alert_grouping_parameters: { type: null },
-  auto_pause_notifications_parameters: { enabled: false, timeout: null },
-  html_url: "https://acme.pagerduty.com/service-directory/PABC123",
-  created_at: "2026-11-22T00:00:00Z",
-  summary: "Checkout",
-};
+const live = apiService("PABC123", "Checkout");
 
 test("outputs map every field and normalize an absent description to empty", () => {
   const out = toOutputs(live);
