@@ -23,6 +23,7 @@ import { Consistency } from "../kernel/consistency";
 import { AccountContext, type Warn } from "./context";
 import { defaultJournalDir, Journal } from "./journal";
 import { StackState, type Exporter } from "./stack-state";
+import { SERVICES } from "../kernel/api-paths";
 
 export interface DeploymentOptions {
   /** Where warnings go. */
@@ -124,7 +125,7 @@ export class Deployment {
     const found = this.account(settings);
     found.verified ??= (async () => {
       try {
-        if (settings.credentials.kind === "api_key") await found.context.client.request("GET", "/services", { query: { limit: 1 }, scopes: [] });
+        if (settings.credentials.kind === "api_key") await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
         else await found.tokens.get().then(() => restAccepts(found.context));
       } catch (e) {
         found.verified = undefined;

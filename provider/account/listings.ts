@@ -14,11 +14,10 @@
 // makes it unusable, and it is not reused after TTL_MS.
 import type { ApiClient } from "../http/client";
 import { firstPage, listOffset, listOffsetAtOnce, MAX_PAGE, type Page } from "../kernel/pages";
+import { READ, rulesPath, SERVICES } from "../kernel/api-paths";
 
 /** How long a listing answers reads; a refresh burst is far shorter, a later one takes its own. */
 export const TTL_MS = 10_000;
-
-const READ = ["services.read"];
 
 export interface ListedService {
   id: string;
@@ -110,14 +109,14 @@ class ServiceListing {
   private firstPage(): Promise<Page | undefined> {
     const f = this.first;
     if (!f || f.writes !== this.client.writeCount || Date.now() - f.at >= TTL_MS) {
-      this.first = { at: Date.now(), writes: this.client.writeCount, page: firstPage(this.client, "/services", READ, LISTED).catch(() => undefined) };
+      this.first = { at: Date.now(), writes: this.client.writeCount, page: firstPage(this.client, SERVICES, READ, LISTED).catch(() => undefined) };
     }
     return this.first!.page;
   }
 
   private async list(): Promise<Map<string, ListedService> | undefined> {
     const first = this.firstPage().then((p) => p ?? Promise.reject(new Error("the first page failed")));
-    const services = await listOffsetAtOnce<ListedService>(this.client, "/services", "services", READ, Infinity, LISTED, first);
+    const services = await listOffsetAtOnce<ListedService>(this.client, SERVICES, "services", READ, Infinity, LISTED, first);
     return services && new Map(services.map((s) => [s.id, s]));
   }
 }
@@ -147,7 +146,7 @@ export class Listings {
   rule<T extends { id: string }>(service: string, id: string, single: () => Promise<T>): Promise<T> {
     let reads = this.rules.get(service);
     if (!reads) {
-      const path = `/services/${encodeURIComponent(service)}/rules`;
+      const path = rulesPath(service);
       reads = new SharedReads(this.client, async () => new Map((await listOffset<{ id: string }>(this.client, path, "rules", READ)).map((r) => [r.id, r])));
       this.rules.set(service, reads);
     }

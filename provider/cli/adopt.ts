@@ -19,7 +19,7 @@ import { credentialsRefused } from "../account/refusal";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { stackConfig } from "./stack-config";
 import { listOffset } from "../kernel/pages";
-import { enablementsPath, integrationsPath, READ, rulesPath, servicePath, SERVICES } from "../resources/api-paths";
+import { enablementsPath, integrationsPath, READ, rulesPath, servicePath, SERVICES } from "../kernel/api-paths";
 import { servicesNamed } from "../resources/service";
 import { getFieldValues } from "../resources/service-custom-field-values";
 import type { ApiEnablement } from "../resources/service-enablement";

@@ -4,7 +4,7 @@ import type { ApiClient } from "../http/client";
 import { orGone } from "../kernel/gone";
 import { listCursor } from "../kernel/pages";
 import type { Candidate } from "../engine/recovery";
-import { AUDIT_READ, auditRecordsPath } from "./api-paths";
+import { AUDIT_READ, auditRecordsPath } from "../kernel/api-paths";
 
 interface AuditRecord {
   execution_time?: string;

@@ -22,7 +22,7 @@ import { enablementOf, warningsOf, type ApiEnablement } from "./service-enableme
 import { getFieldValues } from "./service-custom-field-values";
 import { servicesNamed, toOutputs as serviceOutputs } from "./service";
 import { toOutputs as integrationOutputs } from "./service-integration";
-import { enablementsPath, READ, rulesPath, servicePath } from "./api-paths";
+import { enablementsPath, READ, rulesPath, servicePath } from "../kernel/api-paths";
 
 const AUDIT = ["audit_records.read"];
 const POLICIES = ["escalation_policies.read"];

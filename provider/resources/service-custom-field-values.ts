@@ -16,7 +16,7 @@ import type { Json } from "../kernel/case";
 import { toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
-import { fieldValuesPath, READ, WRITE } from "./api-paths";
+import { FIELD_DEFINITIONS, FIELDS_READ, fieldValuesPath, READ, WRITE } from "../kernel/api-paths";
 
 const scalar = z.union([z.boolean(), z.number(), z.string()]);
 const fieldValue = named(
@@ -138,7 +138,7 @@ export interface FieldDefinition {
 function definedFields(ctx: AccountContext): Promise<FieldDefinition[] | undefined> {
   return ctx.once("custom-field-definitions", () =>
     ctx.client
-      .request<{ fields?: FieldDefinition[] }>("GET", "/services/custom_fields", { scopes: ["custom_fields.read"] })
+      .request<{ fields?: FieldDefinition[] }>("GET", FIELD_DEFINITIONS, { scopes: FIELDS_READ })
       .then((r) => r?.fields ?? [])
       .catch((e) => {
         // Without custom_fields.read the values are checked by the write instead (it lists the known ones).

@@ -12,7 +12,7 @@ import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
-import { enablementsPath, READ, WRITE } from "./api-paths";
+import { enablementsPath, READ, WRITE } from "../kernel/api-paths";
 
 export const FEATURES = ["aiops"] as const;
 

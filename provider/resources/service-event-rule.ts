@@ -20,7 +20,7 @@ import { PartialCreateError } from "../kernel/partial";
 import { createOnce } from "../engine/recovery";
 import { childrenLike } from "./audit-records";
 import { effectivePosition } from "../kernel/rule-order";
-import { READ, rulesPath, WRITE } from "./api-paths";
+import { READ, rulesPath, WRITE } from "../kernel/api-paths";
 
 const millis = z.number().int().nonnegative();
 const subcondition = z

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
-import { rulesConvertPath, servicePath } from "./api-paths";
+import { READ, rulesConvertPath, servicePath } from "../kernel/api-paths";
 
 export const conversionInputs = z
   .object({
@@ -82,7 +82,7 @@ export const resource: Resource<typeof definition> = {
   // Gone with its service (and the converted rules with it).
   async read(ctx, id, props) {
     const service = serviceOf(id, props);
-    await ctx.client.request("GET", servicePath(service), { scopes: ["services.read"] });
+    await ctx.client.request("GET", servicePath(service), { scopes: READ });
     return { id, props: { ...toOutputs(service, {}), ...props } };
   },
 

@@ -15,7 +15,7 @@ import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { createOnce } from "../engine/recovery";
 import { childrenLike } from "./audit-records";
-import { integrationsPath, READ, servicePath, WRITE } from "./api-paths";
+import { integrationsPath, READ, SERVICES, servicePath, WRITE } from "../kernel/api-paths";
 
 export const EMAIL_TYPE = "generic_email_inbound_integration";
 
@@ -303,7 +303,7 @@ interface AddressHolder {
 function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolder> | undefined> {
   return ctx.once("integration-addresses", async () => {
     try {
-      const services = await listOffset<ListedService & { name?: string }>(ctx.client, "/services", "services", READ, { "include[]": ["integrations"] });
+      const services = await listOffset<ListedService & { name?: string }>(ctx.client, SERVICES, "services", READ, { "include[]": ["integrations"] });
       const found = new Map<string, AddressHolder>();
       for (const s of services) {
         for (const i of (s.integrations ?? []) as ApiIntegration[]) {

@@ -13,7 +13,7 @@ import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
 import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery";
 import { createdSince } from "./audit-records";
-import { READ, servicePath, SERVICES, WRITE } from "./api-paths";
+import { READ, servicePath, SERVICES, WRITE } from "../kernel/api-paths";
 
 /**
  * The largest timeout the service takes: the description gives the field as an integer with no

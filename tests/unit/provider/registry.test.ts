@@ -30,11 +30,11 @@ describe("registry", () => {
     expect(Object.values(RECOVERABLE)).toEqual(CREATED_KINDS);
   });
 
-  test("every module in provider/resources is a registered resource (or the lookups, the API's paths and scopes, the audit-record search)", () => {
+  test("every module in provider/resources is a registered resource (or the lookups, the audit-record search)", () => {
     const dir = path.join(__dirname, "../../../provider/resources");
     const modules = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ""));
     const registered = Object.keys(RESOURCES).map((k) => k.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase()));
-    expect(modules.filter((m) => !m.startsWith("lookup") && m !== "api-paths" && m !== "audit-records").sort()).toEqual(registered.sort());
+    expect(modules.filter((m) => !m.startsWith("lookup") && m !== "audit-records").sort()).toEqual(registered.sort());
   });
 
   test("resource modules keep no state of their own: no module-level let, Map, Set or WeakMap", () => {

@@ -6,6 +6,8 @@ const seg = encodeURIComponent;
 export const READ = ["services.read"];
 /** `services.write`: creating, changing and deleting them. */
 export const WRITE = ["services.write"];
+/** `custom_fields.read`: the account's custom field definitions. */
+export const FIELDS_READ = ["custom_fields.read"];
 /** `audit_records.read`: who created what (recovery's searches). */
 export const AUDIT_READ = ["audit_records.read"];
 
@@ -22,6 +24,9 @@ export const rulesPath = (service: string, id?: string) => `${servicePath(servic
 
 /** The verb that converts a service's event rules to event orchestration rules. */
 export const rulesConvertPath = (service: string) => `${servicePath(service)}/rules/convert`;
+
+/** The account's custom field definitions for services. */
+export const FIELD_DEFINITIONS = `${SERVICES}/custom_fields`;
 
 /** A service's custom field values. */
 export const fieldValuesPath = (service: string) => `${servicePath(service)}/custom_fields/values`;
