@@ -288,7 +288,8 @@ function resolveCredentials({ value, describe }: SettingSource): Credentials {
   if (refreshToken !== undefined) {
     if (missing.length)
       throw new ConfigError(
-        `${missing.map(describe).join(" and ")} ${missing.length > 1 ? "are" : "is"} required with ${describe("refreshToken")} (the refresh grant always sends the client secret)`,
+        `${missing.map(describe).join(" and ")} ${missing.length > 1 ? "are" : "is"} required with ${describe("refreshToken")} (the refresh grant always ` +
+          `sends the client secret)`,
       );
     return { kind: "refresh_token", clientId: clientId!, clientSecret: clientSecret!, refreshToken };
   }

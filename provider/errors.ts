@@ -87,7 +87,10 @@ const UNTRUSTED_CERT = new Set([
 function networkHint(reason: string, origin: string | undefined, setting: string | undefined): string {
   const where = `${origin ?? "the server"}${setting ? ` (${setting})` : ""}`;
   if (UNTRUSTED_CERT.has(reason))
-    return `: the certificate of ${where} is not signed by a CA this process trusts. For a private CA (the emulator's --tls: the \`caFile\` of its ready line) set NODE_EXTRA_CA_CERTS=<CA file> in the environment of \`pulumi\``;
+    return (
+      `: the certificate of ${where} is not signed by a CA this process trusts. For a private CA (the emulator's --tls: the \`caFile\` of its ready ` +
+      `line) set NODE_EXTRA_CA_CERTS=<CA file> in the environment of \`pulumi\``
+    );
   if (reason === "ERR_SSL_WRONG_VERSION_NUMBER" || reason === "ERR_SSL_PACKET_LENGTH_TOO_LONG")
     return `: ${where} does not answer in TLS; if it serves plain HTTP, give it an http:// URL (allowed for loopback hosts)`;
   if (reason === "CERT_HAS_EXPIRED") return `: the certificate of ${where} has expired`;
@@ -179,8 +182,25 @@ export function redactUrl(raw: string): string {
 }
 
 /** Field names whose values are credentials wherever they appear (bodies, headers, query strings). */
-export const SECRET_KEY =
-  /^(authorization|client_secret|clientSecret|access_token|accessToken|refresh_token|refreshToken|id_token|token|api_key|apiKey|integration_key|integrationKey|code_verifier|code|password)$/i;
+const SECRET_NAMES = [
+  "authorization",
+  "client_secret",
+  "clientSecret",
+  "access_token",
+  "accessToken",
+  "refresh_token",
+  "refreshToken",
+  "id_token",
+  "token",
+  "api_key",
+  "apiKey",
+  "integration_key",
+  "integrationKey",
+  "code_verifier",
+  "code",
+  "password",
+];
+export const SECRET_KEY = new RegExp(`^(${SECRET_NAMES.join("|")})$`, "i");
 
 /**
  * A deep copy with the values under secret-looking keys masked, and any known secret value

@@ -37,8 +37,10 @@ export function regionRefused(settings: ProviderSettings, e: unknown): ConfigErr
   const setting = (k: "serviceRegion" | "apiUrl" | "subdomain") => describeSetting(k, settings.account);
   if (e instanceof TokenError && e.oauthError === "invalid_scope" && settings.credentials.kind === "client_credentials") {
     return new ConfigError(
-      `PagerDuty's identity service found no account "${settings.subdomain}" in the ${settings.serviceRegion.toUpperCase()} service region for ${whose}: ${e.message}. ` +
-        `Set ${setting("subdomain")} to the account's subdomain and ${setting("serviceRegion")} to its service region ("us" or "eu"; now "${settings.serviceRegion}")`,
+      `PagerDuty's identity service found no account "${settings.subdomain}" in the ${settings.serviceRegion.toUpperCase()} service region for ${whose}: ` +
+        `${e.message}. ` +
+        `Set ${setting("subdomain")} to the account's subdomain and ${setting("serviceRegion")} to its service region ("us" or "eu"; now ` +
+        `"${settings.serviceRegion}")`,
     );
   }
   if (!(e instanceof ApiError) || e.status !== 401) return undefined;
@@ -46,6 +48,7 @@ export function regionRefused(settings: ProviderSettings, e: unknown): ConfigErr
   if (!aboutRegion && settings.credentials.kind === "api_key") return undefined;
   return new ConfigError(
     `PagerDuty's REST API at ${settings.apiUrl} refused the credentials of ${whose}, which belong to an account of another service region: ${e.message}. ` +
-      `Set ${setting("serviceRegion")} to the account's service region ("us" or "eu"; now "${settings.serviceRegion}") and ${setting("apiUrl")} to that region's REST API, or leave it unset for PagerDuty's own`,
+      `Set ${setting("serviceRegion")} to the account's service region ("us" or "eu"; now "${settings.serviceRegion}") and ${setting("apiUrl")} to that ` +
+      `region's REST API, or leave it unset for PagerDuty's own`,
   );
 }

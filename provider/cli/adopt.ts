@@ -76,7 +76,8 @@ function adoptOptions({ service, name, out, account, stack, cwd }: FlagValues<ty
   if (account !== undefined) {
     if (account === DEFAULT_ACCOUNT)
       throw new UsageError(
-        `--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the environment)`,
+        `--account ${DEFAULT_ACCOUNT}: the default account is the top-level pagerduty:* settings; leave --account out (its credentials then come from the ` +
+          `environment)`,
       );
     const problem = accountNameProblem(account);
     if (problem) throw new UsageError(`--account: an account name ${problem}`);
@@ -150,7 +151,8 @@ function namedAccountSettings(account: string, opts: AdoptOptions, pulumi: Pulum
   if (!declared.includes(account)) {
     throw new ConfigError(
       `--account ${account}: the config of ${opts.stack ? `stack "${opts.stack}"` : "the selected stack"} has no "${ACCOUNTS_KEY}.${account}" ` +
-        `(declared: ${declared.length ? declared.join(", ") : "none"}); declare it with pulumi config set --path '${ACCOUNTS_KEY}.${account}.token' --secret ..., or choose the stack with --stack`,
+        `(declared: ${declared.length ? declared.join(", ") : "none"}); declare it with pulumi config set --path '${ACCOUNTS_KEY}.${account}.token' ` +
+        `--secret ..., or choose the stack with --stack`,
     );
   }
   return resolveSettings((key) => config.get(key), env, account);

@@ -103,7 +103,8 @@ export function repairCheckpoint(where: StackLocation, cwd: string, now = new Da
     const history = newestHistory(path.join(root, ".pulumi", "history", ...(legacy ? [] : [where.project]), where.stack), where.stack);
     throw new PagerDutyError(
       "ERR_STATE",
-      `the checkpoint ${file} is cut short (not whole JSON), and its backup ${bak} ${fs.existsSync(bak) ? "is unreadable too" : "does not exist"}; nothing was changed. ` +
+      `the checkpoint ${file} is cut short (not whole JSON), and its backup ${bak} ${fs.existsSync(bak) ? "is unreadable too" : "does not exist"}; nothing ` +
+        `was changed. ` +
         (history
           ? `The newest checkpoint of a completed update is ${history}: copy it over ${file} to go back to the state after that update ` +
             "(objects made since then are not in it: `pulumi up` then reports a taken service name with its id, adopt it with `adoptId`), then run this again"

@@ -87,7 +87,8 @@ function readStackConfig(opts: LoginOptions, io: LoginIo): Record<string, string
     // Printing the token needs no stack; storing it does, so that failure ends the run before login.
     if (opts.print && !opts.stack) return undefined;
     throw new LoginError(
-      `cannot read the stack's config to store the token in: ${e.detail}\nRun pagerduty-login in the Pulumi project's directory (with --stack NAME if no stack is selected), or use --print.`,
+      `cannot read the stack's config to store the token in: ${e.detail}\nRun pagerduty-login in the Pulumi project's directory (with --stack NAME if no ` +
+        `stack is selected), or use --print.`,
       EXIT.failed,
     );
   }
@@ -123,7 +124,8 @@ async function authorize(
   const callback = await listener.nextRedirect(opts.timeoutMs);
   if (!callback) {
     throw new LoginError(
-      `timed out after ${seconds} s waiting for the browser to come back to ${listener.redirectUri}; nothing was stored. Run pagerduty-login again (or raise --timeout).`,
+      `timed out after ${seconds} s waiting for the browser to come back to ${listener.redirectUri}; nothing was stored. Run pagerduty-login again (or ` +
+        `raise --timeout).`,
       EXIT.timeout,
     );
   }

@@ -98,7 +98,13 @@ function fromSettings(account: LoginAccount, get: (key: string) => string | unde
 /** What the provider still needs for the account's user-token mode, when the stack lacks the client. */
 export function clientHint(account: LoginAccount): string {
   if (account.named) {
-    return `The provider also needs "${account.key("clientId")}" and "${account.key("clientSecret")}" (pulumi config set --path --secret ${account.key("clientSecret")}) in that stack; named accounts do not read the environment.`;
+    return (
+      `The provider also needs "${account.key("clientId")}" and "${account.key("clientSecret")}" (pulumi config set --path --secret ` +
+      `${account.key("clientSecret")}) in that stack; named accounts do not read the environment.`
+    );
   }
-  return `The provider also needs "${CONFIG_KEYS.clientId[0]}" and "${CONFIG_KEYS.clientSecret[0]}" (pulumi config set --secret ${CONFIG_KEYS.clientSecret[0]}) in that stack, or ${CONFIG_KEYS.clientId[1]} and ${CONFIG_KEYS.clientSecret[1]} in the environment.`;
+  return (
+    `The provider also needs "${CONFIG_KEYS.clientId[0]}" and "${CONFIG_KEYS.clientSecret[0]}" (pulumi config set --secret ` +
+    `${CONFIG_KEYS.clientSecret[0]}) in that stack, or ${CONFIG_KEYS.clientId[1]} and ${CONFIG_KEYS.clientSecret[1]} in the environment.`
+  );
 }

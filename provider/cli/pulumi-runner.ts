@@ -44,7 +44,8 @@ export class PulumiError extends PagerDutyError {
 /** Another `pulumi` holds the stack, or an interrupted one left its lock behind. */
 function lockedHint(detail: string): string {
   return /currently locked/.test(detail)
-    ? "\nThe stack is locked by an update: when no `pulumi` runs for it any more (an interrupted one leaves its lock behind), run `pulumi cancel --yes`, then this command again."
+    ? "\nThe stack is locked by an update: when no `pulumi` runs for it any more (an interrupted one leaves its lock behind), run `pulumi cancel --yes`, " +
+        "then this command again."
     : "";
 }
 

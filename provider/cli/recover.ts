@@ -262,7 +262,10 @@ function report(decisions: readonly Decision[]): string {
       case "ambiguous":
         return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}${inAccount(d)}): ${d.ids.join(", ")}`;
       case "failed":
-        return `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be searched`;
+        return (
+          `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be ` +
+          `searched`
+        );
     }
   });
   return lines.join("\n");
@@ -351,7 +354,8 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
   const refresh = ["refresh", "--yes", "--skip-preview", ...recorded.flatMap((u) => ["--target", u])];
   if (opts.dryRun) {
     out(
-      `Dry run: nothing was changed. Without --dry-run this edits the state (pulumi stack export/import)${recorded.length ? ` and runs: pulumi ${refresh.join(" ")}` : ""}`,
+      `Dry run: nothing was changed. Without --dry-run this edits the state (pulumi stack ` +
+        `export/import)${recorded.length ? ` and runs: pulumi ${refresh.join(" ")}` : ""}`,
     );
     return 0;
   }

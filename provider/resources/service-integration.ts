@@ -314,7 +314,8 @@ function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolde
     } catch (e) {
       if (!(e instanceof ScopeError))
         await ctx.warn(
-          `integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`,
+          `integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` ` +
+            `checks it`,
         );
       return undefined;
     }

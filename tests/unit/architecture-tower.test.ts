@@ -12,10 +12,10 @@ const FLOORS: string[][] = [
   ["http"], // the undici client: retries, rate budget, credentials it is handed
   ["config"], // settings from stack config and the environment
   ["auth"], // token sources and grants
-  ["kernel"], // pure helpers: definitions, checks, diffs, pages, consistency, rule order
+  ["kernel"], // pure helpers: definitions, checks, diffs, pages, consistency, rule order, the API's paths
   ["account"], // one context per account: client, journal, listings, lanes, the stack's state
   ["engine"], // the provider factory and create-once recovery
-  ["resources"], // one module per resource, the lookups, the API's paths
+  ["resources"], // one module per resource, the lookups, the audit-record search
   ["registry"], // every kind, by name
   ["cli", "index"], // the commands and the dynamic-provider entry point
 ];
@@ -77,4 +77,14 @@ test("no cycle between files", () => {
   };
   for (const f of FILES) visit(f, []);
   expect(cycles).toEqual([]);
+});
+
+test("no provider line is wider than the formatter's 160 columns (it wraps code; long messages are split by hand)", () => {
+  const wide = sources(ROOT).flatMap((f) =>
+    fs
+      .readFileSync(f, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (line.length > 160 ? [`${path.relative(ROOT, f)}:${i + 1}`] : [])),
+  );
+  expect(wide).toEqual([]);
 });
