@@ -162,6 +162,9 @@ export class ApiError extends PagerDutyError {
   }
 }
 
+/** What went wrong, in words: an Error's message, anything else thrown as a string. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 export function isNotFound(e: unknown): boolean {
   return e instanceof PagerDutyError && e.code === "ERR_NOT_FOUND";
 }

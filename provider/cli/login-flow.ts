@@ -12,7 +12,7 @@ import { idTokenOf } from "../auth/id-token";
 import { codeChallenge, createCodeVerifier } from "../auth/pkce";
 import { authorizationCodeGrant, processTokenResponse, type TokenSet } from "../auth/token-endpoint";
 import { CONFIG_KEYS } from "../config";
-import { TokenError, scrub } from "../errors";
+import { TokenError, scrub, messageOf } from "../errors";
 import { missingScopes } from "../http/credential";
 import { Transport } from "../http/transport";
 import type { AccountSettingStep, LoginAccount } from "./login-account";
@@ -232,7 +232,7 @@ function exchangeFailure(e: unknown, account: LoginAccount, secrets: string[]): 
       EXIT.failed,
     );
   }
-  return new LoginError(`the code exchange failed: ${scrub(e instanceof Error ? e.message : String(e), secrets)}; nothing was stored.`, EXIT.failed);
+  return new LoginError(`the code exchange failed: ${scrub(messageOf(e), secrets)}; nothing was stored.`, EXIT.failed);
 }
 
 /** --print: the token on stdout, and on stderr the commands that would store it and the id_token's settings. */

@@ -4,6 +4,7 @@
 // process.exitCode, not passed to process.exit, so what is still buffered for stdout gets out.
 import { Answer, parseCommandLine, type CommandLine, type Flags } from "./command-line";
 import { EXIT, ExitError } from "./exit";
+import { messageOf } from "../errors";
 
 /** Where a bin writes. */
 export interface Terminal {
@@ -35,7 +36,7 @@ export async function reportFailures(bin: string, terminal: Terminal, work: () =
     return (await work()) ?? EXIT.ok;
   } catch (e) {
     if (e instanceof Answer) terminal.out(`${e.message}\n`);
-    else terminal.say(`${bin}: ${e instanceof Error ? e.message : String(e)}`);
+    else terminal.say(`${bin}: ${messageOf(e)}`);
     return exitCodeOf(e);
   }
 }

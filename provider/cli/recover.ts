@@ -24,7 +24,7 @@ import * as path from "node:path";
 import type { ClientOverrides } from "../account/client";
 import type { Checkpoint, Operation, StateResource } from "../account/stack-state";
 import { DEFAULT_ACCOUNT } from "../config";
-import { PagerDutyError } from "../errors";
+import { PagerDutyError, messageOf } from "../errors";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
@@ -167,7 +167,7 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
     return decisions;
   } catch (e) {
     for (const key of claimed) taken.delete(key);
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = messageOf(e);
     return pending.map((op) => {
       const { urn, type } = op.resource;
       return inState.has(urn)

@@ -1,10 +1,9 @@
 // What recovery tells the user, apart from the control flow that decides when: each message says
 // what happened, what was (not) done about it, and the way out.
+import { messageOf } from "../errors";
 
 /** The command that recovers what the provider cannot prove on its own. */
 export const RECOVER_COMMAND = "npx pagerduty-recover";
-
-const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Why an object found by a search was adopted: the journal kept its id. */
 export const JOURNAL_KEPT_ID =
@@ -31,11 +30,11 @@ export const NO_STACK_NAME = "the program does not name its stack (it was built 
 
 export const holderUnknown = (what: string, id: string, cause: unknown): string =>
   `${what}: ${id} may be the object an interrupted create of this resource made, but whether another resource of the stack ` +
-  `holds it cannot be checked (${reasonOf(cause)}), so it is not adopted. Run \`${RECOVER_COMMAND}\` in the project directory, then \`pulumi up\``;
+  `holds it cannot be checked (${messageOf(cause)}), so it is not adopted. Run \`${RECOVER_COMMAND}\` in the project directory, then \`pulumi up\``;
 
 // Only the read failed: it says what was skipped, not that a run was interrupted.
 export const stateUnreadable = (cause: unknown): string =>
-  `creates go on without checking the stack's state for creates an earlier run left pending, as reading it failed (${reasonOf(cause)}). ` +
+  `creates go on without checking the stack's state for creates an earlier run left pending, as reading it failed (${messageOf(cause)}). ` +
   "This is no sign that a run was interrupted; it matters only if an earlier `pulumi up` of this stack was cut off (killed, runner lost) " +
   `on another machine, whose creates this machine's journal does not know: then run \`${RECOVER_COMMAND}\` before \`pulumi up\`, so that ` +
   "what that run made is recorded instead of made again";
@@ -51,12 +50,12 @@ export const severalFound = (what: string, ids: readonly string[]): string =>
   `or run \`${RECOVER_COMMAND}\` in the project directory to see the candidates of every interrupted create`;
 
 export const journalUnwritable = (dir: string, cause: unknown): string =>
-  `cannot write the intent journal in ${dir} (${reasonOf(cause)}): creates go on, but if this deployment is interrupted, ` +
+  `cannot write the intent journal in ${dir} (${messageOf(cause)}): creates go on, but if this deployment is interrupted, ` +
   `run \`${RECOVER_COMMAND}\` before the next \`pulumi up\` (set PAGERDUTY_JOURNAL_DIR to a writable directory)`;
 
 /** A lost reply, and the search for what it made failed too. */
 export const searchFailed = (what: string, reason: string, cause: unknown, journaled: boolean): string =>
-  `creating ${what} failed: ${reason}, so PagerDuty may or may not have made it, and looking for it failed too (${reasonOf(cause)}). ` +
+  `creating ${what} failed: ${reason}, so PagerDuty may or may not have made it, and looking for it failed too (${messageOf(cause)}). ` +
   (journaled ? "Run `pulumi up` again: it looks for the object first and adopts it if it exists" : "Check PagerDuty for it before running `pulumi up` again");
 
 /** A lost reply, nothing was made, and the create sent once more failed: `again` when its outcome is unknown too. */

@@ -15,7 +15,7 @@
 // cannot cause a second create.
 import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
-import { ApiError, NetworkError, PagerDutyError } from "../errors";
+import { ApiError, NetworkError, PagerDutyError, messageOf } from "../errors";
 import { DEFAULT_TRANSPORT } from "../http/transport";
 import type { CreatedKind } from "../kernel/created-kinds";
 import * as say from "./recovery-messages";
@@ -99,7 +99,7 @@ export function lostReplyReason(e: unknown): string {
         return `the connection failed after the request was sent (${e.reason})`;
     }
   }
-  return e instanceof Error ? e.message : String(e);
+  return messageOf(e);
 }
 
 /**
@@ -293,7 +293,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
     return await post();
   } catch (e) {
     const again = outcomeUnknown(e);
-    const failure = again ? lostReplyReason(e) : e instanceof Error ? e.message : String(e);
+    const failure = again ? lostReplyReason(e) : messageOf(e);
     throw new LostReplyError(say.resendFailed(spec.what, reason, failure, again, Boolean(origin)), e);
   }
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { listedIntegration, type ListedService } from "../account/listings";
-import { PagerDutyError, ScopeError } from "../errors";
+import { PagerDutyError, ScopeError, messageOf } from "../errors";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
@@ -313,10 +313,7 @@ function accountAddresses(ctx: AccountContext): Promise<Map<string, AddressHolde
       return found;
     } catch (e) {
       if (!(e instanceof ScopeError))
-        await ctx.warn(
-          `integrationEmail: the account's addresses could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` ` +
-            `checks it`,
-        );
+        await ctx.warn(`integrationEmail: the account's addresses could not be checked at preview (${messageOf(e)}); the create at \`up\` checks it`);
       return undefined;
     }
   });

@@ -1,7 +1,7 @@
 // pagerduty:Service — a PagerDuty service (`/services`).
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
-import { ApiError, isNotFound, PagerDutyError, ScopeError } from "../errors";
+import { ApiError, isNotFound, PagerDutyError, ScopeError, messageOf } from "../errors";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
@@ -254,9 +254,7 @@ function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefi
         if (isNotFound(e)) return false;
         // Lacking the scope is a setting the README describes; any other failure is worth a word.
         if (!(e instanceof ScopeError))
-          await ctx.warn(
-            `escalationPolicy: ${id} could not be checked at preview (${e instanceof Error ? e.message : String(e)}); the create at \`up\` checks it`,
-          );
+          await ctx.warn(`escalationPolicy: ${id} could not be checked at preview (${messageOf(e)}); the create at \`up\` checks it`);
         return undefined;
       }),
   );

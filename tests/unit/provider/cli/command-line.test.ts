@@ -1,7 +1,10 @@
 // provider/cli/command-line.ts: every bin's flags through parseArgs, --help and --version answered
 // alike, and a mistake shown with the bin's usage line.
 import { Answer, parseCommandLine, usageLine, UsageError, type CommandLine } from "../../../../provider/cli/command-line";
+import { ADOPT } from "../../../../provider/cli/adopt";
+import { LOGIN } from "../../../../provider/cli/login";
 import { packageVersion } from "../../../../provider/cli/package-version";
+import { RECOVER } from "../../../../provider/cli/recover";
 
 const HELP = `usage: demo [--name NAME]... [--dry-run]
             [--level N]
@@ -67,4 +70,11 @@ test("a blank value is a mistake, in a repeated flag too", () => {
 
 test("what options() throws other than a UsageError passes through unchanged", () => {
   expect(thrown(["--level", "bug"])).toEqual(new TypeError("not a usage error"));
+});
+
+test("each bin's --help names every flag it takes", () => {
+  for (const line of [ADOPT, RECOVER, LOGIN]) {
+    const missing = [...Object.keys(line.flags), "help", "version"].filter((f) => !line.help.includes(`--${f}`));
+    expect({ bin: line.bin, missing }).toEqual({ bin: line.bin, missing: [] });
+  }
 });

@@ -195,21 +195,12 @@ describe("the command line", () => {
     }
   });
   test("the help names every flag, the secret's variable and the exit codes", () => {
+    const flags = [...Object.keys(LOGIN.flags), "help", "version"].map((f) => `--${f}`);
     for (const s of [
-      "--account",
+      ...flags,
       "pagerduty:accounts.NAME.refreshToken",
       "pagerduty:accounts.NAME.clientSecret",
       "id_token",
-      "--client-id",
-      "--auth-url",
-      "--scopes",
-      "--port",
-      "--stack",
-      "--print",
-      "--no-browser",
-      "--timeout",
-      "--help",
-      "--version",
       "PAGERDUTY_CLIENT_SECRET",
       "Exit codes",
     ]) {
