@@ -20,10 +20,12 @@ export interface ServiceLookupResult {
    */
   acknowledgementTimeout: number | null;
   /**
-   * The service's state. The API creates services as "active": another status is a second request after create.
+   * The service's status as PagerDuty reports it: "active" (enabled, no open incident), "warning" (acknowledged incidents), "critical" (triggered incidents), "maintenance" (in a maintenance window) or "disabled".
    */
   status: "active" | "warning" | "critical" | "maintenance" | "disabled";
-  /** Whether events open incidents directly or through alerts (needed for alert grouping). */
+  /**
+   * What the service reports: "create_alerts_and_incidents" for every service since the incident-only setting ended.
+   */
   alertCreation: "create_incidents" | "create_alerts_and_incidents";
   /** How the urgency of new incidents is chosen. */
   incidentUrgencyRule: ServiceIncidentUrgencyRule | null;

@@ -22,10 +22,12 @@ export interface ServiceArgs {
    */
   acknowledgementTimeout?: pulumi.Input<number | null>;
   /**
-   * The service's state. The API creates services as "active": another status is a second request after create.
+   * Whether the service is enabled ("active") or "disabled". A busy service (the `status` output "warning", "critical" or "maintenance", which PagerDuty computes from its incidents and maintenance windows) is enabled: it satisfies "active" and is never drift. The API creates services enabled: "disabled" is a second request after create.
    */
-  status?: pulumi.Input<"active" | "warning" | "critical" | "maintenance" | "disabled">;
-  /** Whether events open incidents directly or through alerts (needed for alert grouping). */
+  status?: pulumi.Input<"active" | "disabled">;
+  /**
+   * No longer a setting: every service creates alerts and incidents and reports "create_alerts_and_incidents". Accepted so existing programs still run, never compared; "create_incidents" gives a warning at preview.
+   */
   alertCreation?: pulumi.Input<"create_incidents" | "create_alerts_and_incidents">;
   /** How the urgency of new incidents is chosen. */
   incidentUrgencyRule?: pulumi.Input<ServiceIncidentUrgencyRuleArgs>;
@@ -224,10 +226,12 @@ export class Service extends pulumi.dynamic.Resource {
    */
   declare readonly acknowledgementTimeout: pulumi.Output<number | null>;
   /**
-   * The service's state. The API creates services as "active": another status is a second request after create.
+   * The service's status as PagerDuty reports it: "active" (enabled, no open incident), "warning" (acknowledged incidents), "critical" (triggered incidents), "maintenance" (in a maintenance window) or "disabled".
    */
   declare readonly status: pulumi.Output<"active" | "warning" | "critical" | "maintenance" | "disabled">;
-  /** Whether events open incidents directly or through alerts (needed for alert grouping). */
+  /**
+   * What the service reports: "create_alerts_and_incidents" for every service since the incident-only setting ended.
+   */
   declare readonly alertCreation: pulumi.Output<"create_incidents" | "create_alerts_and_incidents">;
   /** How the urgency of new incidents is chosen. */
   declare readonly incidentUrgencyRule: pulumi.Output<ServiceIncidentUrgencyRule | null>;

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { ACCOUNTS_KEY } from "../config";
 import { ACCOUNT_INPUT } from "../kernel/account-input";
 import { fromApi } from "../kernel/case";
-import { inputShape, type ResourceDefinition } from "../kernel/define";
+import { declaredView, inputShape, type ResourceDefinition } from "../kernel/define";
 import { definition as serviceDefinition, serviceInputs } from "../resources/service";
 import { customFieldValuesInputs, type ApiFieldValue } from "../resources/service-custom-field-values";
 import { enablementInputs, FEATURES, type ApiEnablement } from "../resources/service-enablement";
@@ -120,7 +120,10 @@ function servicePart(s: ServiceSnapshot, names: Names, account: string | undefin
   const base = names.unique(slug(String(svc.name ?? svc.id)));
   const ref = identifier(base);
   const serviceRef = new Code(`${ref}.id`);
-  const values = { ...fromApi<Record<string, unknown>>(svc), escalationPolicy: svc.escalation_policy?.id };
+  // A busy service's computed status is declared as the program would: enabled ("active").
+  const asDeclared = declaredView(serviceDefinition);
+  const live = { ...fromApi<Record<string, unknown>>(svc), escalationPolicy: svc.escalation_policy?.id };
+  const values = Object.fromEntries(Object.entries(live).map(([k, v]) => [k, asDeclared(k, v)]));
   const parts = [`// ${svc.name} (${svc.id})\n`, resource("Service", base, adoptable(serviceInputs, { adoptId: svc.id }, values, SERVICE_KEYS), ref)];
 
   // Children are validated with a placeholder service id, then printed with the reference.

@@ -69,6 +69,7 @@ export function makeProvider<D extends Definition>(
   const asState = (p: Props) => p as StateOf<D>;
   const kind = definition.kind;
   const maintained = serverMaintained(definition);
+  const rules = diffRules(definition);
   const stamped = !("createdAt" in outputShape(definition));
   // What create and update report carries what the program declared, for the inputs `read` rebuilds.
   const declared = <T extends { outs?: Props }>(result: T, news: Props): T => ({ ...result, outs: recordDeclared(definition, result.outs, news) });
@@ -119,7 +120,7 @@ export function makeProvider<D extends Definition>(
         return { changes: true, replaces: [ACCOUNT_INPUT], deleteBeforeReplace: false };
       }
       [olds, news] = [withoutAccount(olds), withoutAccount(news)];
-      const result = resource.diff ? resource.diff(asState(olds), asProposed(news)) : diffManaged(olds, news, diffRules(definition));
+      const result = resource.diff ? resource.diff(asState(olds), asProposed(news)) : diffManaged(olds, news, rules);
       // The opt-in drift report of unset fields (kernel/drift.ts): the state this run's read replaced.
       // A diff needs no account otherwise, so one that cannot be made is no reason to fail here.
       let ctx: AccountContext;
@@ -130,7 +131,7 @@ export function makeProvider<D extends Definition>(
       }
       const recorded = ctx.drift.take(kind, id);
       if (!recorded || result.changes || !ctx.driftAllFields) return result;
-      return unmanagedChanges(recorded, olds, news, maintained).length ? { ...result, changes: true } : result;
+      return unmanagedChanges(recorded, olds, news, maintained, rules.asDeclared).length ? { ...result, changes: true } : result;
     },
 
     async create(inputs) {

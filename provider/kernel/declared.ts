@@ -8,7 +8,7 @@
 // same name, keeps it secret. The rebuilt inputs are the live values cut to the declared shape.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { userInputs } from "./check";
-import { outputShape, type ResourceDefinition } from "./define";
+import { declaredView, outputShape, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
 
@@ -59,21 +59,22 @@ export function recordDeclared(definition: ResourceDefinition, outs: Props | und
 
 /**
  * A read's result with the record carried over from the last state (`state`, account removed), and
- * the inputs rebuilt from it: the declared fields with their live values, the unmirrored ones with
- * their recorded values. A state written before the record existed gets no inputs (the engine then
- * keeps the old ones), as does an object that is gone.
+ * the inputs rebuilt from it: the declared fields with their live values (one the service computes
+ * as the program would declare it), the unmirrored ones with their recorded values. A state written
+ * before the record existed gets no inputs (the engine then keeps the old ones), as does an object that is gone.
  */
 export function withReadInputs(definition: ResourceDefinition, result: dynamic.ReadResult, state: Props | undefined): dynamic.ReadResult {
   const shape = state?.[DECLARED];
   if (!result.id || !result.props || !isPlainObject(shape)) return result;
   const mirrored = outputShape(definition);
+  const asDeclared = declaredView(definition);
   const props: Props = { ...result.props, [DECLARED]: shape };
   const inputs: Props = {};
   for (const [k, s] of Object.entries(shape as Record<string, Shape>)) {
     if (!(k in mirrored)) {
       if (state![k] !== undefined) props[k] = inputs[k] = state![k];
     } else if (props[k] !== undefined) {
-      inputs[k] = cutTo(props[k], s);
+      inputs[k] = cutTo(asDeclared(k, props[k]), s);
     }
   }
   for (const k of KEPT_HIDDEN) if (typeof state![k] === "string") props[k] = inputs[k] = state![k];

@@ -24,6 +24,12 @@ export interface ResourceDefinition {
   replaceOn: readonly string[];
   /** Inputs that never change the remote object (adoption ids) and that diff ignores. */
   diffIgnore?: readonly string[];
+  /**
+   * Outputs the service partly computes, each with how its live value reads as the program's
+   * declaration (a busy service's `critical` status is the program's `active`): diff, the inputs a
+   * refresh rebuilds and the drift report compare through it, so what the service computes is never drift.
+   */
+  liveAsDeclared?: Readonly<Record<string, (live: unknown) => unknown>>;
   /** Outputs the SDK marks secret (encrypted in state, masked in output). */
   secretOutputs?: readonly string[];
   /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */
@@ -35,7 +41,7 @@ export interface ResourceDefinition {
   uniqueInAccount?: string;
 }
 
-type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "secretOutputs" | "uniqueInAccount";
+type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "liveAsDeclared" | "secretOutputs" | "uniqueInAccount";
 
 /** A definition with its schemas' own types, so `OutputsOf` and the provider's mappings are checked. */
 export type TypedDefinition<I extends z.ZodTypeAny, O extends z.ZodTypeAny> = Omit<ResourceDefinition, "inputs" | "outputs"> & { inputs: I; outputs: O };
@@ -47,11 +53,13 @@ export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(
     outputs: O;
     replaceOn: readonly (keyof z.input<I> & string)[];
     diffIgnore?: readonly (keyof z.input<I> & string)[];
+    liveAsDeclared?: { readonly [K in keyof z.input<I> & keyof z.output<O> & string]?: (live: z.output<O>[K]) => z.output<I>[K] };
     secretOutputs?: readonly (keyof z.output<O> & string)[];
     uniqueInAccount?: keyof z.input<I> & string;
   },
 ): TypedDefinition<I, O> {
-  return d;
+  // The views are typed per field above; the kernel applies them to the live value of that field.
+  return d as TypedDefinition<I, O>;
 }
 
 /** The fields of a definition's inputs (under any `superRefine`). */
@@ -79,7 +87,13 @@ export type OutputsOf<D extends { outputs: z.ZodTypeAny }> = z.output<D["outputs
 
 /** The diff rules of a resource, from its definition. */
 export function diffRules(d: ResourceDefinition): DiffRules {
-  return { replaceOn: d.replaceOn, ...(d.diffIgnore ? { ignore: d.diffIgnore } : {}) };
+  return { replaceOn: d.replaceOn, ...(d.diffIgnore ? { ignore: d.diffIgnore } : {}), asDeclared: declaredView(d) };
+}
+
+/** A live output as the program would declare it (`liveAsDeclared`); other outputs as they are. */
+export function declaredView(d: ResourceDefinition): (key: string, live: unknown) => unknown {
+  const views = d.liveAsDeclared ?? {};
+  return (key, live) => (Object.hasOwn(views, key) && live !== undefined && live !== null ? views[key](live) : live);
 }
 
 const typeNames = new WeakMap<z.ZodTypeAny, string>();

@@ -25,6 +25,8 @@ export interface DiffRules {
   replaceOn?: readonly string[];
   /** Inputs that never change the remote object (e.g. adoption ids) and are ignored by diff. */
   ignore?: readonly string[];
+  /** A live value as the program would declare it, where the service computes part of it (kernel/define.ts). */
+  asDeclared?: (key: string, live: unknown) => unknown;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface DiffRules {
  */
 export function diffManaged(olds: Record<string, unknown>, news: Record<string, unknown>, rules: DiffRules = {}): dynamic.DiffResult & { changed: string[] } {
   const inputs = userInputs(news);
-  const changed = Object.keys(inputs).filter((k) => !rules.ignore?.includes(k) && !satisfies(inputs[k], olds[k]));
+  const live = (k: string) => (rules.asDeclared ? rules.asDeclared(k, olds[k]) : olds[k]);
+  const changed = Object.keys(inputs).filter((k) => !rules.ignore?.includes(k) && !satisfies(inputs[k], live(k)));
   const replaces = changed.filter((k) => rules.replaceOn?.includes(k));
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }

@@ -26,11 +26,14 @@ export function unmanagedChanges(
   live: Record<string, unknown>,
   news: Record<string, unknown>,
   maintained: ReadonlySet<string>,
+  asDeclared: (key: string, live: unknown) => unknown = (_, v) => v,
 ): string[] {
   const managed = userInputs(news);
+  // Compared as a program would declare them: a service turning `critical` is no change of its settings.
+  const value = (k: string, v: unknown) => normalize(asDeclared(k, v));
   return Object.keys(live)
     .filter((k) => !k.startsWith("__") && !(k in managed) && !maintained.has(k) && k in recorded)
-    .filter((k) => !isDeepStrictEqual(normalize(recorded[k]), normalize(live[k])))
+    .filter((k) => !isDeepStrictEqual(value(k, recorded[k]), value(k, live[k])))
     .sort();
 }
 

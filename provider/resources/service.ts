@@ -15,6 +15,48 @@ import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery"
 import { createdSince } from "./audit-records";
 import { READ, servicePath, SERVICES, WRITE } from "../kernel/api-paths";
 
+// ---- what of a service's state is the user's --------------------------------------------------
+
+// PagerDuty computes `status` from what happens on the service (its API description, `Service.status`):
+// `active` is "enabled and no open incidents", `warning` "one or more acknowledged incidents",
+// `critical` "one or more triggered incidents", `maintenance` comes from maintenance windows; only
+// enabled or `disabled` is a setting. So a program declares `active` (enabled) or `disabled`, and a
+// busy service satisfies `active`: its incidents are never drift, and nothing is sent to change what
+// the service computes. PagerDuty's Terraform provider stopped reading `status` for the same reason
+// (v3.31.5, "persistent drift").
+
+/** Every status the API reports. */
+export const LIVE_STATUSES = ["active", "warning", "critical", "maintenance", "disabled"] as const;
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+/** The statuses a program declares: enabled (`active`) or disabled. */
+export const DECLARED_STATUSES = ["active", "disabled"] as const;
+export type DeclaredStatus = (typeof DECLARED_STATUSES)[number];
+
+/** A live status as a program declares it: disabled, or enabled whatever the service's incidents. */
+export function declaredStatus(live: LiveStatus): DeclaredStatus {
+  return live === "disabled" ? "disabled" : "active";
+}
+
+/** Why `value` is not a status a program can declare. */
+export function statusProblem(value: unknown): string {
+  const enabled = 'declare "active" (enabled) or "disabled"';
+  if (typeof value === "string" && (LIVE_STATUSES as readonly string[]).includes(value))
+    return value === "maintenance"
+      ? `"maintenance" is set by PagerDuty while a maintenance window is open, not by the service's settings; ${enabled}`
+      : `"${value}" is computed by PagerDuty from the service's open incidents; ${enabled}`;
+  return `must be "active" (enabled) or "disabled"; got ${JSON.stringify(value)}`;
+}
+
+/**
+ * `alertCreation` is no longer a setting: every service now creates alerts and incidents, and the
+ * incident-only setting reached its end of life (the API description deprecates the field; the
+ * Terraform provider suppresses every diff on it). The service reports `create_alerts_and_incidents`.
+ */
+export const ALERT_CREATION_GONE =
+  'alertCreation: "create_incidents" is no longer offered by PagerDuty: every service creates alerts and incidents, so the service ' +
+  'reports "create_alerts_and_incidents". The field changes nothing and is never compared; remove it from the program';
+
 /**
  * The largest timeout the service takes: the description gives the field as an integer with no
  * maximum, and the service keeps it as a 32-bit one (2147483647 s, 68 years). A larger number (1e308
@@ -119,13 +161,22 @@ export const serviceInputs = z
       .optional()
       .describe("Seconds until an acknowledged incident triggers again; `null` disables. Unset: not managed (server default 1800)."),
     status: z
-      .enum(["active", "warning", "critical", "maintenance", "disabled"])
+      .enum(DECLARED_STATUSES, {
+        errorMap: (issue, ctx) => ({ message: issue.code === "invalid_enum_value" ? statusProblem(issue.received) : ctx.defaultError }),
+      })
       .optional()
-      .describe('The service\'s state. The API creates services as "active": another status is a second request after create.'),
+      .describe(
+        'Whether the service is enabled ("active") or "disabled". A busy service (the `status` output "warning", "critical" or "maintenance", ' +
+          'which PagerDuty computes from its incidents and maintenance windows) is enabled: it satisfies "active" and is never drift. ' +
+          'The API creates services enabled: "disabled" is a second request after create.',
+      ),
     alertCreation: z
       .enum(["create_incidents", "create_alerts_and_incidents"])
       .optional()
-      .describe("Whether events open incidents directly or through alerts (needed for alert grouping)."),
+      .describe(
+        'No longer a setting: every service creates alerts and incidents and reports "create_alerts_and_incidents". Accepted so existing ' +
+          'programs still run, never compared; "create_incidents" gives a warning at preview.',
+      ),
     incidentUrgencyRule: incidentUrgencyRule.optional().describe("How the urgency of new incidents is chosen."),
     supportHours: supportHours.nullable().optional().describe('Support hours, for incidentUrgencyRule type "use_support_hours"; `null` removes them.'),
     scheduledActions: z.array(scheduledAction).optional().describe("Urgency changes at the start or end of the support hours."),
@@ -150,8 +201,16 @@ const serviceOutputs = z.object({
   escalationPolicy: z.string(),
   autoResolveTimeout: timeout,
   acknowledgementTimeout: timeout,
-  status: serviceInputs.innerType().shape.status.unwrap(),
-  alertCreation: serviceInputs.innerType().shape.alertCreation.unwrap(),
+  status: z
+    .enum(LIVE_STATUSES)
+    .describe(
+      'The service\'s status as PagerDuty reports it: "active" (enabled, no open incident), "warning" (acknowledged incidents), ' +
+        '"critical" (triggered incidents), "maintenance" (in a maintenance window) or "disabled".',
+    ),
+  alertCreation: serviceInputs
+    .innerType()
+    .shape.alertCreation.unwrap()
+    .describe('What the service reports: "create_alerts_and_incidents" for every service since the incident-only setting ended.'),
   incidentUrgencyRule: incidentUrgencyRule.nullable(),
   supportHours: supportHours.nullable(),
   scheduledActions: z.array(scheduledAction),
@@ -166,11 +225,13 @@ const serviceOutputs = z.object({
 export const definition = defineResource({
   kind: "Service",
   description: "A PagerDuty service: what incidents are opened against. A field left unset is not managed, so server defaults never show as a diff.",
-  notes: "A non-`active` status is a second request after create.",
+  notes: '`status` is enabled (`"active"`) or `"disabled"`: open incidents are never drift. `"disabled"` is a second request after create.',
   inputs: serviceInputs,
   outputs: serviceOutputs,
   replaceOn: [],
-  diffIgnore: ["adoptId"],
+  // alertCreation changes nothing any more (service-status.ts): it is never compared.
+  diffIgnore: ["adoptId", "alertCreation"],
+  liveAsDeclared: { status: declaredStatus },
   origin: true,
   uniqueInAccount: "name",
 });
@@ -206,7 +267,7 @@ export function toOutputs(s: ApiService): ServiceOutputs {
     escalationPolicy: s.escalation_policy?.id ?? "",
     autoResolveTimeout: s.auto_resolve_timeout ?? null,
     acknowledgementTimeout: s.acknowledgement_timeout ?? null,
-    status: (s.status ?? "active") as ServiceOutputs["status"],
+    status: (s.status ?? "active") as LiveStatus,
     // The API always sends it; its default for new services stands in when a reply leaves it out.
     alertCreation: (s.alert_creation ?? "create_alerts_and_incidents") as ServiceOutputs["alertCreation"],
     incidentUrgencyRule: fromApi(s.incident_urgency_rule ?? null),
@@ -322,6 +383,8 @@ export const resource: Resource<typeof definition> = {
   findExisting: (client, inputs) => idsOfServicesNamed(client, String(inputs.name ?? "")),
 
   async verify(ctx, news) {
+    if (news.alertCreation === "create_incidents")
+      await ctx.warnOnce(`alertCreation/${String(news.name)}`, `service "${String(news.name)}": ${ALERT_CREATION_GONE}`);
     const policy = news.escalationPolicy;
     if (policy === UNKNOWN) return [];
     // A policy that does not exist fails at preview, not after other objects were made.
@@ -358,8 +421,8 @@ export const resource: Resource<typeof definition> = {
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
     const created = toOutputs(outcome.created);
-    // The API creates services only as active; any other status is a second step.
-    if (inputs.status === undefined || inputs.status === created.status) return { id, outs: created };
+    // The API creates services only enabled; "disabled" is a second step.
+    if (inputs.status === undefined || inputs.status === declaredStatus(created.status)) return { id, outs: created };
     // A service made a moment ago may answer 404 for a while (kernel/consistency.ts).
     const since = ctx.consistency.createdAt("Service", id);
     return { id, outs: await finishCreate(id, created, () => ctx.consistency.settle(since, () => put(client, id, { status: inputs.status }))) };

@@ -25,6 +25,11 @@ describe("unmanagedChanges", () => {
     expect(unmanagedChanges(recorded, live, {}, MAINTAINED)).toEqual(["conditions"]);
     expect(unmanagedChanges({ description: undefined }, { description: null }, {}, MAINTAINED)).toEqual([]);
   });
+  test("a value the service computes is compared as the program would declare it", () => {
+    const asDeclared = (k: string, v: unknown) => (k === "status" && v !== "disabled" ? "active" : v);
+    expect(unmanagedChanges({ status: "active" }, { status: "critical" }, {}, MAINTAINED, asDeclared)).toEqual([]);
+    expect(unmanagedChanges({ status: "warning" }, { status: "disabled" }, {}, MAINTAINED, asDeclared)).toEqual(["status"]);
+  });
   test("a field the last state did not record is not judged", () => {
     expect(unmanagedChanges({ name: "a" }, { name: "a", newField: 1 }, {}, MAINTAINED)).toEqual([]);
   });

@@ -2,7 +2,8 @@ import { createClient } from "../../../../provider/account/client";
 import { AccountContext } from "../../../../provider/account/context";
 import { resolveSettings } from "../../../../provider/config";
 import { makeProvider } from "../../../../provider/engine/factory";
-import { resource, toBody, toOutputs } from "../../../../provider/resources/service";
+import { declaredStatus, LIVE_STATUSES, resource, toBody, toOutputs } from "../../../../provider/resources/service";
+import { reply, useApi } from "../../support/resource-api";
 import { useMockAgent } from "../../support/http-mock";
 import { offline } from "../../support/resource-api";
 import { virtualConsistency } from "../../support/virtual-consistency";
@@ -50,7 +51,6 @@ test("each kind of managed field change is an in-place update", async () => {
     autoResolveTimeout: null,
     acknowledgementTimeout: 60,
     status: "disabled",
-    alertCreation: "create_incidents",
     incidentUrgencyRule: { type: "constant", urgency: "low" },
     supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "09:00:00", endTime: "17:00:00", daysOfWeek: [1] },
     scheduledActions: [{ type: "urgency_change", at: { type: "named_time", name: "support_hours_start" }, toUrgency: "high" }],
@@ -61,6 +61,63 @@ test("each kind of managed field change is an in-place update", async () => {
     const r = await provider.diff!("PABC123", olds, { name: "Checkout", escalationPolicy: "PEP1", [field]: value });
     expect({ field, ...r }).toMatchObject({ field, changes: true, replaces: [] });
   }
+});
+
+describe("status: what the service computes is not drift", () => {
+  const declare = (status: unknown) => ({ name: "Checkout", escalationPolicy: "PEP1", status });
+  const liveAs = (status: string) => toOutputs({ ...live, status });
+
+  test("a live status reads as enabled unless it is disabled", () => {
+    expect(LIVE_STATUSES.map(declaredStatus)).toEqual(["active", "active", "active", "active", "disabled"]);
+  });
+
+  test("a busy or maintained service satisfies active; disabled against enabled is a change either way", async () => {
+    for (const busy of ["active", "warning", "critical", "maintenance"])
+      await expect(provider.diff!("PABC123", liveAs(busy), declare("active"))).resolves.toMatchObject({ changes: false });
+    await expect(provider.diff!("PABC123", liveAs("disabled"), declare("active"))).resolves.toMatchObject({ changes: true, replaces: [] });
+    for (const enabled of ["active", "critical", "maintenance"])
+      await expect(provider.diff!("PABC123", liveAs(enabled), declare("disabled"))).resolves.toMatchObject({ changes: true, replaces: [] });
+    await expect(provider.diff!("PABC123", liveAs("disabled"), declare("disabled"))).resolves.toMatchObject({ changes: false });
+  });
+
+  test("a program declares active or disabled; a computed status is refused naming the field and why", async () => {
+    const check = (status: unknown) => provider.check!({}, declare(status));
+    await expect(check("critical")).resolves.toMatchObject({
+      failures: [{ property: "", reason: 'status: "critical" is computed by PagerDuty from the service\'s open incidents; declare "active" (enabled) or "disabled"' }],
+    });
+    await expect(check("maintenance")).resolves.toMatchObject({ failures: [{ reason: expect.stringMatching(/^status: "maintenance" is set by PagerDuty while a maintenance window/) }] });
+    await expect(check("on")).resolves.toMatchObject({ failures: [{ reason: 'status: must be "active" (enabled) or "disabled"; got "on"' }] });
+    await expect(check("disabled")).resolves.not.toHaveProperty("failures");
+  });
+
+  test("alertCreation changes nothing any more: never a diff, whatever the service reports", async () => {
+    for (const declared of ["create_incidents", "create_alerts_and_incidents"])
+      await expect(provider.diff!("PABC123", toOutputs(live), { ...declare("active"), alertCreation: declared })).resolves.toMatchObject({ changes: false });
+  });
+
+  describe("against the API", () => {
+    const api = useApi();
+    const service = (status: string) => ({ service: { ...live, status } });
+
+    test("a refresh of a busy service rebuilds the declared status as active and reports the live one", async () => {
+      const p = api.provider(resource);
+      reply(api, "GET", "/services/PABC123", service("critical"));
+      const state = { ...toOutputs(live), __declared: { name: true, escalationPolicy: true, status: true } };
+      const read = await p.read!("PABC123", state);
+      expect(read.props).toMatchObject({ status: "critical" });
+      expect(read.inputs).toEqual({ name: "Checkout", escalationPolicy: "PEP1", status: "active" });
+      await expect(p.diff!("PABC123", read.props!, read.inputs!)).resolves.toMatchObject({ changes: false });
+    });
+
+    test("create_incidents passes check with one warning naming the field", async () => {
+      const p = api.provider(resource);
+      reply(api, "GET", "/escalation_policies/PEP1", { escalation_policy: { id: "PEP1" } });
+      const checked = await p.check!({}, { ...declare("active"), alertCreation: "create_incidents" });
+      await p.check!({}, { ...declare("active"), alertCreation: "create_incidents" });
+      expect(checked).not.toHaveProperty("failures");
+      expect(api.warnings).toEqual([expect.stringMatching(/^service "Checkout": alertCreation: "create_incidents" is no longer offered by PagerDuty/)]);
+    });
+  });
 });
 
 describe("check", () => {
