@@ -83,9 +83,13 @@ describe("status: what the service computes is not drift", () => {
   test("a program declares active or disabled; a computed status is refused naming the field and why", async () => {
     const check = (status: unknown) => provider.check!({}, declare(status));
     await expect(check("critical")).resolves.toMatchObject({
-      failures: [{ property: "", reason: 'status: "critical" is computed by PagerDuty from the service\'s open incidents; declare "active" (enabled) or "disabled"' }],
+      failures: [
+        { property: "", reason: 'status: "critical" is computed by PagerDuty from the service\'s open incidents; declare "active" (enabled) or "disabled"' },
+      ],
     });
-    await expect(check("maintenance")).resolves.toMatchObject({ failures: [{ reason: expect.stringMatching(/^status: "maintenance" is set by PagerDuty while a maintenance window/) }] });
+    await expect(check("maintenance")).resolves.toMatchObject({
+      failures: [{ reason: expect.stringMatching(/^status: "maintenance" is set by PagerDuty while a maintenance window/) }],
+    });
     await expect(check("on")).resolves.toMatchObject({ failures: [{ reason: 'status: must be "active" (enabled) or "disabled"; got "on"' }] });
     await expect(check("disabled")).resolves.not.toHaveProperty("failures");
   });
