@@ -6,13 +6,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { clearFaults, killSession, recover, slowCreates, startDetached, waitFor } from "./crash-support";
+import { DRIFT } from "./fixtures";
 import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
 const TYPE = "pulumi-nodejs:dynamic/pagerduty:";
-/** The drift check of docs/drift-and-gitops.md. */
-const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
 
 // The same names in both accounts: each account holds its own. "mover" lives where moverAccount says.
 const program = `

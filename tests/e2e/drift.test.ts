@@ -1,12 +1,10 @@
 // Drift checks that use the current credentials and fail loudly when they are wrong, the opt-in
 // report of unmanaged fields, and what of the configuration reaches state. Real CLI, emulator process.
+import { DRIFT } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
-
-/** The drift check of docs/drift-and-gitops.md: refresh with the current stack config, fail on any change. */
-export const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
 
 // The rule leaves `disabled` unset: not managed.
 const program = `

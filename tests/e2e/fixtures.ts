@@ -2,6 +2,9 @@
 // children, through the emulator's REST API with the account key; and the drift check.
 import type { PulumiProject, RunningEmulator, RunResult } from "./harness";
 
+/** The drift check of docs/drift-and-gitops.md: refresh with the current stack config, fail (exit 7) on any change. */
+export const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
+
 /** `pulumi refresh --preview-only --expect-no-changes`: exit code 7 when refresh finds drift. */
 export function refreshPreview(project: PulumiProject): RunResult {
   return project.run(["refresh", "--preview-only", "--expect-no-changes"]);
