@@ -12,6 +12,14 @@ export type ServiceRegion = "us" | "eu";
 /** The minimum the resources need (API-NOTES §1): services and their children, field definitions, audit. */
 export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.write", "custom_fields.read", "audit_records.read"];
 
+/**
+ * Asked for as well by app tokens (client credentials) when `pagerduty:scopes` is unset: with it a
+ * preview checks each service's escalation policy. An app that lacks it gets a grant without it and
+ * no error (the service grants the valid scopes of a request), so it costs nothing; a user login,
+ * whose grant must hold every scope asked for, does not ask for it.
+ */
+export const APP_TOKEN_OPTIONAL_SCOPES: readonly string[] = ["escalation_policies.read"];
+
 export type Credentials =
   | { kind: "client_credentials"; clientId: string; clientSecret: string }
   | { kind: "api_key"; token: string }
@@ -35,6 +43,8 @@ export interface ProviderSettings {
   credentials: Credentials;
   /** Requested scopes, without the account selector (added for client credentials). */
   scopes: string[];
+  /** Scopes app tokens ask for beyond `scopes`, never required (`APP_TOKEN_OPTIONAL_SCOPES` with the default scopes). */
+  optionalScopes: string[];
   /** Accept: application/vnd.<vendor>+json;version=2 */
   vendor: string;
   userAgent: string;
@@ -251,6 +261,7 @@ function resolveFrom(source: SettingSource, account: string, env: NodeJS.Process
     ...(subdomain !== undefined ? { subdomain: subdomain.toLowerCase() } : {}),
     credentials,
     scopes: resolveScopes(source),
+    optionalScopes: value("scopes") === undefined ? [...APP_TOKEN_OPTIONAL_SCOPES] : [],
     vendor: DEFAULT_CLIENT.vendor,
     userAgent: `${DEFAULT_CLIENT.userAgent} (node ${process.version})`,
     maxConcurrency: positiveInt(source, "maxConcurrency", DEFAULT_CLIENT.maxConcurrency),

@@ -58,7 +58,7 @@ function tokenSource(settings: ProviderSettings, endpoint: TokenEndpoint, overri
       // resolveSettings guarantees a subdomain for this kind.
       return clientCredentialsSource(
         endpoint,
-        { ...creds, region: settings.serviceRegion, subdomain: settings.subdomain!, scopes: settings.scopes },
+        { ...creds, region: settings.serviceRegion, subdomain: settings.subdomain!, scopes: [...settings.scopes, ...settings.optionalScopes] },
         overrides.renew,
       );
     case "refresh_token":

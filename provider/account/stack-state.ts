@@ -33,19 +33,26 @@ export interface Checkpoint {
 export interface Snapshot {
   /** Epoch ms when the export was started. */
   startedAt: number;
-  /** `Kind/id` of every object a resource of the state holds, to the resource's URN. */
-  held: Map<string, string>;
+  /** `Kind/id` of every object a resource of the state holds, to that resource. */
+  held: Map<string, Holder>;
   /** `__origin` of each pending create of this package's types, with how many there are. */
   pending: Map<string, number>;
+}
+
+/** A resource of the state: its URN and its provenance key (sdk/origin.ts), which its replacement shares. */
+export interface Holder {
+  urn: string;
+  origin?: string;
 }
 
 export const heldKey = (kind: string, id: string) => `${kind}/${id}`;
 
 export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
-  const held = new Map<string, string>();
+  const held = new Map<string, Holder>();
   for (const r of checkpoint.deployment.resources ?? []) {
     const kind = createdKindOf(r.type);
-    if (kind && r.id && !r.delete) held.set(heldKey(kind, r.id), r.urn);
+    const origin = r.inputs?.__origin;
+    if (kind && r.id && !r.delete) held.set(heldKey(kind, r.id), { urn: r.urn, ...(typeof origin === "string" ? { origin } : {}) });
   }
   const pending = new Map<string, number>();
   for (const op of checkpoint.deployment.pending_operations ?? []) {
@@ -159,6 +166,11 @@ export class StackState {
 
   /** The URN of the resource of the state that holds `kind/id`, if any (newest export). */
   async holder(kind: string, id: string): Promise<string | undefined> {
+    return (await this.holding(kind, id))?.urn;
+  }
+
+  /** The resource of the state that holds `kind/id`, if any (newest export). */
+  async holding(kind: string, id: string): Promise<Holder | undefined> {
     const snap = await (this.latest ?? this.first ?? this.start()).snap;
     return snap.held.get(heldKey(kind, id));
   }

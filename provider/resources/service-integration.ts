@@ -9,7 +9,8 @@ import { PagerDutyError, ScopeError, messageOf } from "../errors";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
-import { defineResource, named, type OutputsOf } from "../kernel/define";
+import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
+import { diffManaged } from "../kernel/diff";
 import type { Resource } from "../engine/resource";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
@@ -206,6 +207,7 @@ export const definition = defineResource({
 });
 
 type IntegrationOutputs = OutputsOf<typeof definition>;
+const rules = diffRules(definition);
 
 export interface ApiIntegration {
   id: string;
@@ -330,15 +332,21 @@ async function addressTaken(ctx: AccountContext, email: string, news: { adoptId?
   // An interrupted create of this resource (its reply named the object, or never came) is recovery's to sort out.
   const interrupted = typeof news.__origin === "string" ? ctx.journal.load(news.__origin) : undefined;
   if (interrupted && (interrupted.id === undefined || interrupted.id === holder.id)) return undefined;
-  const resource = await ctx.stack?.holder("ServiceIntegration", holder.id).catch(() => undefined);
+  const resource = await ctx.stack?.holding("ServiceIntegration", holder.id).catch(() => undefined);
+  // This resource's own object, which its replacement (a move to another service) deletes first (see diff).
+  if (resource?.origin !== undefined && resource.origin === originHash(news.__origin)) return undefined;
   const where = `integration ${holder.id} of service ${holder.service}${holder.serviceName ? ` ("${holder.serviceName}")` : ""}`;
   return (
     `${JSON.stringify(email)} is already the address of ${where}` +
     (resource
-      ? `, which resource ${resource} of this stack manages: an address belongs to one integration, and the new one would be created before that one is deleted`
+      ? `, which resource ${resource.urn} of this stack manages: an address belongs to one integration, and a deployment creates before it deletes. ` +
+        "Move the address in two deployments: take it off that resource (or remove the resource) and run `pulumi up`, then declare it here"
       : `: an address belongs to one integration of the account. Choose another address, or adopt that integration with \`adoptId\``)
   );
 }
+
+/** The provenance hash of an `__origin` (the program may append its stack's name: sdk/origin.ts). */
+const originHash = (origin: unknown) => (typeof origin === "string" ? origin.split("@")[0] : undefined);
 
 export const resource: Resource<typeof definition> = {
   definition,
@@ -349,6 +357,14 @@ export const resource: Resource<typeof definition> = {
 
   // Taken as check left them when the create began; a secret there (an encrypted object) matches nothing.
   findExisting: (client, inputs) => integrationsLike(client, inputs as IntegrationInputs),
+
+  diff(olds, news) {
+    const result = diffManaged(olds, news, rules);
+    // A fixed address belongs to one integration: a move to another service must free it before the
+    // new integration takes it, so the old one is deleted first (the address is dead only in between).
+    const keepsAddress = typeof news.integrationEmail === "string" && news.integrationEmail.toLowerCase() === olds.integrationEmail?.toLowerCase();
+    return result.replaces?.length && keepsAddress ? { ...result, deleteBeforeReplace: true } : result;
+  },
 
   async verify(ctx, news, olds) {
     const email = news.integrationEmail;

@@ -1,4 +1,5 @@
 // pagerduty:ServiceIntegration end to end: real Pulumi CLI -> dynamic provider -> emulator process.
+import { startDetached } from "./crash-support";
 import { refreshPreview } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { resourceOf, serviceIdOf } from "./stack";
@@ -14,6 +15,9 @@ interface Shape {
   eventsOnOther?: boolean;
   filterMode?: string;
   adoptId?: string;
+  /** A fixed inbound address for "mail", and whether it lives on the other service. */
+  mailAddress?: string;
+  mailOnOther?: boolean;
 }
 
 const program = (s: Shape = {}) => `
@@ -28,9 +32,9 @@ const events = new pagerduty.ServiceIntegration("events", {
   name: ${JSON.stringify(s.eventsName ?? "Alerts")},
 });
 new pagerduty.ServiceIntegration("mail", {
-  service: svc.id,
+  service: ${s.mailOnOther ? "other" : "svc"}.id,
   type: "generic_email_inbound_integration",
-  name: "Inbox",
+  name: "Inbox",${s.mailAddress ? `\n  integrationEmail: ${JSON.stringify(s.mailAddress)},` : ""}
   emailIncidentCreation: "on_new_email_subject",
   emailFilterMode: ${JSON.stringify(s.filterMode ?? "or-rules-email")},
   emailFilters: [{ subjectMode: "match", subjectRegex: "^ALERT", bodyMode: "always", fromEmailMode: "always" }],
@@ -183,6 +187,52 @@ test("adoptId takes over an existing integration instead of creating one", async
   expect(state("adopted")!.id).toBe(made.body.integration.id);
   expect((await live("adopted")).body.integration.name).toBe("Adopted");
   expect((await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations.length).toBe(before);
+  project.must(["preview", "--expect-no-changes"]);
+});
+
+test("an email integration with a fixed address moves to another service: the old one is deleted first, the address is dead only in between", async () => {
+  const moved: Shape = { eventsName: "Paging", filterMode: "and-rules-email", eventsVendor: "PAM4FGS", eventsOnOther: true, adoptId: state("adopted")?.id };
+  const address = `inbox-move@${emu.account.subdomain}.pagerduty.com`;
+  project.setProgram(program({ ...moved, mailAddress: address }));
+  project.must(["up", "--yes", "--skip-preview"]);
+  const before = state("mail")!;
+  expect(before.outputs).toMatchObject({ service: serviceId("svc"), integrationEmail: address });
+
+  project.setProgram(program({ ...moved, mailAddress: address, mailOnOther: true }));
+  const ops = project.stepsOf("mail");
+  expect(ops).toContain("delete-replaced");
+  expect(ops.indexOf("delete-replaced")).toBeLessThan(ops.indexOf("create-replacement"));
+
+  // Who holds the address, polled while `up` runs, as the mail a monitor sends would find it.
+  const [from, to] = [serviceId("svc"), serviceId("other")];
+  const holders = async () => {
+    const found: string[] = [];
+    for (const svc of [from, to]) {
+      const listed = (await emu.api("GET", `/services/${svc}?include[]=integrations`)).body.service.integrations;
+      if (listed.some((i: { integration_email?: string }) => i.integration_email === address)) found.push(svc);
+    }
+    return found;
+  };
+  const seen: Array<{ at: number; holders: string[] }> = [];
+  const up = startDetached(project, ["up", "--yes", "--skip-preview"]);
+  let done = false;
+  void up.exited.then(() => (done = true));
+  while (!done) {
+    seen.push({ at: Date.now(), holders: await holders() });
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await up.exited).toBe(0);
+  seen.push({ at: Date.now(), holders: await holders() });
+  expect(seen.every((s) => s.holders.length <= 1)).toBe(true);
+  expect(seen.at(-1)!.holders).toEqual([to]);
+  const lastOld = seen.map((s) => s.holders.includes(from)).lastIndexOf(true);
+  const firstNew = seen.findIndex((s) => s.holders.includes(to));
+  expect(lastOld).toBeLessThan(firstNew);
+  const gap = lastOld < 0 ? "(moved before the first look)" : `${seen[firstNew].at - seen[lastOld].at} ms`;
+  console.log(`integration e2e: the moved address answered nowhere for at most ${gap} of an up of ${seen.at(-1)!.at - seen[0].at} ms`);
+  const after = state("mail")!;
+  expect(after.id).not.toBe(before.id);
+  expect(after.outputs).toMatchObject({ service: serviceId("other"), integrationEmail: address });
   project.must(["preview", "--expect-no-changes"]);
 });
 

@@ -2,6 +2,7 @@
 // name or timeout the API refuses, and an integration address another integration already has.
 import { resource as integration } from "../../../../provider/resources/service-integration";
 import { MAX_TIMEOUT, resource as service } from "../../../../provider/resources/service";
+import { StackState } from "../../../../provider/account/stack-state";
 import { offline, reply, useApi } from "../../support/resource-api";
 
 const reasons = (r: { failures?: Array<{ reason: string }> }) => (r.failures ?? []).map((f) => f.reason);
@@ -66,6 +67,53 @@ describe("ServiceIntegration: an address another integration of the account has"
     expect(api.calls).toHaveLength(0);
     reply(api, "GET", LIST, listed);
     expect(reasons(await provider.check({}, mail({ adoptId: "PINT1" })))).toEqual([]);
+  });
+
+  describe("held by a resource of this stack", () => {
+    const TYPE = "pulumi-nodejs:dynamic/pagerduty:ServiceIntegration";
+    const URN = `urn:pulumi:dev::p::${TYPE}::mail`;
+    const useStack = () =>
+      api.reset({
+        stack: new StackState("org/p/dev", async () => ({
+          version: 3,
+          deployment: { resources: [{ urn: URN, type: TYPE, id: "PINT1", inputs: { __origin: "0f1e" } }] },
+        })),
+      });
+
+    test("its own replacement (a move to another service: the engine checks it with no old inputs) passes", async () => {
+      useStack();
+      reply(api, "GET", LIST, listed);
+      expect(reasons(await api.provider(integration).check({}, mail({ __origin: "0f1e@org/p/dev" })))).toEqual([]);
+    });
+
+    test("another resource of the stack: the message names it and the way out in two deployments", async () => {
+      useStack();
+      reply(api, "GET", LIST, listed);
+      expect(reasons(await api.provider(integration).check({}, mail({ __origin: "aaaa@org/p/dev" })))).toEqual([
+        `integrationEmail: "orders@acme.pagerduty.com" is already the address of integration PINT1 of service PSVC1 ("Checkout"), which resource ${URN} of ` +
+          "this stack manages: an address belongs to one integration, and a deployment creates before it deletes. Move the address in two deployments: " +
+          "take it off that resource (or remove the resource) and run `pulumi up`, then declare it here",
+      ]);
+    });
+  });
+
+  test("a move to another service that keeps the address deletes the old integration first; a new address or none does not", async () => {
+    const provider = offline(integration);
+    const olds = { service: "PSVC1", type: "generic_email_inbound_integration", integrationEmail: "orders@acme.pagerduty.com", name: "Inbox" };
+    await expect(provider.diff("PINT1", olds, mail({ integrationEmail: "Orders@acme.pagerduty.com" }))).resolves.toMatchObject({
+      changes: true,
+      replaces: ["service"],
+      deleteBeforeReplace: true,
+    });
+    await expect(provider.diff("PINT1", olds, mail({ integrationEmail: "new@acme.pagerduty.com" }))).resolves.toMatchObject({ deleteBeforeReplace: false });
+    await expect(provider.diff("PINT1", { ...olds, integrationEmail: null }, mail({ integrationEmail: undefined }))).resolves.toMatchObject({
+      replaces: ["service"],
+      deleteBeforeReplace: false,
+    });
+    await expect(provider.diff("PINT1", olds, mail({ service: "PSVC1", name: "Renamed" }))).resolves.toMatchObject({
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("an account that refuses the listing (403) is warned about and left to the create", async () => {
