@@ -1,5 +1,7 @@
-// Every resource kind, by name: the one list the provider entry point, the SDK generator, recovery
-// and the CLIs read. Which kinds create remote objects is read off their definitions (`origin`).
+// Every resource kind, by name: the one list the provider entry point, the SDK generator
+// (scripts/generate-sdk.ts: the SDK's classes, provider modules and exports), recovery, the CLIs and
+// the tests read. A kind is one import and one line here; which kinds create remote objects is read
+// off their definitions (`origin`).
 import { resource as service } from "./resources/service";
 import { resource as customFieldValues } from "./resources/service-custom-field-values";
 import { resource as enablement } from "./resources/service-enablement";
@@ -7,6 +9,7 @@ import { resource as rule } from "./resources/service-event-rule";
 import { resource as integration } from "./resources/service-integration";
 import { resource as conversion } from "./resources/service-event-rules-conversion";
 import type { ResourceDefinition } from "./kernel/define";
+import { recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
 
 const KINDS = {
@@ -25,6 +28,12 @@ export const RESOURCES: Readonly<Record<ResourceKind, AnyResource>> = KINDS;
 
 export const DEFINITIONS: readonly ResourceDefinition[] = Object.values(RESOURCES).map((r) => r.definition);
 
-export { CREATED_KINDS, createdKindOf, RECORDED_KINDS, recordedType, type CreatedKind } from "./kernel/created-kinds";
+/** Kinds whose create makes a remote object (journaled, recovered after an interruption): `origin: true`. */
+export type CreatedKind = { [K in ResourceKind]: (typeof KINDS)[K]["definition"]["origin"] extends true ? K : never }[ResourceKind];
+
+export const CREATED_KINDS: readonly CreatedKind[] = (Object.keys(KINDS) as ResourceKind[]).filter((k): k is CreatedKind => KINDS[k].definition.origin);
+
+/** The created kinds by the type the state records for them. */
+export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);

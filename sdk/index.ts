@@ -1,12 +1,8 @@
 // Public API for Pulumi programs. Nothing here does HTTP: the provider does, inside Pulumi's
 // dynamic-provider process. The resource modules are generated from the resource definitions
-// (npm run generate); each exports its class, its Args and the types of its nested fields.
-export * from "./service";
-export * from "./service-integration";
-export * from "./service-event-rule";
-export * from "./service-event-rules-conversion";
-export * from "./service-custom-field-values";
-export * from "./service-enablement";
+// (npm run generate); each exports its class, its Args and the types of its nested fields, and
+// resources.ts (generated from the registry) exports them all.
+export * from "./resources";
 export * from "./lookups";
 export * from "./account";
 export * from "./lookup-results";

@@ -3,24 +3,12 @@
 // single `require("pulumi-pagerduty-dynamic/dist/sdk/providers/<kind>.js")` line: no credential, no
 // per-program value, and the installed implementation runs for every operation, read and delete of
 // existing resources included. The stack's name, which recovery needs, travels with `__origin`.
+// The kinds' modules and their list (kind-providers.ts) are generated from the provider's registry.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { KIND_PROVIDERS } from "./kind-providers";
 import lookup = require("./providers/lookup");
-import service = require("./providers/service");
-import customFieldValues = require("./providers/service-custom-field-values");
-import enablement = require("./providers/service-enablement");
-import rule = require("./providers/service-event-rule");
-import conversion = require("./providers/service-event-rules-conversion");
-import integration = require("./providers/service-integration");
 
-const PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
-  Service: service,
-  ServiceIntegration: integration,
-  ServiceEventRule: rule,
-  ServiceEventRulesConversion: conversion,
-  ServiceCustomFieldValues: customFieldValues,
-  ServiceEnablement: enablement,
-  Lookup: lookup,
-};
+const PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = { ...KIND_PROVIDERS, Lookup: lookup };
 
 /** The provider object of a resource kind ("Lookup" for the get* functions). */
 export function providerFor(kind: string): dynamic.ResourceProvider {

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
-import { createdKindOf } from "../kernel/created-kinds";
+import { recordedKind } from "../kernel/recorded-type";
 
 export interface StateResource {
   urn: string;
@@ -50,14 +50,16 @@ export const heldKey = (kind: string, id: string) => `${kind}/${id}`;
 export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
   const held = new Map<string, Holder>();
   for (const r of checkpoint.deployment.resources ?? []) {
-    const kind = createdKindOf(r.type);
+    // Every kind of this package: only those that create objects are ever asked for.
+    const kind = recordedKind(r.type);
     const origin = r.inputs?.__origin;
     if (kind && r.id && !r.delete) held.set(heldKey(kind, r.id), { urn: r.urn, ...(typeof origin === "string" ? { origin } : {}) });
   }
   const pending = new Map<string, number>();
   for (const op of checkpoint.deployment.pending_operations ?? []) {
     const origin = op.resource.inputs?.__origin;
-    if (op.type !== "creating" || !createdKindOf(op.resource.type) || typeof origin !== "string") continue;
+    // Only the kinds that create objects send `__origin` (their definitions' `origin`).
+    if (op.type !== "creating" || !recordedKind(op.resource.type) || typeof origin !== "string") continue;
     pending.set(origin, (pending.get(origin) ?? 0) + 1);
   }
   return { startedAt, held, pending };

@@ -40,6 +40,21 @@ export class Answer extends ExitError {
 
 const ANSWERED: Flags = { help: { type: "boolean", short: "h" }, version: { type: "boolean" } };
 
+/** A paragraph of --help in lines of at most `width` columns (for text built from data, e.g. the kinds a bin handles). */
+export const fill = (paragraph: string, width = 100): string =>
+  paragraph
+    .split(/\s+/)
+    .reduce((lines: string[], word) => {
+      const last = lines.length - 1;
+      if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+      else lines.push(word);
+      return lines;
+    }, [])
+    .join("\n");
+
+/** Names as prose: "A", "A or B", "A, B or C". */
+export const orList = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? ""));
+
 /** The usage line: --help's text up to its first blank line. */
 export const usageLine = (help: string): string => help.split("\n\n")[0];
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
-// Repairs a stack after an interrupted `pulumi up`: for every pending create of a Service,
-// ServiceIntegration or ServiceEventRule it finds the object by the inputs the state recorded and
+// Repairs a stack after an interrupted `pulumi up`: for every pending create of a kind that creates
+// objects (the registry's CREATED_KINDS) it finds the object by the inputs the state recorded and
 // records it in the state, so the next `pulumi up` neither fails on the name nor creates a second
 // one. A pending create whose resource is already in the state is dropped, one with no object is
 // dropped (the next `up` creates it), and when several objects match, nothing is changed and the
@@ -29,22 +29,21 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
-import { RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
+import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
-import type { FlagValues } from "./command-line";
+import { fill, orList, type FlagValues } from "./command-line";
 import { main, systemTerminal, type Command } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { stackConfig } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
-Repairs a stack after an interrupted \`pulumi up\`: each pending create of a Service,
-ServiceIntegration or ServiceEventRule is looked for, in its own account, by the inputs the state
-recorded. A match is recorded in the state (then read with \`pulumi refresh --target\`), a create
-that made nothing or is already in the state is dropped; when several objects match, or an account
-cannot be searched, nothing is changed. Only GET requests are made to PagerDuty.
+${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(CREATED_KINDS)} is looked
+for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
+refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
+account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty.`)}
 
 Options:
   -s, --stack NAME  the stack to repair (default: the selected stack)

@@ -17,7 +17,6 @@ import type { AccountContext } from "../account/context";
 import type { Intent } from "../account/journal";
 import { ApiError, NetworkError, PagerDutyError, messageOf } from "../errors";
 import { DEFAULT_TRANSPORT } from "../http/transport";
-import type { CreatedKind } from "../kernel/created-kinds";
 import * as say from "./recovery-messages";
 
 export { RECOVER_COMMAND } from "./recovery-messages";
@@ -38,7 +37,8 @@ export interface Candidate {
 }
 
 export interface CreateSpec<T> {
-  kind: CreatedKind;
+  /** A kind whose definition has `origin` (the registry's CREATED_KINDS). */
+  kind: string;
   /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
   origin: unknown;
   /** Words for messages, e.g. `service "Checkout"`. */

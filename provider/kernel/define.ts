@@ -46,9 +46,13 @@ type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "liveAsDeclared
 /** A definition with its schemas' own types, so `OutputsOf` and the provider's mappings are checked. */
 export type TypedDefinition<I extends z.ZodTypeAny, O extends z.ZodTypeAny> = Omit<ResourceDefinition, "inputs" | "outputs"> & { inputs: I; outputs: O };
 
-/** A definition whose rules name only fields it has (checked by the compiler). */
-export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(
-  d: Omit<ResourceDefinition, Typed> & {
+/**
+ * A definition whose rules name only fields it has (checked by the compiler). `origin` keeps its
+ * literal type, so the registry reads which kinds create objects off the definitions' types too.
+ */
+export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny, Origin extends boolean>(
+  d: Omit<ResourceDefinition, Typed | "origin"> & {
+    origin: Origin;
     inputs: I;
     outputs: O;
     replaceOn: readonly (keyof z.input<I> & string)[];
@@ -57,9 +61,9 @@ export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(
     secretOutputs?: readonly (keyof z.output<O> & string)[];
     uniqueInAccount?: keyof z.input<I> & string;
   },
-): TypedDefinition<I, O> {
+): TypedDefinition<I, O> & { origin: Origin } {
   // The views are typed per field above; the kernel applies them to the live value of that field.
-  return d as TypedDefinition<I, O>;
+  return d as TypedDefinition<I, O> & { origin: Origin };
 }
 
 /** The fields of a definition's inputs (under any `superRefine`). */

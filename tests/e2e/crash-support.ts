@@ -3,7 +3,7 @@
 // of the session: CLI, language host, program, dynamic provider) would be; and the check that the
 // emulator holds exactly the objects the state records.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { recordedType } from "../../provider/kernel/created-kinds";
+import { recordedType } from "../../provider/kernel/recorded-type";
 import type { PulumiProject, RunningEmulator } from "./harness";
 
 /** The types the state records for the kinds that create objects (derived, not spelled again). */

@@ -13,17 +13,12 @@ import { deployment, resource } from "../../../provider";
 import { namingStack, splitOrigin } from "../../../provider/host/origin-stack";
 import { upgradingProvider } from "../../../provider/host/provider-upgrade";
 import { originOf } from "../../../sdk/origin";
+import { RESOURCES } from "../../../provider/registry";
+import { moduleOf } from "../../../scripts/generate-sdk";
 import { ROOT } from "../../../scripts/repo-root";
 
-const KINDS: Record<string, string> = {
-  Service: "service",
-  ServiceIntegration: "service-integration",
-  ServiceEventRule: "service-event-rule",
-  ServiceEventRulesConversion: "service-event-rules-conversion",
-  ServiceCustomFieldValues: "service-custom-field-values",
-  ServiceEnablement: "service-enablement",
-  Lookup: "lookup",
-};
+/** Every registered kind and the lookups, to the file name of its module in sdk/providers. */
+const KINDS: Record<string, string> = Object.fromEntries([...Object.keys(RESOURCES), "Lookup"].map((k) => [k, moduleOf(k)]));
 
 /** A project directory whose node_modules holds the built package: copied, or linked to the clone. */
 function project(layout: "installed" | "linked"): string {

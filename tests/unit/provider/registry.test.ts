@@ -5,10 +5,12 @@ import * as path from "node:path";
 import { resource as providerOf } from "../../../provider";
 import { RECOVERABLE } from "../../../provider/cli/recover";
 import { serverMaintained } from "../../../provider/kernel/drift";
-import { CREATED_KINDS, createdKindOf, DEFINITIONS, RESOURCES } from "../../../provider/registry";
+import { recordedType } from "../../../provider/kernel/recorded-type";
+import { CREATED_KINDS, DEFINITIONS, RECORDED_KINDS, RESOURCES } from "../../../provider/registry";
+import { moduleOf } from "../../../scripts/generate-sdk";
 
 test("every kind that creates objects says what one is and how to find one (pagerduty-recover walks the registry)", () => {
-  expect([...CREATED_KINDS].sort()).toEqual(["Service", "ServiceEventRule", "ServiceIntegration"]);
+  expect(CREATED_KINDS.length).toBeGreaterThan(0);
   for (const kind of CREATED_KINDS) {
     expect({ kind, describe: typeof RESOURCES[kind].describe, findExisting: typeof RESOURCES[kind].findExisting }).toEqual({
       kind,
@@ -22,19 +24,33 @@ test("every kind that creates objects says what one is and how to find one (page
 });
 
 describe("registry", () => {
-  test("the kinds that create remote objects are read off the definitions", () => {
+  test("each kind is registered under its definition's kind", () => {
+    for (const [kind, r] of Object.entries(RESOURCES)) expect(r.definition.kind).toBe(kind);
+  });
+
+  test("the kinds that create remote objects are read off the definitions, and recorded under their type", () => {
     expect(CREATED_KINDS).toEqual(DEFINITIONS.filter((d) => d.origin).map((d) => d.kind));
-    expect(CREATED_KINDS).toEqual(["Service", "ServiceIntegration", "ServiceEventRule"]);
-    expect(createdKindOf("pulumi-nodejs:dynamic/pagerduty:ServiceIntegration")).toBe("ServiceIntegration");
-    expect(createdKindOf("pulumi-nodejs:dynamic/pagerduty:ServiceEnablement")).toBeUndefined();
+    expect(CREATED_KINDS).toContain("Service");
+    expect(CREATED_KINDS).not.toContain("ServiceEnablement");
+    expect(RECORDED_KINDS["pulumi-nodejs:dynamic/pagerduty:ServiceIntegration"]).toBe("ServiceIntegration");
+    expect(Object.entries(RECORDED_KINDS)).toEqual(CREATED_KINDS.map((k) => [recordedType(k), k]));
     expect(Object.values(RECOVERABLE)).toEqual(CREATED_KINDS);
   });
 
-  test("every module in provider/resources is a registered resource (or the lookups, the audit-record search)", () => {
+  test("every module in provider/resources is a registered resource, named for its kind (or the lookups, the audit-record search)", () => {
     const dir = path.join(__dirname, "../../../provider/resources");
     const modules = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ""));
-    const registered = Object.keys(RESOURCES).map((k) => k.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase()));
+    const registered = Object.keys(RESOURCES).map(moduleOf);
     expect(modules.filter((m) => !m.startsWith("lookup") && m !== "audit-records").sort()).toEqual(registered.sort());
+  });
+
+  test("every registered kind has its unit tests and an end-to-end test, named for its module (docs/contributing.md)", () => {
+    const root = path.join(__dirname, "../../..");
+    for (const kind of Object.keys(RESOURCES)) {
+      const m = moduleOf(kind);
+      const has = (file: string) => fs.existsSync(path.join(root, file));
+      expect({ kind, unit: has(`tests/unit/provider/resources/${m}.test.ts`), e2e: has(`tests/e2e/${m}.test.ts`) }).toEqual({ kind, unit: true, e2e: true });
+    }
   });
 
   test("resource modules keep no state of their own: no module-level let, Map, Set or WeakMap", () => {

@@ -1,27 +1,70 @@
-// The SDK's resource modules, lookup result types and the README's resource tables are generated
-// from the resource definitions; these tests fail when a definition changed and `npm run generate`
-// was not run, and hold every definition to what the generator and the provider rely on.
-import type { z } from "zod";
-import { inputShape, outputShape } from "../../../provider/kernel/define";
+// Everything of the SDK that names a kind (resource modules, serialized providers, the providers by
+// kind, the index's exports), the lookup result types and the README's resource tables are generated
+// from the registry's definitions; these tests fail when a definition or the registry changed and
+// `npm run generate` was not run, show that a new definition needs nothing else of the SDK, and hold
+// every definition to what the generator and the provider rely on.
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { z } from "zod";
+import { defineResource, inputShape, outputShape } from "../../../provider/kernel/define";
 import { DEFINITIONS } from "../../../provider/registry";
 import { diffManaged } from "../../../provider/kernel/diff";
 import { diffRules } from "../../../provider/kernel/define";
-import { generate, stale } from "../../../scripts/generate-sdk";
+import { generate, moduleOf, stale } from "../../../scripts/generate-sdk";
+import { ROOT } from "../../../scripts/repo-root";
 import { describedAs } from "../../../scripts/sdk-types";
 
-test("the generated files are up to date (run `npm run generate` after changing a definition)", () => {
+test("the generated files are up to date (run `npm run generate` after changing a definition or the registry)", () => {
   expect(stale()).toEqual([]);
 });
 
-test("every resource has a definition, an SDK module and a README section", () => {
+test("every registered kind has its SDK module, serialized provider, entry in the providers by kind, export and README section", () => {
   const files = generate();
-  expect(DEFINITIONS.map((d) => d.kind).sort()).toEqual(
-    ["Service", "ServiceCustomFieldValues", "ServiceEnablement", "ServiceEventRule", "ServiceEventRulesConversion", "ServiceIntegration"].sort(),
-  );
-  for (const d of DEFINITIONS) {
-    expect(files.get("README.md")).toContain(`### ${d.kind}\n`);
-    expect([...files.values()].some((text) => text.includes(`export class ${d.kind} extends pulumi.dynamic.Resource`))).toBe(true);
+  for (const { kind } of DEFINITIONS) {
+    const m = moduleOf(kind);
+    expect(files.get(`sdk/${m}.ts`)).toContain(`export class ${kind} extends pulumi.dynamic.Resource`);
+    expect(files.get(`sdk/providers/${m}.ts`)).toContain(`export = entry("${kind}");`);
+    expect(files.get("sdk/kind-providers.ts")).toMatch(new RegExp(`\n  ${kind}: \\w+,\n`));
+    expect(files.get("sdk/resources.ts")).toContain(`export * from "./${m}";`);
+    expect(files.get("README.md")).toContain(`### ${kind}\n`);
   }
+});
+
+describe("a kind the registry does not have yet", () => {
+  const policy = defineResource({
+    kind: "EscalationPolicy",
+    description: "An escalation policy.",
+    notes: "Only in this test.",
+    inputs: z.object({ name: z.string().describe("The policy's name.") }),
+    outputs: z.object({ name: z.string(), htmlUrl: z.string().describe("The policy's page.") }),
+    replaceOn: [],
+    origin: true,
+  });
+  const before = generate();
+  const after = generate([...DEFINITIONS, policy]);
+  const added = [...after.keys()].filter((p) => !before.has(p));
+
+  test("its definition is all the SDK needs: its modules, its provider's entry and its export are generated", () => {
+    expect(added.sort()).toEqual(["sdk/escalation-policy.ts", "sdk/providers/escalation-policy.ts"]);
+    // The serialized provider: a one-line module, as small as the others (state names it by path).
+    expect(after.get("sdk/providers/escalation-policy.ts")).toBe(after.get("sdk/providers/service.ts")!.replaceAll("Service", "EscalationPolicy"));
+    expect(after.get("sdk/kind-providers.ts")).toContain('import escalationPolicy = require("./providers/escalation-policy");');
+    expect(after.get("sdk/kind-providers.ts")).toContain("  EscalationPolicy: escalationPolicy,\n};");
+    expect(after.get("sdk/resources.ts")).toContain('export * from "./escalation-policy";');
+    expect(after.get("sdk/escalation-policy.ts")).toContain('super(providerFor("EscalationPolicy"), name,');
+    expect(after.get("README.md")).toContain("### EscalationPolicy\n");
+    // Nothing else of the SDK lists kinds.
+    const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
+    expect(changed.sort()).toEqual(["README.md", "sdk/kind-providers.ts", "sdk/resources.ts"]);
+  });
+
+  test("Biome leaves its modules as generated, with no setting that names them", () => {
+    const biome = path.join(ROOT, "node_modules/.bin/biome");
+    for (const p of [...added, "sdk/kind-providers.ts", "sdk/resources.ts"]) {
+      const r = spawnSync(biome, ["format", `--stdin-file-path=${p}`], { cwd: ROOT, input: after.get(p), encoding: "utf8" });
+      expect({ p, status: r.status, same: r.stdout === after.get(p) }).toEqual({ p, status: 0, same: true });
+    }
+  });
 });
 
 describe.each(DEFINITIONS.map((d) => [d.kind, d] as const))("%s", (_kind, d) => {

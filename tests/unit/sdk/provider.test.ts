@@ -1,5 +1,6 @@
-// sdk/provider.ts lists the kinds the program hands to the engine; it cannot read the provider's
-// registry (the program must not load the provider), so this holds the two lists together.
+// sdk/provider.ts hands the engine each kind's provider object. It cannot read the provider's
+// registry (the program must not load the provider): its list (sdk/kind-providers.ts) is generated
+// from the registry, and this checks what the generator wrote is what the SDK loads.
 import { RESOURCES } from "../../../provider/registry";
 import { providerFor } from "../../../sdk/provider";
 

@@ -1,6 +1,6 @@
 // provider/cli/command-line.ts: every bin's flags through parseArgs, --help and --version answered
 // alike, and a mistake shown with the bin's usage line.
-import { Answer, parseCommandLine, usageLine, UsageError, type CommandLine } from "../../../../provider/cli/command-line";
+import { Answer, fill, orList, parseCommandLine, usageLine, UsageError, type CommandLine } from "../../../../provider/cli/command-line";
 import { ADOPT } from "../../../../provider/cli/adopt";
 import { LOGIN } from "../../../../provider/cli/login";
 import { packageVersion } from "../../../../provider/cli/package-version";
@@ -77,4 +77,11 @@ test("each bin's --help names every flag it takes", () => {
     const missing = [...Object.keys(line.flags), "help", "version"].filter((f) => !line.help.includes(`--${f}`));
     expect({ bin: line.bin, missing }).toEqual({ bin: line.bin, missing: [] });
   }
+});
+
+test("help text built from data: a paragraph filled to the width, names joined as prose", () => {
+  expect(fill("aaa bbb\nccc  ddd eee", 7)).toBe("aaa bbb\nccc ddd\neee");
+  // A word longer than the width keeps its own line.
+  expect(fill("a abcdefghij b", 5)).toBe("a\nabcdefghij\nb");
+  expect([[], ["A"], ["A", "B"], ["A", "B", "C"]].map(orList)).toEqual(["", "A", "A or B", "A, B or C"]);
 });

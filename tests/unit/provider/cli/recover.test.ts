@@ -1,9 +1,10 @@
 // pagerduty-recover's decisions on a stack's pending creates, and the state it writes back.
 import * as fs from "node:fs";
-import { parseCommandLine } from "../../../../provider/cli/command-line";
+import { orList, parseCommandLine } from "../../../../provider/cli/command-line";
 import { apply, plan, recover, RECOVER, type Checkpoint, type Finder } from "../../../../provider/cli/recover";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 import { configValues } from "../../../../provider/cli/stack-config";
+import { CREATED_KINDS } from "../../../../provider/registry";
 import { accountNames, resolveSettings } from "../../../../provider/config";
 import { useMockAgent } from "../../support/http-mock";
 
@@ -94,6 +95,12 @@ test("the state written back: recorded objects after their dependencies, decided
   ]);
   // The input is not changed.
   expect(cp.deployment.resources).toHaveLength(3);
+});
+
+test("--help names every kind that creates objects, read off the registry, in lines of at most 100 columns", () => {
+  expect(RECOVER.help.replace(/\s+/g, " ")).toContain(`each pending create of a ${orList(CREATED_KINDS)} is looked for`);
+  for (const kind of CREATED_KINDS) expect(RECOVER.help).toContain(kind);
+  expect(RECOVER.help.split("\n").filter((l) => l.length > 100)).toEqual([]);
 });
 
 test("arguments", () => {
