@@ -13,6 +13,7 @@ import { diffManaged } from "../kernel/diff";
 import { serverMaintained, unmanagedChanges } from "../kernel/drift";
 import { deleteOrGone, readOrGone, updateOrGone } from "../kernel/gone";
 import { PartialCreateError } from "../kernel/partial";
+import { assertWritable, writeRefused } from "./planned-write";
 import type { Checked, Definition, Proposed, Recorded, Resource, StateOf } from "./resource";
 import { withServiceNotFoundHint } from "./service-hint";
 
@@ -108,8 +109,12 @@ export function makeProvider<D extends Definition>(
         if (e instanceof ConfigError) return { inputs: news, failures: [{ property: "", reason: e.message }] };
         return checked;
       }
-      if (!resource.verify) return checked;
-      const failures = await resource.verify(ctx, asProposed(withoutAccount(news)), asRecorded(withoutAccount(olds ?? {})));
+      const failures = resource.verify ? await resource.verify(ctx, asProposed(withoutAccount(news)), asRecorded(withoutAccount(olds ?? {}))) : [];
+      // No old inputs: a create, or a replacement (the engine checks one again without them). Both write.
+      if (!olds || Object.keys(olds).length === 0) {
+        const refused = await writeRefused(ctx, definition, typeof news.adoptId === "string" ? "adopt" : "create");
+        if (refused) failures.push({ property: "", reason: refused });
+      }
       return failures.length ? { inputs: news, failures } : checked;
     },
 
@@ -129,6 +134,8 @@ export function makeProvider<D extends Definition>(
       } catch {
         return result;
       }
+      // The diff of a refresh that just read the object reports drift; any other with changes plans a write.
+      if (!ctx.drift.takeRead(kind, id) && result.changes) await assertWritable(ctx, definition, result.replaces?.length ? "replace" : "update");
       const recorded = ctx.drift.take(kind, id);
       if (!recorded || result.changes || !ctx.driftAllFields) return result;
       return unmanagedChanges(recorded, olds, news, maintained, rules.asDeclared).length ? { ...result, changes: true } : result;
@@ -169,6 +176,7 @@ export function makeProvider<D extends Definition>(
       const props = state && withoutAccount(state);
       // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
       const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, asState(props ?? {}))));
+      if (result.id) ctx.drift.markRead(kind, id);
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
       return carryAccount(withReadInputs(definition, result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, props), state);
     },

@@ -106,6 +106,12 @@ export class ApiClient {
     return `****${(await this.tokens.get()).authorization.slice(-4)}`;
   }
 
+  /** The scopes of `required` the current token was not granted (none for credentials without scopes: API keys). */
+  async missingScopes(required: readonly string[]): Promise<string[]> {
+    const grant = await this.tokens.get();
+    return grant.scopes ? missingScopes(grant.scopes, required) : [];
+  }
+
   /** Closes the connection pool when the client created it. */
   close(): Promise<void> {
     return this.transport.close();

@@ -30,6 +30,8 @@ export interface ResourceDefinition {
    * refresh rebuilds and the drift report compare through it, so what the service computes is never drift.
    */
   liveAsDeclared?: Readonly<Record<string, (live: unknown) => unknown>>;
+  /** The scopes its writes need (default `services.write`): a preview that plans one fails without them. */
+  writeScopes?: readonly string[];
   /** Outputs the SDK marks secret (encrypted in state, masked in output). */
   secretOutputs?: readonly string[];
   /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */

@@ -43,6 +43,17 @@ const normalize = (v: unknown) => (v === undefined ? null : v);
 /** The states refresh reads replaced, kept until the refresh's diff of the same resource. */
 export class DriftRecords {
   private readonly recorded = new Map<string, Record<string, unknown>>();
+  private readonly reads = new Set<string>();
+
+  /** A refresh read `kind/id`: its next diff is that refresh's own, which reports drift and plans nothing. */
+  markRead(kind: string, id: string): void {
+    this.reads.add(`${kind}/${id}`);
+  }
+
+  /** Whether this diff of `kind/id` is the one of the refresh that read it (once). */
+  takeRead(kind: string, id: string): boolean {
+    return this.reads.delete(`${kind}/${id}`);
+  }
 
   keep(kind: string, id: string, props: Record<string, unknown>): void {
     this.recorded.set(`${kind}/${id}`, props);

@@ -1,6 +1,7 @@
 // Input the API would refuse half way through an `up` (after the service, and maybe one of two
 // integrations, were made) fails the preview instead, naming the field and the resources or the
 // holder; nothing is created, not even by an `up`. Real CLI, emulator process.
+import { DRIFT } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { failsAtPreview as fails } from "./preview-failure";
 
@@ -79,5 +80,37 @@ test("valid input still previews and deploys (the checks are not blanket refusal
   expect(await services()).toBe(1);
   // Its own address is no conflict on the next preview.
   project.must(["preview", "--expect-no-changes"]);
+  project.must(["destroy", "--yes"]);
+});
+
+test("a token that cannot write fails the preview of any planned write; it still runs drift checks", async () => {
+  project.setProgram(program('description: "Checked",'));
+  project.must(["up", "--yes"]);
+  const id = project.resources().find((r) => r.type.endsWith("pagerduty:Service"))!.id!;
+  // The same app, asked for services.read only: what an app granted nothing more gets.
+  project.must(["config", "set", "pagerduty:scopes", "services.read"]);
+  try {
+    expect(project.run(DRIFT).code).toBe(0);
+    expect((await emu.api("PUT", `/services/${id}`, { service: { description: "By hand" } })).status).toBe(200);
+    // Drift is drift (exit 7), not an error: a refresh's own diff plans nothing.
+    expect(project.run(DRIFT).code).toBe(7);
+    const refused =
+      /the program plans to (update|create) this (Service|ServiceIntegration), which needs "services\.write", and the credentials' token was not granted it/;
+    // Putting the drift back, changing a field and adding a resource all plan writes: each preview fails.
+    for (const [source, args] of [
+      [program('description: "Checked",'), ["preview", "--refresh"]],
+      [program('description: "Changed",'), ["preview"]],
+      [program('description: "By hand",', mail("mail", "readonly@acme.pagerduty.com")), ["preview"]],
+    ] as const) {
+      project.setProgram(source);
+      const r = project.run([...args]);
+      expect(r.code).not.toBe(0);
+      expect(r.stdout + r.stderr).toMatch(refused);
+    }
+  } finally {
+    project.must(["config", "rm", "pagerduty:scopes"]);
+  }
+  project.setProgram(program('description: "Checked",'));
+  project.must(["up", "--refresh", "--yes"]);
   project.must(["destroy", "--yes"]);
 });

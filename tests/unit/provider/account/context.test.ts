@@ -30,7 +30,7 @@ describe("accounts", () => {
   });
 
   test("what an account failed to learn is asked again", async () => {
-    const ctx = new AccountContext({ client: {} as ApiClient, consistency: virtualConsistency().consistency });
+    const ctx = new AccountContext({ client: { missingScopes: async () => [] } as unknown as ApiClient, consistency: virtualConsistency().consistency });
     await expect(ctx.once("k", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     await expect(ctx.once("k", async () => 7)).resolves.toBe(7);
   });

@@ -44,7 +44,7 @@ describe("factory", () => {
     },
   };
   const lag = virtualConsistency();
-  const ctx = new AccountContext({ client: {} as ApiClient, consistency: lag.consistency });
+  const ctx = new AccountContext({ client: { missingScopes: async () => [] } as unknown as ApiClient, consistency: lag.consistency });
   const p = makeProvider(fake, () => ctx);
 
   test("check: the schema, then the resource's own verification, naming the field", async () => {

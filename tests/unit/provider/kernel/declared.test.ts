@@ -58,7 +58,7 @@ const thing: Resource = {
   },
 };
 
-const ctx = new AccountContext({ client: {} as ApiClient });
+const ctx = new AccountContext({ client: { missingScopes: async () => [] } as unknown as ApiClient });
 const p = makeProvider(thing, () => ctx);
 
 beforeEach(() => live.clear());

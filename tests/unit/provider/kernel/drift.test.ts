@@ -52,7 +52,7 @@ describe("the factory's drift report", () => {
     read: async (_ctx, id) => ({ id, props: live }),
     delete: async () => undefined,
   });
-  const context = (on: boolean) => new AccountContext({ client: {} as ApiClient, driftAllFields: on });
+  const context = (on: boolean) => new AccountContext({ client: { missingScopes: async () => [] } as unknown as ApiClient, driftAllFields: on });
   const drifting = (kind: string, live: Record<string, unknown>, ctx: AccountContext) => makeProvider(fake(kind, live), () => ctx);
   const last = { service: "PS1", disabled: false, summary: "r" };
   const live = { service: "PS1", disabled: true, summary: "r" };

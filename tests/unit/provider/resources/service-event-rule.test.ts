@@ -88,7 +88,7 @@ async function request(method: string, path: string, opts: { body?: any; query?:
   return { rule: render(r) };
 }
 
-const client = { request, writeCount: 0, credentialTail: async () => "****-key" } as unknown as ApiClient;
+const client = { request, writeCount: 0, credentialTail: async () => "****-key", missingScopes: async () => [] } as unknown as ApiClient;
 const journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-rules-"));
 afterAll(() => fs.rmSync(journalDir, { recursive: true, force: true }));
 let ctx: AccountContext;

@@ -18,6 +18,7 @@ const client = {
     if (!serviceExists) throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
     return { service: { id: "PSVC1" } };
   },
+  missingScopes: async () => [],
 } as unknown as ApiClient;
 const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency });
 const provider = makeProvider(resource, () => ctx);
