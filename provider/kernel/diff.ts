@@ -40,3 +40,12 @@ export function diffManaged(olds: Record<string, unknown>, news: Record<string, 
   const replaces = changed.filter((k) => rules.replaceOn?.includes(k));
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
+
+/**
+ * The declared inputs whose live value does not satisfy them (an adoption writes only these: taking
+ * over an object that already holds what the program declares writes nothing).
+ */
+export function unsatisfied<T extends Record<string, unknown>>(live: Record<string, unknown>, news: T, rules: DiffRules = {}): Partial<T> {
+  const { changed } = diffManaged(live, news, rules);
+  return Object.fromEntries(changed.map((k) => [k, news[k]])) as Partial<T>;
+}

@@ -13,6 +13,7 @@ import type { AccountContext } from "../account/context";
 import { PagerDutyError, ScopeError } from "../errors";
 import type { ApiClient } from "../http/client";
 import type { Json } from "../kernel/case";
+import { satisfies } from "../kernel/diff";
 import { toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
@@ -234,7 +235,8 @@ export const resource: Resource<typeof definition> = {
       const live = await getFieldValues(ctx.client, service);
       const names = Object.keys(values);
       const previousValues = pick(live, names);
-      const after = await putFieldValues(ctx.client, service, planWrite(live, values, {}, []));
+      // Values already as declared (an existing service adopted, say) are not written again.
+      const after = satisfies(values, previousValues) ? live : await putFieldValues(ctx.client, service, planWrite(live, values, {}, []));
       return { id: service, outs: outputs(service, after, names, previousValues) };
     });
   },

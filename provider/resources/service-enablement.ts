@@ -111,7 +111,8 @@ export const resource: Resource<typeof definition> = {
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
     return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
       const before = await current(ctx, service, feature);
-      const after = await write(ctx, service, feature, enabled);
+      // A switch already as declared (an existing service adopted, say) is not written again.
+      const after = before.enabled === enabled ? before : await write(ctx, service, feature, enabled);
       return { id: `${service}/${feature}`, outs: outputs(service, feature, after, before.enabled) };
     });
   },

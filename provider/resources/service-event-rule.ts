@@ -377,6 +377,9 @@ export const resource: Resource<typeof definition> = {
   async adopt(ctx, id, news) {
     const inputs = userInputs(news);
     const found = await getRule(ctx.client, inputs.service, id);
+    // A rule that already holds what the program declares is taken over without a write.
+    const live = toOutputs(found, inputs.service);
+    if (!this.diff!(live, news).changes) return { id: found.id, outs: live };
     return { id: found.id, outs: await update(ctx, inputs.service, found.id, inputs, found.position) };
   },
 

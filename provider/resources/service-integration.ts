@@ -10,7 +10,7 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
-import { diffManaged } from "../kernel/diff";
+import { diffManaged, unsatisfied } from "../kernel/diff";
 import type { Resource } from "../engine/resource";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
@@ -381,7 +381,9 @@ export const resource: Resource<typeof definition> = {
     if (inputs.type !== undefined && found.type !== inputs.type) {
       throw new PagerDutyError("ERR_INPUT", `cannot adopt integration ${found.id}: its "type" is "${found.type}", the program declares "${inputs.type}"`);
     }
-    return { id: found.id, outs: await put(ctx.client, inputs.service, found.id, inputs) };
+    const live = toOutputs(found, inputs.service);
+    const differs = unsatisfied(live, inputs, rules);
+    return { id: found.id, outs: Object.keys(differs).length ? await put(ctx.client, inputs.service, found.id, differs) : live };
   },
 
   async create(ctx, news) {

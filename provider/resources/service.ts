@@ -5,7 +5,8 @@ import { ApiError, isNotFound, PagerDutyError, ScopeError, messageOf } from "../
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
-import { defineResource, named, type OutputsOf } from "../kernel/define";
+import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
+import { unsatisfied } from "../kernel/diff";
 import type { Resource } from "../engine/resource";
 import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
@@ -237,6 +238,7 @@ export const definition = defineResource({
 });
 
 export type ServiceInputs = z.infer<typeof serviceInputs>;
+const rules = diffRules(definition);
 export type ServiceOutputs = OutputsOf<typeof definition>;
 
 interface ApiService {
@@ -392,7 +394,9 @@ export const resource: Resource<typeof definition> = {
   },
 
   async adopt(ctx, id, news) {
-    return { id, outs: await put(ctx.client, id, userInputs(news)) };
+    const live = toOutputs((await ctx.client.request<{ service: ApiService }>("GET", servicePath(id), { scopes: READ })).service);
+    const differs = unsatisfied(live, userInputs(news), rules);
+    return { id, outs: Object.keys(differs).length ? await put(ctx.client, id, differs) : live };
   },
 
   async create(ctx, news) {

@@ -148,7 +148,7 @@ describe("createOnce through Service.create", () => {
     await journal.begin(intent());
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
-    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    answer("GET", "/services/PMADE", { service: service("PMADE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
     expect(api.calls.some((c) => c.method === "POST")).toBe(false);
     expect(warnings).toEqual([
@@ -195,7 +195,7 @@ describe("createOnce through Service.create", () => {
     state.deployment.pending_operations = [pendingCreate(), pendingCreate()];
     state.deployment.resources = [held("POTHER", "other")];
     answer("GET", "/services", { services: [service("PORPHAN")], more: false });
-    answer("PUT", "/services/PORPHAN", { service: service("PORPHAN") });
+    answer("GET", "/services/PORPHAN", { service: service("PORPHAN") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PORPHAN" });
     expect(api.calls.some((c) => c.method === "POST")).toBe(false);
     expect(warnings).toEqual([
@@ -234,7 +234,7 @@ describe("createOnce through Service.create", () => {
   test("an answered create the state never recorded: its id is adopted when the object still exists", async () => {
     await journal.done(intent(), "PDONE");
     answer("GET", "/services/PDONE", { service: service("PDONE") });
-    answer("PUT", "/services/PDONE", { service: service("PDONE") });
+    answer("GET", "/services/PDONE", { service: service("PDONE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PDONE" });
     expect(warnings[0]).toMatch(/adopted PDONE .*interrupted after PagerDuty made it: this machine's journal recorded its id, the stack's state never did/);
   });
@@ -258,7 +258,7 @@ describe("createOnce through Service.create", () => {
     answer("POST", "/services", { error: { message: "Bad Gateway", code: 2999 } }, 502);
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
-    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    answer("GET", "/services/PMADE", { service: service("PMADE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
     expect(warnings[0]).toMatch(/the reply to its create was lost: the service answered 502/);
   });
@@ -378,7 +378,7 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
     answer("GET", "/services", { services: [], more: false });
     answer("GET", "/services", { services: [service("PMADE")], more: false });
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
-    answer("PUT", "/services/PMADE", { service: service("PMADE") });
+    answer("GET", "/services/PMADE", { service: service("PMADE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
     expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(1);
     expect(lag.waits).toEqual([1000, 2000]);

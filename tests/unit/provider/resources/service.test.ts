@@ -113,6 +113,17 @@ describe("status: what the service computes is not drift", () => {
       await expect(p.diff!("PABC123", read.props!, read.inputs!)).resolves.toMatchObject({ changes: false });
     });
 
+    test("adoption writes only what differs: nothing when the service holds what the program declares", async () => {
+      const p = api.provider(resource);
+      reply(api, "GET", "/services/PABC123", service("critical"));
+      await expect(p.create!({ ...declare("active"), adoptId: "PABC123" })).resolves.toMatchObject({ id: "PABC123", outs: { status: "critical" } });
+      expect(api.calls.map((c) => c.method)).toEqual(["GET"]);
+      reply(api, "GET", "/services/PABC123", service("active"));
+      reply(api, "PUT", "/services/PABC123", { service: { ...live, description: "new" } });
+      await p.create!({ ...declare("active"), description: "new", adoptId: "PABC123" });
+      expect(api.calls.at(-1)).toEqual({ method: "PUT", path: "/services/PABC123", body: { service: { type: "service", description: "new" } } });
+    });
+
     test("create_incidents passes check with one warning naming the field", async () => {
       const p = api.provider(resource);
       reply(api, "GET", "/escalation_policies/PEP1", { escalation_policy: { id: "PEP1" } });
