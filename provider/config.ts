@@ -56,7 +56,7 @@ export interface ProviderSettings {
   retry: Required<RetryOptions>;
   /** Where rotated refresh tokens are kept (refresh_token credentials only). */
   tokenCacheDir: string;
-  /** How long after its create an object may answer 404 or be left out of listings (account/consistency.ts). */
+  /** How long after its create an object may answer 404 or be left out of listings (kernel/consistency.ts). */
   consistencyWindowMs: number;
 }
 

@@ -15,6 +15,7 @@ export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
 # The login e2e test drives a real headless browser: Debian's chromium, installed when none is on
 # PATH (CI runs as root), so that test never skips.
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  echo "test: installing Debian's chromium with apt-get (the login e2e test drives a real browser)" >&2
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
@@ -31,8 +32,8 @@ status=0
 npx jest --selectProjects unit emulator integration clients --json --outputFile=.work/jest-fast.json || status=$?
 # e2e: two files at a time (each waits on Pulumi processes much of the time: about 30 % less wall
 # time on 2 cores); the files that time kills against requests, or count requests per refresh burst,
-# run alone afterwards, so the load of a neighbour cannot move what they measure.
-alone='tests/e2e/(crash-up|crash-reply|fresh-runner|service-event-rule|service-integration)\.test\.ts$'
+# say "// e2e: runs alone" and run alone afterwards, so the load of a neighbour cannot move what they measure.
+alone="tests/e2e/($(grep -l '^// e2e: runs alone' tests/e2e/*.test.ts | xargs -n1 basename | sed 's/\.test\.ts$//' | paste -sd'|'))\.test\.ts\$"
 npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "$alone" --json --outputFile=.work/jest-e2e.json || status=$?
 npx jest --selectProjects e2e --runInBand --testPathPatterns "$alone" --json --outputFile=.work/jest-e2e-alone.json || status=$?
 

@@ -26,7 +26,7 @@ export interface ContextParts {
   warn?: Warn;
   /** Whether refresh also reports drift of fields the program leaves unset (`pagerduty:driftAllFields`). */
   driftAllFields?: boolean | (() => boolean);
-  /** How long after its create an object may stay invisible (account/consistency.ts; default: the US window). */
+  /** How long after its create an object may stay invisible (kernel/consistency.ts; default: the US window). */
   consistency?: Consistency;
 }
 

@@ -134,15 +134,15 @@ export class Journal {
    * Forgets an id the engine has shown it knows (it diffs, updates or deletes it): from then on the
    * state, not the journal, says which resource owns it. Called from diff, which must not wait for
    * it: the work runs in the background (one failed open in the common case) and a failure only
-   * leaves an entry that the next settle or the 30-day prune removes. `idle()` awaits it.
+   * leaves an entry that the next hand-over or the 30-day prune removes. `idle()` awaits it.
    */
-  settle(kind: string, id: string): void {
+  handOver(kind: string, id: string): void {
     const work = this.forget(kind, id).catch(() => undefined);
     this.background.add(work);
     void work.finally(() => this.background.delete(work));
   }
 
-  /** Resolves when every background settle has finished (tests). */
+  /** Resolves when every background hand-over has finished (tests). */
   async idle(): Promise<void> {
     await Promise.all([...this.background]);
   }

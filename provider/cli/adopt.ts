@@ -2,12 +2,14 @@
 // pagerduty-adopt [--service ID]... [--name NAME]... [--out FILE] [--account NAME [--stack S] [--cwd DIR]]
 // Prints a ready-to-run Pulumi TypeScript program adopting existing services (all of them, or the
 // ones named) with their integrations, event rules, custom field values and enablements.
-// Credentials come from the environment exactly as the provider resolves them (PAGERDUTY_TOKEN, or
-// PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, PAGERDUTY_API_URL, ...); with
+// Credentials are resolved as the stack's provider resolves them: in a Pulumi project from the
+// stack's top-level pagerduty:* config, then the environment (PAGERDUTY_TOKEN, or PAGERDUTY_CLIENT_ID +
+// PAGERDUTY_CLIENT_SECRET + PAGERDUTY_SUBDOMAIN, ...); outside one from the environment; with
 // --account NAME from that named account's entry of the stack config (`pagerduty:accounts.NAME`,
 // read with `pulumi config`), and every resource of the program names the account.
 // Only GET requests are made. Secrets (credentials, integration keys) are never printed.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { UsageError, type FlagValues } from "./command-line";
 import { main, type Command } from "./main";
 import { accountNameProblem, ACCOUNTS_KEY, DEFAULT_ACCOUNT, parseAccounts, resolveSettings, type ProviderSettings } from "../config";
@@ -39,12 +41,14 @@ Options:
   --account NAME    adopt from the named account of the stack config (pagerduty:accounts.NAME):
                     its settings there are the credentials, and every resource of the program
                     is declared with account: "NAME"
-  -s, --stack STACK the stack whose config --account reads (default: the selected stack)
+  -s, --stack STACK the stack whose config is read (default: the selected stack)
   -C, --cwd DIR     the Pulumi project directory (default: the current directory)
   -h, --help        show this help
   --version         show the version
 
-Without --account, credentials come from the environment (not from stack config):
+Without --account, in a Pulumi project (the current directory, or --cwd) the credentials are the
+stack's top-level pagerduty:* settings, then the environment, as the stack's provider reads them;
+outside a project they come from the environment:
   PAGERDUTY_TOKEN                                  an API key, or
   PAGERDUTY_CLIENT_ID + PAGERDUTY_CLIENT_SECRET    a Scoped OAuth app, with PAGERDUTY_SUBDOMAIN
                                                    (app token) or PAGERDUTY_REFRESH_TOKEN (user token)
@@ -70,9 +74,6 @@ const FLAGS = {
 } as const;
 
 function adoptOptions({ service, name, out, account, stack, cwd }: FlagValues<typeof FLAGS>): AdoptOptions {
-  if (account === undefined && (stack !== undefined || cwd !== undefined)) {
-    throw new UsageError("--stack and --cwd choose the stack whose config --account reads; without --account the credentials come from the environment");
-  }
   if (account !== undefined) {
     if (account === DEFAULT_ACCOUNT)
       throw new UsageError(
@@ -158,15 +159,28 @@ function namedAccountSettings(account: string, opts: AdoptOptions, pulumi: Pulum
   return resolveSettings((key) => config.get(key), env, account);
 }
 
+/** Whether the command runs in a Pulumi project (`--cwd`, or the current directory), whose stack config it then reads. */
+const isProject = (opts: AdoptOptions) => ["Pulumi.yaml", "Pulumi.yml"].some((f) => existsSync(join(opts.cwd ?? process.cwd(), f)));
+
+/** The settings adopt reads: a named account's, the project's stack's (then the environment), or the environment's. */
+function adoptSettings(opts: AdoptOptions, pulumi: () => Pulumi, env: NodeJS.ProcessEnv): ProviderSettings {
+  if (opts.account !== undefined) return namedAccountSettings(opts.account, opts, pulumi(), env);
+  if (isProject(opts)) {
+    // As the stack's provider resolves them: stack config first, then the environment.
+    const config = stackConfig(pulumi());
+    return resolveSettings((key) => config.get(key), env);
+  }
+  if (opts.stack !== undefined || opts.cwd !== undefined)
+    throw new UsageError(`--stack and --cwd name the stack whose config is read, and ${opts.cwd ?? process.cwd()} holds no Pulumi project (Pulumi.yaml)`);
+  return resolveSettings(() => undefined, env);
+}
+
 /** The program, and how many services it adopts. */
 export async function adopt(opts: AdoptOptions, deps: AdoptDeps = {}): Promise<{ program: string; services: number }> {
   const env = deps.env ?? process.env;
   const { account } = opts;
   // resolveSettings refuses URLs carrying credentials, so the API URL is safe to print.
-  const settings =
-    account === undefined
-      ? resolveSettings(() => undefined, env)
-      : namedAccountSettings(account, opts, deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }), env);
+  const settings = adoptSettings(opts, () => deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }), env);
   const client = createClient(settings, deps.clients);
   try {
     const services = await selectServices(client, opts);
@@ -195,8 +209,8 @@ export const ADOPT: Command<typeof FLAGS, AdoptOptions> = {
       writeFileSync(opts.out, program);
       terminal.say(`pagerduty-adopt: wrote ${opts.out}, adopting ${services} service${services === 1 ? "" : "s"}`);
     } catch (e) {
-      // Without --account the settings come from the environment only: say them in its terms.
-      if (opts.account === undefined && e instanceof Error) e.message = environmentTerms(e.message);
+      // Outside a project the settings come from the environment only: say them in its terms.
+      if (opts.account === undefined && !isProject(opts) && e instanceof Error) e.message = environmentTerms(e.message);
       throw e;
     }
   },

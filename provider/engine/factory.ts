@@ -77,10 +77,10 @@ export function makeProvider<D extends Definition>(
   // Once the engine shows it knows an id (it diffs, reads, updates or deletes it), the state, not
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
-  const settle = (id: string, props: Props) => {
+  const handOver = (id: string, props: Props) => {
     if (!definition.origin) return;
     try {
-      contextOf(accountOf(props)).journal.settle(kind, id);
+      contextOf(accountOf(props)).journal.handOver(kind, id);
     } catch {
       // no account yet (no usable settings): nothing was journaled by this process either
     }
@@ -112,14 +112,21 @@ export function makeProvider<D extends Definition>(
       const failures = resource.verify ? await resource.verify(ctx, asProposed(withoutAccount(news)), asRecorded(withoutAccount(olds ?? {}))) : [];
       // No old inputs: a create, or a replacement (the engine checks one again without them). Both write.
       if (!olds || Object.keys(olds).length === 0) {
-        const refused = await writeRefused(ctx, definition, typeof news.adoptId === "string" ? "adopt" : "create");
+        const adopting = resource.adopt && typeof news.adoptId === "string" ? news.adoptId : undefined;
+        const refused = await writeRefused(ctx, definition, adopting ? "adopt" : "create");
         if (refused) failures.push({ property: "", reason: refused });
+        // The engine can only show a create: say what it will be.
+        else if (adopting)
+          await ctx.warnOnce(
+            `adopt/${kind}/${adopting}`,
+            `${kind} adoptId ${adopting}: shown as a create, \`up\` takes over the existing object and writes only what differs`,
+          );
       }
       return failures.length ? { inputs: news, failures } : checked;
     },
 
     async diff(id, olds, news) {
-      settle(id, olds);
+      handOver(id, olds);
       // Another account holds other objects: the change replaces (created there, deleted here).
       if (news?.[ACCOUNT_INPUT] !== UNKNOWN && accountOf(olds) !== accountOf(news)) {
         return { changes: true, replaces: [ACCOUNT_INPUT], deleteBeforeReplace: false };
@@ -171,7 +178,7 @@ export function makeProvider<D extends Definition>(
     },
 
     async read(id, state) {
-      settle(id, state);
+      handOver(id, state);
       const ctx = contextOf(accountOf(state));
       const props = state && withoutAccount(state);
       // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
@@ -182,7 +189,7 @@ export function makeProvider<D extends Definition>(
     },
 
     async update(id, olds, inputs) {
-      settle(id, olds);
+      handOver(id, olds);
       if (!resource.update) throw new TypeError(`${kind} has no update: its diff replaces on every change`);
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
@@ -193,7 +200,7 @@ export function makeProvider<D extends Definition>(
     },
 
     async delete(id, state) {
-      settle(id, state);
+      handOver(id, state);
       const ctx = contextOf(accountOf(state));
       await deleteOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.delete(ctx, id, asState(withoutAccount(state) ?? {}))));
     },

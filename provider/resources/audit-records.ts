@@ -1,5 +1,5 @@
 // Who created what under a service, from its audit records: the candidates a search for an
-// interrupted or unanswered create weighs (kernel/recovery.ts decides; this only asks the API).
+// interrupted or unanswered create weighs (engine/recovery.ts decides; this only asks the API).
 import type { ApiClient } from "../http/client";
 import { orGone } from "../kernel/gone";
 import { listCursor } from "../kernel/pages";

@@ -1,5 +1,6 @@
 // pagerduty:ServiceEventRule end to end (with the rules conversion at the end): real Pulumi CLI ->
 // dynamic provider -> emulator process.
+// e2e: runs alone (it counts the requests of refresh bursts, which a neighbour's load spreads out)
 import { refreshPreview } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { resourceOf, serviceIdOf, warningsOf } from "./stack";

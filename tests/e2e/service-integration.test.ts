@@ -1,4 +1,5 @@
 // pagerduty:ServiceIntegration end to end: real Pulumi CLI -> dynamic provider -> emulator process.
+// e2e: runs alone (it counts the requests of refresh bursts, which a neighbour's load spreads out)
 import { startDetached } from "./crash-support";
 import { refreshPreview } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";

@@ -239,13 +239,20 @@ test("arguments: --account, with --stack and --cwd for the stack whose config it
     /--account default: the default account is the top-level pagerduty:\* settings; leave --account out/,
   );
   expect(() => parseArgs(["--account="])).toThrow(/--account needs a value/);
-  expect(() => parseArgs(["--stack", "prod"])).toThrow(/--stack and --cwd choose the stack whose config --account reads/);
+  expect(parseArgs(["--stack", "prod"])).toEqual({ ids: [], names: [], stack: "prod" });
 });
 
 test("settings errors are said in environment-variable terms: the command reads no stack config", () => {
   expect(
     environmentTerms('no PagerDuty credentials: set "pagerduty:clientId" (env PAGERDUTY_CLIENT_ID) and "pagerduty:clientSecret" (env PAGERDUTY_CLIENT_SECRET)'),
   ).toBe("no PagerDuty credentials: set PAGERDUTY_CLIENT_ID and PAGERDUTY_CLIENT_SECRET");
+});
+
+/** Undone after the current test. */
+const undo: Array<() => void> = [];
+const afterThis = (f: () => void) => undo.push(f);
+afterEach(() => {
+  for (const f of undo.splice(0)) f();
 });
 
 describe("adopt --account", () => {
@@ -328,7 +335,33 @@ describe("adopt --account", () => {
     await expect(failure).rejects.not.toThrow(EU_TOKEN);
   });
 
-  test("without --account the stack config is not read and the environment's credentials are used, as before", async () => {
+  test("in a Pulumi project without --account, the stack's top-level settings are the credentials", async () => {
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-adopt-"));
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
+    const calls: string[][] = [];
+    const pulumi: Pulumi = (args) => {
+      calls.push(args);
+      return JSON.stringify({ "pagerduty:token": { value: "stack-token", secret: true }, "pagerduty:apiUrl": { value: envOnly.PAGERDUTY_API_URL } });
+    };
+    const pool = mock().get(envOnly.PAGERDUTY_API_URL);
+    pool
+      .intercept({ path: (p) => p.startsWith("/services?"), method: "GET", headers: { authorization: "Token token=stack-token" } })
+      .reply(200, { services: [], more: false });
+    try {
+      await expect(
+        adopt({ ids: [], names: [], cwd: project }, { pulumi, env: { PAGERDUTY_TOKEN: "env-token" }, clients: { dispatcher: mock() } }),
+      ).rejects.toThrow("the account has no services to adopt");
+      expect(calls).toEqual([["config", "--json", "--show-secrets"]]);
+      // --stack or --cwd outside a project has no stack to read.
+      await expect(adopt({ ids: [], names: [], cwd: os.tmpdir() }, { pulumi, env: envOnly })).rejects.toThrow(/holds no Pulumi project \(Pulumi\.yaml\)/);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  test("outside a Pulumi project without --account the stack config is not read and the environment's credentials are used", async () => {
+    const cwd = jest.spyOn(process, "cwd").mockReturnValue(os.tmpdir());
+    afterThis(() => cwd.mockRestore());
     const never: Pulumi = () => {
       throw new Error("pulumi must not run");
     };

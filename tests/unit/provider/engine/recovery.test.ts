@@ -104,7 +104,7 @@ describe("journal", () => {
     expect(fs.readFileSync(path.join(journal.dir, files[0]), "utf8")).not.toContain("test-key");
   });
 
-  test("an id the engine diffs is settled: the journal forgets it", async () => {
+  test("an id the engine diffs is handed over to the state: the journal forgets it", async () => {
     await journal.done(intent(), "PNEW");
     await services.diff!("PNEW", { name: "Checkout" }, { name: "Checkout" });
     await journal.idle();
@@ -112,7 +112,7 @@ describe("journal", () => {
     expect(journal.claimant("Service", "PNEW")).toBeUndefined();
   });
 
-  test("an id the engine deletes is settled: the next create of the declared resource makes no check of the old id", async () => {
+  test("an id the engine deletes is handed over: the next create of the declared resource makes no check of the old id", async () => {
     await journal.done(intent(), "POLD");
     answer("DELETE", "/services/POLD", undefined, 204);
     await services.delete!("POLD", { name: "Checkout" });
