@@ -33,6 +33,12 @@ describe("resolveSettings", () => {
     });
   });
 
+  it("with the default scopes app tokens also ask for escalation_policies.read, never required; scopes set explicitly are asked for as they are", () => {
+    expect(resolveSettings(fromMap(creds), {}).optionalScopes).toEqual(["escalation_policies.read"]);
+    const explicit = resolveSettings(fromMap({ ...creds, "pagerduty:scopes": "services.read services.write" }), {});
+    expect(explicit).toMatchObject({ scopes: ["services.read", "services.write"], optionalScopes: [] });
+  });
+
   it("takes an optional static ceiling from pagerduty:requestsPerMinute", () => {
     expect(resolveSettings(fromMap({ ...creds, "pagerduty:requestsPerMinute": "300" }), {}).requestsPerMinute).toBe(300);
     expect(resolveSettings(fromMap(creds), { PAGERDUTY_REQUESTS_PER_MINUTE: "120" }).requestsPerMinute).toBe(120);

@@ -210,11 +210,11 @@ describe("check: the escalation policy at preview", () => {
     expect(warnings).toEqual([expect.stringMatching(/^escalationPolicy: PEP2 could not be checked at preview \(.*403.*\); the create at `up` checks it$/)]);
   });
 
-  test("credentials without escalation_policies.read make no request and no warning", async () => {
+  test("credentials without escalation_policies.read make no request and no warning (the app token asked for it: an app without it is granted the rest)", async () => {
     useClient({ PAGERDUTY_CLIENT_ID: "cid", PAGERDUTY_CLIENT_SECRET: "s", PAGERDUTY_SUBDOMAIN: "acme" });
     agent()
       .get(AUTH)
-      .intercept({ method: "POST", path: "/oauth/token" })
+      .intercept({ method: "POST", path: "/oauth/token", body: (b) => new URLSearchParams(b).get("scope")!.split(" ").includes("escalation_policies.read") })
       .reply(200, { access_token: "at", token_type: "bearer", expires_in: 86400, scope: "as_account-us.acme services.read services.write" });
     await expect(check("PEP3")).resolves.not.toHaveProperty("failures");
     expect(warnings).toEqual([]); // and no GET: the mock agent refuses unplanned requests
