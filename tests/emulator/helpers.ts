@@ -1,5 +1,5 @@
-// Test helpers: drive a listening emulator over HTTP the way an outside client would.
-// (fastify's app.inject cannot load under jest: light-my-request needs an ESM-only package.)
+// Test helpers: drive a listening emulator over HTTP the way an outside client would. (app.inject
+// works too since the root package.json pins light-my-request's cookie to 1.x: see inject.test.ts.)
 import { ADMIN_HEADER, type EmulatorOptions, fetchAppToken, type RunningEmulator, startEmulator } from "../../emulator/src";
 
 export const ACCEPT = "application/vnd.pagerduty+json;version=2";
