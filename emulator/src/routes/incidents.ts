@@ -128,7 +128,7 @@ export function registerIncidents(app: FastifyInstance, core: EmulatorCore): voi
           (!statuses.size || statuses.has(i.status)) &&
           (!urgencies.size || urgencies.has(i.urgency)) &&
           (key === undefined || i.incident_key === key) &&
-          (dateRange === "all" || (at >= (since as number) && at < (until as number)))
+          (dateRange === "all" || (at >= (since as number) && at <= (until as number)))
         );
       })
       .sort(sorter(single(q.sort_by)));
