@@ -221,7 +221,8 @@ function conformance(): void {
     {
       op: "(list|get|update)Incidents?",
       at: "/incidents?(/\\*)?/(resolved_at must be string|resolve_reason must be object)",
-      reason: "an open incident has `resolved_at: null` and an incident not merged `resolve_reason: null`, as the description's own getIncident example shows; neither schema is nullable",
+      reason:
+        "an open incident has `resolved_at: null` and an incident not merged `resolve_reason: null`, as the description's own getIncident example shows; neither schema is nullable",
     },
     {
       op: "(list|get|update)Incidents?",
@@ -401,6 +402,10 @@ function conformance(): void {
     getIncident: ["include[]=services"],
   };
 
+  /** Sends `o`'s method to `path` (a body for POST and PUT). */
+  const call = (c: Client, o: Operation, path: string, body: unknown): Promise<Res> =>
+    o.method === "GET" ? c.get(path) : o.method === "DELETE" ? c.delete(path) : o.method === "POST" ? c.post(path, body) : c.put(path, body, fromHeader(o));
+
   /** The user an account key names in `From` where the operation takes that header (incident writes). */
   const fromHeader = (o: Operation): Record<string, string> =>
     (o.op.parameters ?? []).some((p: Json) => String(p.$ref).endsWith("/from_header")) ? { from: "admin@acme.example" } : {};
@@ -429,14 +434,7 @@ function conformance(): void {
     const caller = o.id === "getCurrentUser" ? client(e, `Token token=${reg.apiKeys.find((k) => k.kind === "user")!.token}`) : api;
     const path = pathOf(o, f) + (query ? `?${query}` : "");
     const sent = body === undefined ? undefined : substitute(o, body, f);
-    const res =
-      o.method === "GET"
-        ? await caller.get(path)
-        : o.method === "DELETE"
-          ? await caller.delete(path)
-          : o.method === "POST"
-            ? await caller.post(path, sent)
-            : await caller.put(path, sent, fromHeader(o));
+    const res = await call(caller, o, path, sent);
     const out: Outcome[] = [];
     const statuses = Object.keys(o.op.responses);
     const ok = statuses.includes(String(res.status)) && res.status < 300;
@@ -569,14 +567,7 @@ function conformance(): void {
         continue;
       }
       const c = await without(o.scope);
-      const res =
-        o.method === "GET"
-          ? await c.get(path)
-          : o.method === "DELETE"
-            ? await c.delete(path)
-            : o.method === "POST"
-              ? await c.post(path, {})
-              : await c.put(path, {});
+      const res = await call(c, o, path, {});
       const demanded = res.status === 403 ? res.json?.error?.required_scopes : undefined;
       if (JSON.stringify(demanded) !== JSON.stringify([o.scope])) mismatches.push(`${o.id}: without ${o.scope} → ${res.status} ${JSON.stringify(demanded)}`);
     }
