@@ -6,6 +6,7 @@ import type { EmulatorCore } from "./core";
 import { ApiError, invalid, notFound } from "./errors";
 import { parseFault } from "./faults";
 import { type Handler, params } from "./http";
+import { serviceStatus } from "./incidents";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
@@ -71,9 +72,13 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
       route("GET", "/clock", () => ({ now: core.clock.iso(), offsetMs: core.clock.offset }));
       route("POST", "/clock", (req) => {
         const b = body(req.body);
-        const ms = b.advanceMs ?? (typeof b.advanceSeconds === "number" ? b.advanceSeconds * 1000 : undefined);
+        // `at`: forward to that instant (e.g. inside or outside a service's support hours).
+        const target = typeof b.at === "string" ? Date.parse(b.at) : undefined;
+        if (target !== undefined && !(target >= core.clock.now())) throw invalid('"at" must be an ISO 8601 date and time not before the emulator\'s now');
+        const ms =
+          target !== undefined ? target - core.clock.now() : (b.advanceMs ?? (typeof b.advanceSeconds === "number" ? b.advanceSeconds * 1000 : undefined));
         if (typeof ms !== "number" || !(ms >= 0 && ms <= MAX_ADVANCE_MS) || core.clock.now() + ms > MAX_DATE_MS) {
-          throw invalid('Give "advanceMs" or "advanceSeconds": a non-negative number, at most 100 years');
+          throw invalid('Give "advanceMs" or "advanceSeconds" (a non-negative number, at most 100 years) or "at"');
         }
         core.clock.advance(ms);
         return { now: core.clock.iso(), offsetMs: core.clock.offset };
@@ -198,6 +203,17 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         const b = body(req.body);
         setFlag(account, b, "aiopsEntitled");
         return account;
+      });
+
+      // Maintenance (the around-services API description has no maintenance windows): while on,
+      // the service's status is "maintenance" and events open, acknowledge and resolve nothing.
+      route("PUT", "/services/:service", (req) => {
+        const s = core.state.services[params(req).service];
+        if (!s) throw notFound(`Service ${params(req).service}`);
+        const flags = { maintenance: s.maintenance ?? false };
+        setFlag(flags, body(req.body), "maintenance");
+        s.maintenance = flags.maintenance;
+        return { id: s.id, maintenance: s.maintenance, status: serviceStatus(core, s) };
       });
 
       route("POST", "/escalation-policies", (req, reply) => {

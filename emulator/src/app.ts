@@ -5,7 +5,7 @@ import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
 import type { EmulatorCore } from "./core";
 import { tooDeep } from "./depth";
-import { ApiError, type ApiErrorName, OAuthError } from "./errors";
+import { ApiError, type ApiErrorName, EventError, OAuthError } from "./errors";
 import type { FaultAction } from "./faults";
 import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
@@ -15,6 +15,8 @@ import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
 import { registerEnablements } from "./routes/enablements";
 import { registerEscalationPolicies } from "./routes/escalation-policies";
+import { registerEvents } from "./routes/events";
+import { registerIncidents } from "./routes/incidents";
 import { registerIntegrations } from "./routes/integrations";
 import { registerRules } from "./routes/rules";
 import { registerServices } from "./routes/services";
@@ -53,7 +55,8 @@ function checkAccept(accept: string | undefined): void {
  * admin routes are not served under /eu, so such a request matched no route.
  */
 function routeKey(req: FastifyRequest): string {
-  const served = !isEu(req) || req.routeOptions.config.area === "rest";
+  const area = req.routeOptions.config.area;
+  const served = !isEu(req) || area === "rest" || area === "events";
   return `${req.method} ${(served && req.routeOptions.url) || "(unmatched)"}`;
 }
 
@@ -104,9 +107,10 @@ async function applyAfterFault(core: EmulatorCore, req: FastifyRequest, reply: F
 /** Requests whose connection an `after` fault dropped: counted as "dropped", not by status. */
 const dropped = new WeakSet<FastifyRequest>();
 
-/** Map anything thrown to a registry error; the OAuth area answers in OAuth's error format. */
-function known(err: FastifyError | Error, area: string | undefined): ApiError | OAuthError {
-  if (err instanceof ApiError || err instanceof OAuthError) return err;
+/** Map anything thrown to a registry error; the OAuth area and the Events API answer in their own formats. */
+function known(err: FastifyError | Error, area: string | undefined): ApiError | OAuthError | EventError {
+  if (err instanceof EventError || err instanceof OAuthError) return err;
+  if (err instanceof ApiError) return area === "events" ? asEventError(err) : err;
   const e = err as FastifyError;
   let api: ApiError;
   if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") api = new ApiError("PAYLOAD_TOO_LARGE");
@@ -117,7 +121,18 @@ function known(err: FastifyError | Error, area: string | undefined): ApiError | 
     process.stderr.write(`pagerduty-emulator: internal error: ${e.stack ?? e.message}\n`);
     api = new ApiError("INTERNAL");
   }
+  if (area === "events") return asEventError(api);
   return area === "oauth" && api.status < 500 ? new OAuthError("invalid_request", api.errors?.[0] ?? api.message) : api;
+}
+
+/**
+ * The Events API's body for a 400 (malformed JSON, ...) or 429 (a fault); other statuses (413, 5xx
+ * faults) keep the REST error body, as a proxy in front of the events host would answer.
+ */
+function asEventError(e: ApiError): ApiError | EventError {
+  if (e.status === 400) return new EventError("invalid_event", e.errors);
+  if (e.status === 429) return new EventError("throttle_event");
+  return e;
 }
 
 /** 404 naming the path as the client sent it (before the /eu rewrite). */
@@ -150,7 +165,8 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
 
   app.addHook("onRequest", async (req, reply) => {
     const config = req.routeOptions.config;
-    if (isEu(req) && config.area !== "rest") throw notServed(req);
+    // The EU events host is served under /eu too (routes/events.ts).
+    if (isEu(req) && config.area !== "rest" && config.area !== "events") throw notServed(req);
     if (config.area === "admin") return;
     if (core.faults.size && req.routeOptions.url) {
       const f = core.faults.match(req.method, req.routeOptions.url);
@@ -212,6 +228,8 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);
+  registerIncidents(app, core);
+  registerEvents(app, core);
   registerOAuth(app, core);
   registerAdmin(app, core);
   return app;

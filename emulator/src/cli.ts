@@ -13,7 +13,8 @@ import { MAX_LAG_MS } from "./lag";
 export const USAGE = `usage: pagerduty-emulator [options]
 
 A local emulator of PagerDuty's REST API (services area) and identity service. The REST API of
-US accounts is at the root, that of EU accounts under /eu ("euApiUrl"); identity is at the root.
+US accounts is at the root, that of EU accounts under /eu ("euApiUrl"); identity is at the root;
+the Events API v2 is POST /v2/enqueue ("eventsUrl"; also under /eu).
 
   --port N          port to listen on (default 0: any free port)
   --host H          address to listen on (default 127.0.0.1)
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
     apiUrl: emu.apiUrl,
     euApiUrl: emu.euApiUrl,
     authUrl: emu.authUrl,
+    eventsUrl: emu.eventsUrl,
     adminToken: emu.adminToken,
     account,
     oauth,

@@ -18,6 +18,8 @@ export interface ReadyLine extends ReadyCredentials {
   /** REST base of EU accounts: `${url}/eu`. */
   euApiUrl: string;
   authUrl: string;
+  /** Events API v2: `${url}/v2/enqueue` (EU accounts' integrations may use `${euApiUrl}/v2/enqueue` too). */
+  eventsUrl: string;
   adminToken: string;
   /** The first EU account's credentials, when the seed has an EU account. */
   eu?: ReadyCredentials;

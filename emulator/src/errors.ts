@@ -7,6 +7,7 @@ export const API_ERRORS = {
   INVALID_INPUT: { status: 400, code: 2001, message: "Invalid Input Provided" },
   MALFORMED_BODY: { status: 400, code: 2001, message: "Invalid Input Provided" },
   INVALID_DATE_RANGE: { status: 400, code: 2004, message: "Invalid 'since' or 'until' Parameter Values" },
+  FROM_REQUIRED: { status: 400, code: 2016, message: 'You must specify a user\'s email address in the "From" header to perform this action' },
   AUTHENTICATION_FAILED: { status: 401, code: 2006, message: "Authentication failed" },
   WRONG_SERVICE_REGION: { status: 401, code: 2006, message: "Authentication failed" },
   MISSING_SCOPE: { status: 403, code: 2010, message: "Token missing required scopes" },
@@ -41,6 +42,34 @@ export const OAUTH_ERRORS = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type OAuthErrorName = keyof typeof OAUTH_ERRORS;
+
+/**
+ * Events API v2 errors (`POST /v2/enqueue`): body `{"status", "message", "errors"?}`, where `status`
+ * is the name with a space ("invalid event"), as the service answers.
+ */
+export const EVENT_ERRORS = {
+  invalid_event: { status: 400, message: "Event object is invalid" },
+  throttle_event: { status: 429, message: "Requests for this service are arriving too quickly. Please retry later." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type EventErrorName = keyof typeof EVENT_ERRORS;
+
+/** An Events API error; `errors` name the fields (never a routing key's value: it is a secret). */
+export class EventError extends Error {
+  override readonly name = "EventError";
+  readonly status: number;
+  constructor(
+    readonly kind: EventErrorName,
+    readonly errors?: string[],
+  ) {
+    super(EVENT_ERRORS[kind].message + (errors?.length ? `: ${errors.join("; ")}` : ""));
+    this.status = EVENT_ERRORS[kind].status;
+  }
+
+  body(): { status: string; message: string; errors?: string[] } {
+    return { status: this.kind.replace("_", " "), message: EVENT_ERRORS[this.kind].message, ...(this.errors?.length ? { errors: this.errors } : {}) };
+  }
+}
 
 /** A REST error with a registry entry; `errors` lists specific problems (field-level). */
 export class ApiError extends Error {

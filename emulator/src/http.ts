@@ -11,8 +11,11 @@ declare module "fastify" {
     principal: Principal | null;
   }
   interface FastifyContextConfig {
-    /** Which error format and checks apply: REST (auth, Accept, rate limit), OAuth or admin. */
-    area?: "rest" | "oauth" | "admin";
+    /**
+     * Which error format and checks apply: REST (auth, Accept, rate limit), OAuth, admin, or the
+     * Events API (no credential but the body's routing key; its own error body).
+     */
+    area?: "rest" | "oauth" | "admin" | "events";
     /** Scope a REST route needs. */
     scope?: string;
   }

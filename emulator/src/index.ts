@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
 import { EU_PREFIX } from "./region";
+import { EVENTS_PATH } from "./routes/events";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
 import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
@@ -11,7 +12,7 @@ import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
 export type { EmulatorOptions } from "./core";
 export { EmulatorCore, DEFAULT_RATE_LIMIT } from "./core";
 export { ADMIN_HEADER, ADMIN_PREFIX } from "./admin";
-export { API_ERRORS, OAUTH_ERRORS, ApiError, OAuthError } from "./errors";
+export { API_ERRORS, EVENT_ERRORS, OAUTH_ERRORS, ApiError, EventError, OAuthError } from "./errors";
 export { type AccountSummary, defaultSeed, type SeedDocument, type SeedSummary } from "./seed";
 export type { State } from "./store";
 export { fetchAppToken, type ReadyCredentials, type ReadyLine } from "./client";
@@ -33,6 +34,8 @@ export interface RunningEmulator {
   euApiUrl: string;
   /** Identity (OAuth) for every region: the origin. */
   authUrl: string;
+  /** Events API v2 (`${url}/v2/enqueue`; the EU events host is `${euApiUrl}/v2/enqueue`). */
+  eventsUrl: string;
   adminToken: string;
   /** With `tls`: the PEM file clients should trust. */
   caFile?: string;
@@ -80,5 +83,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     await app.close();
     tls?.cleanup();
   };
-  return { url, apiUrl: url, euApiUrl: `${url}${EU_PREFIX}`, authUrl: url, adminToken, ...(tls ? { caFile: tls.caFile } : {}), seed, app, core, close };
+  return {
+    url,
+    apiUrl: url,
+    euApiUrl: `${url}${EU_PREFIX}`,
+    authUrl: url,
+    eventsUrl: `${url}${EVENTS_PATH}`,
+    adminToken,
+    ...(tls ? { caFile: tls.caFile } : {}),
+    seed,
+    app,
+    core,
+    close,
+  };
 }

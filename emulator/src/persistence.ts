@@ -35,5 +35,8 @@ export function loadState(file: string): State | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, "utf8")) as State;
   if (parsed?.version !== 1) throw new Error(`${file} is not an emulator data file (version ${parsed?.version})`);
+  // Files written before incidents existed.
+  parsed.incidents ??= {};
+  parsed.incidentNumbers ??= {};
   return parsed;
 }

@@ -65,6 +65,25 @@ export const updateFieldBody = envelope("field", object(FIELD_DEF));
 
 export const fieldValuesBody = envelope("custom_fields", { type: "array", items: { type: "object" } });
 
+/**
+ * PUT /incidents/{id}: `type` is required by the description and sent by clients (go-pagerduty's
+ * ManageIncidentsOptions, the python client's and pdjs's documented bodies); other writable fields
+ * of the description (priority, assignments, escalation, conference bridge) are accepted and ignored.
+ */
+export const updateIncidentBody = envelope(
+  "incident",
+  object(
+    {
+      type: { type: "string", enum: ["incident", "incident_reference"] },
+      status: { type: "string", enum: ["triggered", "acknowledged", "resolved"] },
+      title: { type: "string", minLength: 1, maxLength: 1024, pattern: "\\S" },
+      urgency: { type: "string", enum: ["high", "low"] },
+      resolution: { type: "string" },
+    },
+    ["type"],
+  ),
+);
+
 export const enablementBody = envelope("enablement", object({ enabled: { type: "boolean" } }, ["enabled"]));
 
 const ARTICLE: Record<string, string> = {

@@ -17,6 +17,18 @@ export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) 
   return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
 }
 
+/** The reference to a service's escalation policy (its last known name once the policy is deleted). */
+export function policyRef(core: EmulatorCore, base: string, s: ServiceRecord) {
+  const policy = core.state.escalationPolicies[s.escalationPolicyId];
+  return reference(
+    "escalation_policy",
+    s.escalationPolicyId,
+    policy?.name ?? s.escalationPolicySummary,
+    `${base}/escalation_policies/${s.escalationPolicyId}`,
+    `${base}/escalation_policies#${s.escalationPolicyId}`,
+  );
+}
+
 /** Start the consistency-lag window (lag.ts) of an object just created, by its account's region. */
 export function startLag(core: EmulatorCore, accountId: string, id: string): void {
   core.lag.created(id, core.state.accounts[accountId]?.region ?? "us");

@@ -9,6 +9,11 @@ export class Stats {
   rateLimited = 0;
   /** Consistency lag (lag.ts): not-founds answered because of it, objects it left out of listings. */
   lag = { hidden404: 0, leftOut: 0 };
+  /**
+   * Events API v2: events accepted (202), incidents they opened, and events that changed nothing
+   * because their service was disabled or in maintenance.
+   */
+  events = { accepted: 0, incidentsOpened: 0, ignored: 0 };
 
   count(route: string, status: number | "dropped"): void {
     this.total++;
@@ -24,6 +29,7 @@ export class Stats {
       faultsInjected: this.faultsInjected,
       rateLimited: this.rateLimited,
       lag: this.lag,
+      events: this.events,
     };
   }
 }

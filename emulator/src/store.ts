@@ -77,6 +77,10 @@ export interface ServiceRecord {
   escalationPolicySummary: string;
   auto_resolve_timeout: number | null;
   acknowledgement_timeout: number | null;
+  /**
+   * The user's choice only: "active" (enabled) or "disabled". The status a service shows is
+   * computed from this, `maintenance` and its open incidents (incidents.ts).
+   */
   status: string;
   incident_urgency_rule: unknown;
   support_hours: unknown;
@@ -95,6 +99,39 @@ export interface ServiceRecord {
   /** Custom field values by field definition id. */
   fieldValues: Record<string, unknown>;
   enablements: Record<string, Enablement>;
+  /** Incident ids, oldest first (absent in data files written before incidents existed). */
+  incidentIds?: string[];
+  /** In maintenance (set through the admin API): events open nothing. */
+  maintenance?: boolean;
+}
+
+export type IncidentStatus = "triggered" | "acknowledged" | "resolved";
+
+/** Who last changed an incident: the service (events) or a user (REST). */
+export interface Agent {
+  type: "service" | "user";
+  id: string;
+}
+
+export interface IncidentRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Per account, from 1. */
+  number: number;
+  title: string;
+  status: IncidentStatus;
+  urgency: "high" | "low";
+  /** The dedup key: an event's `dedup_key`, generated when the trigger had none. */
+  incident_key: string;
+  created_at: string;
+  updated_at: string;
+  last_status_change_at: string;
+  resolved_at: string | null;
+  last_status_change_by: Agent;
+  acknowledgements: { at: string; by: Agent }[];
+  /** Alerts grouped into it: one per trigger event with its dedup key. */
+  alerts: { triggered: number; resolved: number };
 }
 
 export interface IntegrationRecord {
@@ -190,6 +227,9 @@ export interface State {
   rules: Record<string, RuleRecord>;
   customFields: Record<string, CustomFieldDef>;
   auditRecords: AuditRecord[];
+  incidents: Record<string, IncidentRecord>;
+  /** Last incident number handed out, by account id. */
+  incidentNumbers: Record<string, number>;
   accessTokens: Record<string, AccessToken>;
   refreshTokens: Record<string, RefreshToken>;
   /** Every id ever handed out, so none is reused. */
@@ -212,6 +252,8 @@ export function emptyState(adminToken: string): State {
     rules: {},
     customFields: {},
     auditRecords: [],
+    incidents: {},
+    incidentNumbers: {},
     accessTokens: {},
     refreshTokens: {},
     usedIds: [],

@@ -130,7 +130,9 @@ async function check(c: Case): Promise<void> {
   if (res.status >= 500) throw new Error(`5xx: ${where}`);
   if (res.status >= 400 && c.method !== "HEAD") {
     const html = /text\/html/.test(res.headers.get("content-type") ?? "");
-    const ok = html || (res.json && (typeof res.json.error === "string" || typeof res.json.error?.message === "string"));
+    // REST `{error: {message}}`, OAuth `{error, error_description}`, Events API `{status, message}`.
+    const events = c.path.split("?")[0].endsWith("/v2/enqueue") && typeof res.json?.status === "string" && typeof res.json?.message === "string";
+    const ok = html || events || (res.json && (typeof res.json.error === "string" || typeof res.json.error?.message === "string"));
     if (!ok) throw new Error(`4xx without an error body: ${where}`);
   }
 }

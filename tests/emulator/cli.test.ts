@@ -61,6 +61,7 @@ test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on 
       "apiUrl",
       "euApiUrl",
       "authUrl",
+      "eventsUrl",
       "adminToken",
       "account",
       "oauth",
@@ -74,9 +75,10 @@ test("prints exactly one JSON line of the agreed shape on stdout and exits 0 on 
     expect(r.ready.apiUrl).toBe(r.ready.url);
     expect(r.ready.euApiUrl).toBe(`${r.ready.url}/eu`);
     expect(r.ready.authUrl).toBe(r.ready.url);
+    expect(r.ready.eventsUrl).toBe(`${r.ready.url}/v2/enqueue`);
     expect(r.ready.account).toEqual({ subdomain: "acme", region: "us" });
     expect(r.ready.oauth.scopes).toBe(
-      "services.read services.write custom_fields.read custom_fields.write audit_records.read escalation_policies.read abilities.read vendors.read priorities.read",
+      "services.read services.write custom_fields.read custom_fields.write audit_records.read escalation_policies.read abilities.read vendors.read priorities.read incidents.read incidents.write",
     );
     expect(r.ready.escalationPolicyId).toMatch(/^P[A-Z0-9]{6}$/);
     const tok = await fetchAppToken(r.ready);
@@ -122,8 +124,8 @@ test("--data FILE: a restart keeps the same credentials and objects; the file is
   expect(readFileSync(data, "utf8")).not.toContain(tok);
 
   const second = await run(["--data", data]);
-  const { url: _u1, apiUrl: _a1, euApiUrl: _e1, authUrl: _t1, ...creds1 } = first.ready;
-  const { url: _u2, apiUrl: _a2, euApiUrl: _e2, authUrl: _t2, ...creds2 } = second.ready;
+  const { url: _u1, apiUrl: _a1, euApiUrl: _e1, authUrl: _t1, eventsUrl: _v1, ...creds1 } = first.ready;
+  const { url: _u2, apiUrl: _a2, euApiUrl: _e2, authUrl: _t2, eventsUrl: _v2, ...creds2 } = second.ready;
   expect(creds2).toEqual(creds1);
   expect(creds2.eu?.account.subdomain).toBe("globex");
   // The access token issued before the restart still works; the service is still there.

@@ -1,7 +1,7 @@
 // DESIGN item 9: one error registry, and its documentation in emulator/README.md matches it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { API_ERRORS, OAUTH_ERRORS } from "../../emulator/src";
+import { API_ERRORS, EVENT_ERRORS, OAUTH_ERRORS } from "../../emulator/src";
 
 const README = readFileSync(join(__dirname, "..", "..", "emulator", "README.md"), "utf8");
 
@@ -32,8 +32,14 @@ test("the README's OAuth error table lists exactly the registry's OAuth errors",
   expect(documented).toEqual(registry);
 });
 
+test("the README's Events API error table lists exactly the registry's event errors", () => {
+  const documented = table("event-errors");
+  const registry = Object.entries(EVENT_ERRORS).map(([name, e]) => [name, String(e.status), e.message]);
+  expect(documented).toEqual(registry);
+});
+
 test("every registry entry has a 4xx or 5xx status and a message", () => {
-  for (const e of [...Object.values(API_ERRORS), ...Object.values(OAUTH_ERRORS)]) {
+  for (const e of [...Object.values(API_ERRORS), ...Object.values(OAUTH_ERRORS), ...Object.values(EVENT_ERRORS)]) {
     expect(e.status).toBeGreaterThanOrEqual(400);
     expect(e.status).toBeLessThan(600);
     expect(e.message.length).toBeGreaterThan(0);

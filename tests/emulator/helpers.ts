@@ -1,5 +1,5 @@
-// Test helpers: drive a listening emulator over HTTP the way an outside client would.
-// (fastify's app.inject cannot load under jest: light-my-request needs an ESM-only package.)
+// Test helpers: drive a listening emulator over HTTP the way an outside client would. (app.inject
+// works too since the root package.json pins light-my-request's cookie to 1.x: see inject.test.ts.)
 import { ADMIN_HEADER, type EmulatorOptions, fetchAppToken, type RunningEmulator, startEmulator } from "../../emulator/src";
 
 export const ACCEPT = "application/vnd.pagerduty+json;version=2";
@@ -41,7 +41,7 @@ export const appToken = (e: Emu, scopes?: string): Promise<string> => fetchAppTo
 export interface Client {
   get(path: string, headers?: Record<string, string>): Promise<Res>;
   post(path: string, body?: unknown): Promise<Res>;
-  put(path: string, body?: unknown): Promise<Res>;
+  put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Res>;
   delete(path: string): Promise<Res>;
 }
 
@@ -56,7 +56,7 @@ export function client(e: Emu, auth: string, base = e.apiUrl): Client {
   return {
     get: (path, headers) => call("GET", path, undefined, headers),
     post: (path, body) => call("POST", path, body),
-    put: (path, body) => call("PUT", path, body),
+    put: (path, body, headers) => call("PUT", path, body, headers),
     delete: (path) => call("DELETE", path),
   };
 }
@@ -122,3 +122,28 @@ export async function createService(e: Emu, api: Client, extra: Record<string, u
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.json.service.id;
 }
+
+/** An Events API v2 event (`POST /v2/enqueue`; `base` "/eu" for the EU events host). */
+export function sendEvent(e: Emu, body: unknown, base = ""): Promise<Res> {
+  return send(`${e.url}${base}/v2/enqueue`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** A service with an Events API v2 integration: its id and the integration's routing key. */
+export async function serviceWithKey(e: Emu, api: Client, extra: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
+  const id = await createService(e, api, extra);
+  const res = await api.post(`/services/${id}/integrations`, { integration: { type: "events_api_v2_inbound_integration" } });
+  if (res.status !== 201) throw new Error(`integration failed: ${res.status} ${res.text}`);
+  return { id, key: res.json.integration.integration_key };
+}
+
+/** A trigger event for `key` (a `critical` one unless `payload` says otherwise). */
+export const trigger = (key: string, extra: Record<string, unknown> = {}, payload: Record<string, unknown> = {}) => ({
+  routing_key: key,
+  event_action: "trigger",
+  payload: { summary: "disk full on db-1", source: "db-1", severity: "critical", ...payload },
+  ...extra,
+});

@@ -11,6 +11,8 @@ export const SCOPES = {
   abilitiesRead: "abilities.read",
   vendorsRead: "vendors.read",
   prioritiesRead: "priorities.read",
+  incidentsRead: "incidents.read",
+  incidentsWrite: "incidents.write",
 } as const;
 
 /** Every scope a REST route of the emulator can require. */
@@ -28,6 +30,9 @@ export const DEFAULT_APP_SCOPES = [
   SCOPES.abilitiesRead,
   SCOPES.vendorsRead,
   SCOPES.prioritiesRead,
+  // Incidents set a service's status (routes/incidents.ts).
+  SCOPES.incidentsRead,
+  SCOPES.incidentsWrite,
 ];
 
 export const CLASSIC_SCOPES = ["read", "write"] as const;

@@ -3,18 +3,20 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { audit, changes } from "../audit";
 import type { EmulatorCore } from "../core";
 import { invalid } from "../errors";
-import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../http";
+import { baseUrl, many, paginate, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { owned, type ServiceRecord, type State } from "../store";
 import { createServiceBody, updateServiceBody, updateServicesBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
-import { renderIntegration } from "../integration-view";
 import { findService, serviceRef, startLag } from "../service-lookup";
+import { ALERTS_AND_INCIDENTS, renderService } from "../service-view";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
 const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
 const PAUSE_TIMEOUTS = [0, 120, 180, 300, 600, 900] as const;
 const SORTS = ["name", "name:asc", "name:desc"] as const;
+const USER_STATUSES = ["active", "disabled"];
+
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
 /** The fields a client manages, as they are compared for audit records. */
@@ -119,6 +121,12 @@ function parseFields(v: Validator, o: Json): Patch {
     if (value !== undefined) patch[k] = value;
   };
   for (const k of SCALARS) if (o[k] !== undefined) (patch as Json)[k] = o[k];
+  // Only enabled vs disabled is the user's choice; warning, critical and maintenance are what the
+  // service computes (incidents.ts), so a client writing back a service it read changes nothing.
+  if (patch.status !== undefined && !USER_STATUSES.includes(patch.status)) delete patch.status;
+  // All services create alerts and incidents now: "create_incidents" is accepted (the Terraform
+  // provider still sends it) and stored as what the service does.
+  if (patch.alert_creation !== undefined) patch.alert_creation = ALERTS_AND_INCIDENTS;
   if (isObject(o.escalation_policy)) patch.escalation_policy = o.escalation_policy.id as string;
   set("incident_urgency_rule", urgencyRule(v, o) ?? undefined);
   set("support_hours", supportHours(v, o));
@@ -198,49 +206,6 @@ function applyManaged(core: EmulatorCore, s: ServiceRecord, m: Managed, now: str
   s.updated_at = now;
 }
 
-export function renderService(core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string> = new Set()) {
-  const policy = core.state.escalationPolicies[s.escalationPolicyId];
-  const policyRef = reference(
-    "escalation_policy",
-    s.escalationPolicyId,
-    policy?.name ?? s.escalationPolicySummary,
-    `${base}/escalation_policies/${s.escalationPolicyId}`,
-    `${base}/escalation_policies#${s.escalationPolicyId}`,
-  );
-  return {
-    id: s.id,
-    type: "service",
-    summary: s.name,
-    self: `${base}/services/${s.id}`,
-    html_url: `${base}/service-directory/${s.id}`,
-    name: s.name,
-    description: s.description,
-    auto_resolve_timeout: s.auto_resolve_timeout,
-    acknowledgement_timeout: s.acknowledgement_timeout,
-    status: s.status,
-    created_at: s.created_at,
-    last_incident_timestamp: null,
-    escalation_policy: include.has("escalation_policies") && policy ? { ...policyRef, type: "escalation_policy", name: policy.name } : policyRef,
-    teams: [],
-    // Integrations still in their consistency-lag window are left out (lag.ts).
-    integrations: core.lag
-      .visible(s.integrationIds, (id) => id)
-      .map((id) => {
-        const i = core.state.integrations[id];
-        return include.has("integrations")
-          ? renderIntegration(core, base, i)
-          : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
-      }),
-    addons: [],
-    incident_urgency_rule: s.incident_urgency_rule,
-    support_hours: s.support_hours,
-    scheduled_actions: s.scheduled_actions,
-    alert_creation: s.alert_creation,
-    alert_grouping_parameters: s.alert_grouping_parameters,
-    auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
-  };
-}
-
 const includes = (req: FastifyRequest): Set<string> => new Set(many(query(req), "include"));
 
 export function registerServices(app: FastifyInstance, core: EmulatorCore): void {
@@ -289,7 +254,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
         incident_urgency_rule: patch.incident_urgency_rule ?? { type: "constant", urgency: "high" },
         support_hours: patch.support_hours ?? null,
         scheduled_actions: patch.scheduled_actions ?? [],
-        alert_creation: patch.alert_creation ?? "create_alerts_and_incidents",
+        alert_creation: ALERTS_AND_INCIDENTS,
         alert_grouping_parameters: patch.alert_grouping_parameters ?? { type: null },
         auto_pause_notifications_parameters: patch.auto_pause_notifications_parameters ?? { enabled: false, timeout: null },
       };
@@ -391,6 +356,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     const s = findService(core, p, params(req).id);
     for (const id of s.integrationIds) delete core.state.integrations[id];
     for (const id of s.ruleIds) delete core.state.rules[id];
+    for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
     delete core.state.services[s.id];
     rename(core, s, s.name, undefined);
     const base = baseUrl(core, req);
