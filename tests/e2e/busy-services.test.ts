@@ -36,7 +36,7 @@ async function sendEvent(routingKey: string, action: "trigger" | "acknowledge" |
     dedup_key: dedupKey,
     ...(action === "trigger" ? { payload: { summary: `disk full on ${dedupKey}`, source: "db-1", severity: "critical" } } : {}),
   };
-  const res = await request(`${emu.url}/v2/enqueue`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
+  const res = await request(emu.eventsUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
@@ -90,7 +90,13 @@ test("busy services pass the drift check and a refreshing preview; up --refresh 
 
 test("an incident resolved makes its service active again, with no diff either way", async () => {
   const [incident] = await incidentsOf("paging");
-  const resolved = await emu.api("PUT", `/incidents/${incident.id}`, { incident: { type: "incident_reference", status: "resolved" } });
+  // As a responder resolves it: an account key names the acting user (the seeded admin) in `From`.
+  const resolved = await emu.api(
+    "PUT",
+    `/incidents/${incident.id}`,
+    { incident: { type: "incident_reference", status: "resolved" } },
+    { from: `admin@${emu.account.subdomain}.example` },
+  );
   expect(resolved).toMatchObject({ status: 200, body: { incident: { status: "resolved" } } });
   expect((await sendEvent(keys.acked, "resolve", "acked-disk")).status).toBe(202);
   expect(await incidentsOf("paging")).toEqual([]);

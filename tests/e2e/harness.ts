@@ -75,8 +75,8 @@ export type EmulatorInfo = ReadyLine;
 
 export interface RunningEmulator extends EmulatorInfo {
   proc: ChildProcess;
-  /** Calls the REST API out of band (as another tool or a person would), with the account API key. */
-  api<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Calls the REST API out of band (as another tool or a person would), with the account API key (and `headers`). */
+  api<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
   /** The same for the EU account, at the EU base URL with its account API key. */
   euApi<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** Calls an admin control of the emulator. */
@@ -112,7 +112,7 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
   return {
     ...info,
     proc,
-    api: (m, p, b) => call({ authorization: `Token token=${info.apiKey}` }, m, p, b),
+    api: (m, p, b, h) => call({ authorization: `Token token=${info.apiKey}`, ...h }, m, p, b),
     euApi: (m, p, b) => call({ authorization: `Token token=${info.eu?.apiKey}` }, m, `${info.euApiUrl!.slice(info.url.length)}${p}`, b),
     admin: (m, p, b) => call({ "x-emulator-admin-token": info.adminToken }, m, p, b),
     stop: () =>
