@@ -16,6 +16,7 @@ import { registerCustomFields } from "./routes/custom-fields";
 import { registerEnablements } from "./routes/enablements";
 import { registerEscalationPolicies } from "./routes/escalation-policies";
 import { registerIntegrations } from "./routes/integrations";
+import { registerOrchestrations } from "./routes/orchestrations";
 import { registerRules } from "./routes/rules";
 import { registerServices } from "./routes/services";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
@@ -209,6 +210,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerRules(app, core);
   registerCustomFields(app, core);
   registerEnablements(app, core);
+  registerOrchestrations(app, core);
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);

@@ -95,6 +95,26 @@ export interface ServiceRecord {
   /** Custom field values by field definition id. */
   fieldValues: Record<string, unknown>;
   enablements: Record<string, Enablement>;
+  /** Its event orchestration (orchestration.ts); absent until first used. */
+  orchestration?: OrchestrationRecord;
+}
+
+export interface OrchestrationRule {
+  id: string;
+  label?: string;
+  conditions: { expression: string }[];
+  actions: Record<string, unknown>;
+  disabled: boolean;
+}
+
+export interface OrchestrationRecord {
+  sets: { id: string; rules: OrchestrationRule[] }[];
+  catch_all: { actions: Record<string, unknown> };
+  /** Whether events are evaluated by the orchestration (true) or by the service's event rules. */
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  version: number;
 }
 
 export interface IntegrationRecord {
