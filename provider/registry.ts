@@ -8,6 +8,7 @@ import { resource as enablement } from "./resources/service-enablement";
 import { resource as rule } from "./resources/service-event-rule";
 import { resource as integration } from "./resources/service-integration";
 import { resource as conversion } from "./resources/service-event-rules-conversion";
+import { resource as orchestration } from "./resources/service-orchestration";
 import type { ResourceDefinition } from "./kernel/define";
 import { recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
@@ -17,6 +18,7 @@ const KINDS = {
   ServiceIntegration: integration,
   ServiceEventRule: rule,
   ServiceEventRulesConversion: conversion,
+  ServiceOrchestration: orchestration,
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,
 } as const;

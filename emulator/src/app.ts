@@ -18,6 +18,7 @@ import { registerEscalationPolicies } from "./routes/escalation-policies";
 import { registerEvents } from "./routes/events";
 import { registerIncidents } from "./routes/incidents";
 import { registerIntegrations } from "./routes/integrations";
+import { registerOrchestrations } from "./routes/orchestrations";
 import { registerRules } from "./routes/rules";
 import { registerServices } from "./routes/services";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
@@ -225,6 +226,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerRules(app, core);
   registerCustomFields(app, core);
   registerEnablements(app, core);
+  registerOrchestrations(app, core);
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);

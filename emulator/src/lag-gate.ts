@@ -1,15 +1,17 @@
 // The consistency lag at the door of every route under a service (lag.ts): a request naming a
 // hidden service, integration or event rule is answered as if the object did not exist, before its
 // handler runs. One hook rather than a check in each handler, so every child route (integrations,
-// rules and their reorder, custom field values, enablements, audit records, convert) is covered,
-// including those added later. Listings leave hidden objects out in their own handlers.
+// rules and their reorder, custom field values, enablements, audit records, convert, and the
+// service's event orchestration under /event_orchestrations/services/:id) is covered, including
+// those added later. Listings leave hidden objects out in their own handlers.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { notFound } from "./errors";
 import { params, who } from "./http";
 import { owned } from "./store";
 
-const SERVICE_ROUTES = "/services/:id";
+/** Route prefixes whose `:id` is a service: its own routes and its event orchestration's. */
+const SERVICE_ROUTES = ["/services/:id", "/event_orchestrations/services/:id"];
 
 export function registerLagGate(app: FastifyInstance, core: EmulatorCore): void {
   // preHandler: after authentication, scope and body checks, as for a service that does not exist.
@@ -17,7 +19,7 @@ export function registerLagGate(app: FastifyInstance, core: EmulatorCore): void 
     const lag = core.lag;
     if (!lag.active || req.routeOptions.config.area !== "rest") return;
     const url = req.routeOptions.url ?? "";
-    if (url !== SERVICE_ROUTES && !url.startsWith(`${SERVICE_ROUTES}/`)) return;
+    if (!SERVICE_ROUTES.some((r) => url === r || url.startsWith(`${r}/`))) return;
     // Deletes reach the primary unless deletes lag too.
     if (req.method === "DELETE" && !lag.settings.deletes) return;
     const { id, integration_id: integrationId, rule_id: ruleId } = params(req);

@@ -103,6 +103,8 @@ export interface ServiceRecord {
   incidentIds?: string[];
   /** In maintenance (set through the admin API): events open nothing. */
   maintenance?: boolean;
+  /** Its event orchestration (orchestration.ts); absent until first used. */
+  orchestration?: OrchestrationRecord;
 }
 
 export type IncidentStatus = "triggered" | "acknowledged" | "resolved";
@@ -132,6 +134,24 @@ export interface IncidentRecord {
   acknowledgements: { at: string; by: Agent }[];
   /** Alerts grouped into it: one per trigger event with its dedup key. */
   alerts: { triggered: number; resolved: number };
+}
+
+export interface OrchestrationRule {
+  id: string;
+  label?: string;
+  conditions: { expression: string }[];
+  actions: Record<string, unknown>;
+  disabled: boolean;
+}
+
+export interface OrchestrationRecord {
+  sets: { id: string; rules: OrchestrationRule[] }[];
+  catch_all: { actions: Record<string, unknown> };
+  /** Whether events are evaluated by the orchestration (true) or by the service's event rules. */
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  version: number;
 }
 
 export interface IntegrationRecord {

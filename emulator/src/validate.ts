@@ -25,7 +25,8 @@ export class Validator {
     return undefined;
   }
 
-  private path(key: string): string {
+  /** A field's path as messages quote it: `"a.b[0].key"`. */
+  path(key: string): string {
     return `"${this.prefix}${key}"`;
   }
 

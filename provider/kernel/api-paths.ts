@@ -36,3 +36,9 @@ export const enablementsPath = (service: string, feature?: string) => `${service
 
 /** A service's audit records. */
 export const auditRecordsPath = (service: string) => `${servicePath(service)}/audit/records`;
+
+/** A service's event orchestration (every service has one). */
+export const orchestrationPath = (service: string) => `/event_orchestrations/services/${seg(service)}`;
+
+/** Whether a service's events go through its event orchestration. */
+export const orchestrationActivePath = (service: string) => `${orchestrationPath(service)}/active`;

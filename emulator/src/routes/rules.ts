@@ -11,6 +11,8 @@ import type { RuleRecord, ServiceRecord } from "../store";
 import { createRuleBody, updateRuleBody } from "../schemas";
 import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef, startLag } from "../service-lookup";
+import { newRuleId, orchestrationOf } from "../orchestration";
+import { convertRules } from "../rule-conversion";
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;
@@ -293,6 +295,20 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
           ? { id: p.appId, type: "app_reference", self: `${base}/apps/${p.appId}` }
           : { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_rules", value: "converted", before_value: "active" }]);
+      // The rules move, one to one and in order, into the orchestration's start set, which now
+      // handles the service's events (the start set's earlier rules are replaced).
+      const o = orchestrationOf(s);
+      const taken = new Set(o.sets.flatMap((x) => x.rules.map((r) => r.id)));
+      const start = o.sets.find((x) => x.id === "start")!;
+      start.rules = convertRules(
+        s.ruleIds.map((id) => core.state.rules[id]),
+        () => {
+          const id = newRuleId(taken);
+          taken.add(id);
+          return id;
+        },
+      );
+      Object.assign(o, { active: true, updated_at: s.rulesConvertedAt, version: o.version + 1 });
     }
     // The description's shape, and nothing else: the status and the URL of the service's
     // orchestration (when and by whom: `GET /services/{id}/rules?include[]=migrated_metadata`).

@@ -4,6 +4,8 @@ import {
   FIELD_DEFINITIONS,
   fieldValuesPath,
   integrationsPath,
+  orchestrationActivePath,
+  orchestrationPath,
   rulesConvertPath,
   rulesPath,
   servicePath,
@@ -19,4 +21,6 @@ test("paths under a service, with every id encoded", () => {
   expect(FIELD_DEFINITIONS).toBe("/services/custom_fields");
   expect(enablementsPath("P1")).toBe("/services/P1/enablements");
   expect(enablementsPath("P1", "aiops")).toBe("/services/P1/enablements/aiops");
+  expect(orchestrationPath("P1/x")).toBe("/event_orchestrations/services/P1%2Fx");
+  expect(orchestrationActivePath("P1")).toBe("/event_orchestrations/services/P1/active");
 });
