@@ -7,6 +7,7 @@ import serviceEventRule = require("./providers/service-event-rule");
 import serviceEventRulesConversion = require("./providers/service-event-rules-conversion");
 import serviceCustomFieldValues = require("./providers/service-custom-field-values");
 import serviceEnablement = require("./providers/service-enablement");
+import alertGroupingSetting = require("./providers/alert-grouping-setting");
 
 export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
   Service: service,
@@ -15,4 +16,5 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceEventRulesConversion: serviceEventRulesConversion,
   ServiceCustomFieldValues: serviceCustomFieldValues,
   ServiceEnablement: serviceEnablement,
+  AlertGroupingSetting: alertGroupingSetting,
 };

@@ -6,3 +6,4 @@ export * from "./service-event-rule";
 export * from "./service-event-rules-conversion";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
+export * from "./alert-grouping-setting";

@@ -35,5 +35,9 @@ export function loadState(file: string): State | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, "utf8")) as State;
   if (parsed?.version !== 1) throw new Error(`${file} is not an emulator data file (version ${parsed?.version})`);
+  // Tables added after a data file was written start empty.
+  parsed.alertGroupingSettings ??= {};
+  parsed.businessServices ??= {};
+  parsed.serviceDependencies ??= {};
   return parsed;
 }
