@@ -4,6 +4,7 @@
 // off their definitions (`origin`).
 import { resource as service } from "./resources/service";
 import { resource as alertGroupingSetting } from "./resources/alert-grouping-setting";
+import { resource as serviceDependency } from "./resources/service-dependency";
 import { resource as customFieldValues } from "./resources/service-custom-field-values";
 import { resource as enablement } from "./resources/service-enablement";
 import { resource as rule } from "./resources/service-event-rule";
@@ -21,6 +22,7 @@ const KINDS = {
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,
   AlertGroupingSetting: alertGroupingSetting,
+  ServiceDependency: serviceDependency,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -8,6 +8,7 @@ import serviceEventRulesConversion = require("./providers/service-event-rules-co
 import serviceCustomFieldValues = require("./providers/service-custom-field-values");
 import serviceEnablement = require("./providers/service-enablement");
 import alertGroupingSetting = require("./providers/alert-grouping-setting");
+import serviceDependency = require("./providers/service-dependency");
 
 export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
   Service: service,
@@ -17,4 +18,5 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceCustomFieldValues: serviceCustomFieldValues,
   ServiceEnablement: serviceEnablement,
   AlertGroupingSetting: alertGroupingSetting,
+  ServiceDependency: serviceDependency,
 };

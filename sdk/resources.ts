@@ -7,3 +7,4 @@ export * from "./service-event-rules-conversion";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
 export * from "./alert-grouping-setting";
+export * from "./service-dependency";
