@@ -3,6 +3,8 @@
 // the tests read. A kind is one import and one line here; which kinds create remote objects is read
 // off their definitions (`origin`).
 import { resource as service } from "./resources/service";
+import { resource as alertGroupingSetting } from "./resources/alert-grouping-setting";
+import { resource as serviceDependency } from "./resources/service-dependency";
 import { resource as customFieldValues } from "./resources/service-custom-field-values";
 import { resource as enablement } from "./resources/service-enablement";
 import { resource as rule } from "./resources/service-event-rule";
@@ -21,6 +23,8 @@ const KINDS = {
   ServiceOrchestration: orchestration,
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,
+  AlertGroupingSetting: alertGroupingSetting,
+  ServiceDependency: serviceDependency,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

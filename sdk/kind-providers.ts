@@ -8,6 +8,8 @@ import serviceEventRulesConversion = require("./providers/service-event-rules-co
 import serviceOrchestration = require("./providers/service-orchestration");
 import serviceCustomFieldValues = require("./providers/service-custom-field-values");
 import serviceEnablement = require("./providers/service-enablement");
+import alertGroupingSetting = require("./providers/alert-grouping-setting");
+import serviceDependency = require("./providers/service-dependency");
 
 export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
   Service: service,
@@ -17,4 +19,6 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceOrchestration: serviceOrchestration,
   ServiceCustomFieldValues: serviceCustomFieldValues,
   ServiceEnablement: serviceEnablement,
+  AlertGroupingSetting: alertGroupingSetting,
+  ServiceDependency: serviceDependency,
 };

@@ -7,3 +7,5 @@ export * from "./service-event-rules-conversion";
 export * from "./service-orchestration";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
+export * from "./alert-grouping-setting";
+export * from "./service-dependency";

@@ -10,7 +10,9 @@ import type { FaultAction } from "./faults";
 import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
 import { isEu, requireRegion, stripEuPrefix } from "./region";
+import { registerAlertGroupingSettings } from "./routes/alert-grouping-settings";
 import { registerAudit } from "./routes/audit";
+import { registerBusinessServices } from "./routes/business-services";
 import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
 import { registerEnablements } from "./routes/enablements";
@@ -20,6 +22,7 @@ import { registerIncidents } from "./routes/incidents";
 import { registerIntegrations } from "./routes/integrations";
 import { registerOrchestrations } from "./routes/orchestrations";
 import { registerRules } from "./routes/rules";
+import { registerServiceDependencies } from "./routes/service-dependencies";
 import { registerServices } from "./routes/services";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
 
@@ -232,6 +235,9 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerCatalog(app, core);
   registerIncidents(app, core);
   registerEvents(app, core);
+  registerAlertGroupingSettings(app, core);
+  registerBusinessServices(app, core);
+  registerServiceDependencies(app, core);
   registerOAuth(app, core);
   registerAdmin(app, core);
   return app;

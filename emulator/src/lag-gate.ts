@@ -12,6 +12,8 @@ import { owned } from "./store";
 
 /** Route prefixes whose `:id` is a service: its own routes and its event orchestration's. */
 const SERVICE_ROUTES = ["/services/:id", "/event_orchestrations/services/:id"];
+/** Alert grouping settings are new objects too (not under a service). */
+const SETTING_ROUTE = "/alert_grouping_settings/:id";
 
 export function registerLagGate(app: FastifyInstance, core: EmulatorCore): void {
   // preHandler: after authentication, scope and body checks, as for a service that does not exist.
@@ -19,6 +21,13 @@ export function registerLagGate(app: FastifyInstance, core: EmulatorCore): void 
     const lag = core.lag;
     if (!lag.active || req.routeOptions.config.area !== "rest") return;
     const url = req.routeOptions.url ?? "";
+    if (url === SETTING_ROUTE) {
+      if (req.method === "DELETE" && !lag.settings.deletes) return;
+      const g = owned(core.state.alertGroupingSettings, params(req).id, who(req).accountId);
+      if (!g || !lag.isHidden(g.id)) return;
+      lag.countHidden404();
+      throw notFound(`Alert grouping setting ${g.id}`);
+    }
     if (!SERVICE_ROUTES.some((r) => url === r || url.startsWith(`${r}/`))) return;
     // Deletes reach the primary unless deletes lag too.
     if (req.method === "DELETE" && !lag.settings.deletes) return;

@@ -38,5 +38,9 @@ export function loadState(file: string): State | undefined {
   // Files written before incidents existed.
   parsed.incidents ??= {};
   parsed.incidentNumbers ??= {};
+  // Tables added after a data file was written start empty.
+  parsed.alertGroupingSettings ??= {};
+  parsed.businessServices ??= {};
+  parsed.serviceDependencies ??= {};
   return parsed;
 }

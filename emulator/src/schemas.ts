@@ -86,6 +86,41 @@ export const updateIncidentBody = envelope(
 
 export const enablementBody = envelope("enablement", object({ enabled: { type: "boolean" } }, ["enabled"]));
 
+/** The grouping types of `/alert_grouping_settings` (the description's enum). */
+export const GROUPING_SETTING_TYPES = ["content_based", "content_based_intelligent", "intelligent", "time"] as const;
+const SETTING_FIELDS: Record<string, Schema> = {
+  name: nullable({ type: "string", maxLength: 255 }),
+  description: nullable({ type: "string", maxLength: 1024 }),
+  type: { type: "string", enum: [...GROUPING_SETTING_TYPES] },
+  // Checked per type by the handler (alert-grouping-settings.ts).
+  config: nullable({ type: "object" }),
+  services: { type: "array", items: reference },
+};
+/** POST /alert_grouping_settings: the Terraform provider always sends `type`, `config` and `services`. */
+export const createSettingBody = envelope("alert_grouping_setting", object(SETTING_FIELDS, ["type", "services"]));
+/** PUT /alert_grouping_settings/{id}: absent fields stay, `services` included (the description says so). */
+export const updateSettingBody = envelope("alert_grouping_setting", object(SETTING_FIELDS));
+
+const side = object({ id: { type: "string", minLength: 1 }, type: { type: "string" } }, ["id", "type"]);
+/** POST /service_dependencies/associate and /disassociate. */
+export const relationshipsBody = envelope("relationships", {
+  type: "array",
+  minItems: 1,
+  items: object({ supporting_service: side, dependent_service: side }, ["supporting_service", "dependent_service"]),
+});
+
+export const businessServiceBody = envelope(
+  "business_service",
+  object(
+    {
+      name: { type: "string", minLength: 1, maxLength: 255, pattern: "\\S" },
+      description: nullable({ type: "string" }),
+      point_of_contact: nullable({ type: "string" }),
+    },
+    ["name"],
+  ),
+);
+
 const ARTICLE: Record<string, string> = {
   string: "a string",
   integer: "an integer",

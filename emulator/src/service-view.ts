@@ -3,6 +3,7 @@
 import type { EmulatorCore } from "./core";
 import { reference } from "./http";
 import { lastIncidentAt, serviceStatus } from "./incidents";
+import { settingOf, settingReference } from "./grouping-membership";
 import { renderIntegration } from "./integration-view";
 import { policyRef } from "./service-lookup";
 import type { ServiceRecord } from "./store";
@@ -43,7 +44,13 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     scheduled_actions: s.scheduled_actions,
     // Incident-only services reached their end of life (routes/services.ts stores nothing else).
     alert_creation: ALERTS_AND_INCIDENTS,
-    alert_grouping_parameters: s.alert_grouping_parameters,
+    alert_grouping_parameters: groupingView(core, base, s),
     auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
   };
+}
+
+/** A service under an alert grouping setting shows a reference to it (grouping-membership.ts). */
+function groupingView(core: EmulatorCore, base: string, s: ServiceRecord): unknown {
+  const g = settingOf(core, s.id);
+  return g ? settingReference(base, g) : s.alert_grouping_parameters;
 }

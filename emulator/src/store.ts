@@ -210,6 +210,42 @@ export interface AuditRecord {
   body: Record<string, unknown>;
 }
 
+/** An alert grouping setting (`/alert_grouping_settings`): one grouping configuration for its services. */
+export interface AlertGroupingSettingRecord {
+  id: string;
+  accountId: string;
+  name: string | null;
+  description: string | null;
+  type: string;
+  /** As validated for `type` (only that type's keys). */
+  config: Record<string, unknown>;
+  /** Service ids, in the order given; a service belongs to at most one setting. */
+  serviceIds: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A business service (`/business_services`): kept minimal, a side of service dependencies. */
+export interface BusinessServiceRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string | null;
+  point_of_contact: string | null;
+  created_at: string;
+}
+
+/** Which table a side of a dependency is in. */
+export type DependencySide = { id: string; kind: "service" | "business_service" };
+
+/** One relationship of `/service_dependencies`: `supporting` supports `dependent`. */
+export interface ServiceDependencyRecord {
+  id: string;
+  accountId: string;
+  supporting: DependencySide;
+  dependent: DependencySide;
+}
+
 export interface AccessToken {
   accountId: string;
   appId: string;
@@ -246,6 +282,9 @@ export interface State {
   integrations: Record<string, IntegrationRecord>;
   rules: Record<string, RuleRecord>;
   customFields: Record<string, CustomFieldDef>;
+  alertGroupingSettings: Record<string, AlertGroupingSettingRecord>;
+  businessServices: Record<string, BusinessServiceRecord>;
+  serviceDependencies: Record<string, ServiceDependencyRecord>;
   auditRecords: AuditRecord[];
   incidents: Record<string, IncidentRecord>;
   /** Last incident number handed out, by account id. */
@@ -271,6 +310,9 @@ export function emptyState(adminToken: string): State {
     integrations: {},
     rules: {},
     customFields: {},
+    alertGroupingSettings: {},
+    businessServices: {},
+    serviceDependencies: {},
     auditRecords: [],
     incidents: {},
     incidentNumbers: {},

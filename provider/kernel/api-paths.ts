@@ -42,3 +42,15 @@ export const orchestrationPath = (service: string) => `/event_orchestrations/ser
 
 /** Whether a service's events go through its event orchestration. */
 export const orchestrationActivePath = (service: string) => `${orchestrationPath(service)}/active`;
+
+/** The account's alert grouping settings, or one of them. */
+export const ALERT_GROUPING_SETTINGS = "/alert_grouping_settings";
+export const alertGroupingSettingPath = (id: string) => `${ALERT_GROUPING_SETTINGS}/${seg(id)}`;
+
+/** The verbs that make and remove service dependencies. */
+export const DEPENDENCIES_ASSOCIATE = "/service_dependencies/associate";
+export const DEPENDENCIES_DISASSOCIATE = "/service_dependencies/disassociate";
+
+/** The immediate dependencies of a technical service (a `service`) or of a business service. */
+export const dependenciesOfPath = (kind: "service" | "business_service", id: string) =>
+  `/service_dependencies/${kind === "service" ? "technical_services" : "business_services"}/${seg(id)}`;

@@ -6,7 +6,7 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
-import { unsatisfied } from "../kernel/diff";
+import { diffManaged, unsatisfied } from "../kernel/diff";
 import type { Resource } from "../engine/resource";
 import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
@@ -383,6 +383,21 @@ export const resource: Resource<typeof definition> = {
   describe: (inputs) => `service "${inputs.name}"`,
 
   findExisting: (client, inputs) => idsOfServicesNamed(client, String(inputs.name ?? "")),
+
+  diff(olds, news) {
+    const result = diffManaged(olds, news, rules);
+    // A service in an alert grouping setting reports a reference to it; writing parameters would take
+    // it out of the setting, and the setting's own resource would put it back on every run.
+    const grouping = olds.alertGroupingParameters as { type?: unknown; id?: unknown } | null;
+    if (result.changed.includes("alertGroupingParameters") && grouping?.type === "alert_grouping_setting_reference") {
+      throw new PagerDutyError(
+        "ERR_CONFLICT",
+        `service "${olds.name}": alertGroupingParameters: the service groups its alerts by alert grouping setting ${String(grouping.id)}, ` +
+          "which owns its grouping now; remove alertGroupingParameters from the program (docs/alert-grouping-and-dependencies.md)",
+      );
+    }
+    return result;
+  },
 
   async verify(ctx, news) {
     if (news.alertCreation === "create_incidents")

@@ -10,6 +10,8 @@ import { createServiceBody, updateServiceBody, updateServicesBody } from "../sch
 import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef, startLag } from "../service-lookup";
 import { ALERTS_AND_INCIDENTS, renderService } from "../service-view";
+import { leaveSetting } from "../grouping-membership";
+import { dropDependencies } from "../dependencies";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
 const GROUPING_TYPES = ["time", "intelligent", "content_based"] as const;
@@ -93,6 +95,8 @@ function grouping(v: Validator, o: Json) {
   const g = v.object(o, "alert_grouping_parameters", { nullable: true });
   if (g === null) return { type: null };
   if (!g) return g;
+  // The description: an `alert_grouping_settings_reference` in a create or update "will be ignored".
+  if (typeof g.type === "string" && g.type.endsWith("_reference")) return undefined;
   const n = v.nested("alert_grouping_parameters.");
   const type = n.oneOf(g, "type", GROUPING_TYPES, { nullable: true }) ?? null;
   const config = n.object(g, "config", { nullable: true });
@@ -299,13 +303,17 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
       const input = (req.body as { service: Json }).service;
       if (input.id !== undefined && input.id !== s.id) throw invalid(`"service.id" (${String(input.id)}) does not match the path (${s.id})`);
       const v = new Validator();
-      const next = { ...managed(s), ...parseFields(v, input) };
+      const patch = parseFields(v, input);
+      const next = { ...managed(s), ...patch };
       v.done();
       checkResult(core, p.accountId, next, v, managed(s));
       checkNames(core, p.accountId, new Map([[s.id, next.name]]), v);
       v.done();
       const before = managed(s);
       applyManaged(core, s, next, core.clock.iso());
+      // Its own parameters take the service out of its setting (the Terraform provider warns that
+      // dropping them "might delete an alert_grouping_setting depending on it").
+      if (patch.alert_grouping_parameters !== undefined) leaveSetting(core, s.id);
       const base = baseUrl(core, req);
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
       return { service: renderService(core, base, s) };
@@ -324,7 +332,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
       const items = (req.body as { services: (Json & { id: string })[] }).services;
       const v = new Validator();
       const seen = new Set<string>();
-      const plan: { s: ServiceRecord; next: Managed }[] = [];
+      const plan: { s: ServiceRecord; next: Managed; regroups: boolean }[] = [];
       items.forEach((item, i) => {
         const n = v.nested(`services[${i}].`);
         const s = owned(core.state.services, item.id, p.accountId);
@@ -333,7 +341,8 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
         if (!s || lagging) return n.fail(`"services[${i}]": service ${item.id} not found`);
         if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
         seen.add(s.id);
-        plan.push({ s, next: { ...managed(s), ...parseFields(n, item) } });
+        const patch = parseFields(n, item);
+        plan.push({ s, next: { ...managed(s), ...patch }, regroups: patch.alert_grouping_parameters !== undefined });
       });
       v.done();
       for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
@@ -341,9 +350,10 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
       v.done();
       const now = core.clock.iso();
       const base = baseUrl(core, req);
-      for (const { s, next } of plan) {
+      for (const { s, next, regroups } of plan) {
         const before = managed(s);
         applyManaged(core, s, next, now);
+        if (regroups) leaveSetting(core, s.id);
         audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
       }
       return { services: plan.map(({ s }) => renderService(core, base, s)) };
@@ -357,6 +367,8 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     for (const id of s.integrationIds) delete core.state.integrations[id];
     for (const id of s.ruleIds) delete core.state.rules[id];
     for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
+    leaveSetting(core, s.id);
+    dropDependencies(core, s.id);
     delete core.state.services[s.id];
     rename(core, s, s.name, undefined);
     const base = baseUrl(core, req);

@@ -94,6 +94,19 @@ describe("status: what the service computes is not drift", () => {
     await expect(check("disabled")).resolves.not.toHaveProperty("failures");
   });
 
+  test("parameters declared for a service in an alert grouping setting fail naming the setting; the reference itself is no diff", async () => {
+    const inSetting = { ...toOutputs(live), alertGroupingParameters: { id: "PAGS1", type: "alert_grouping_setting_reference", summary: "Shared" } };
+    await expect(provider.diff!("PABC123", inSetting, { ...declare("active"), alertGroupingParameters: { type: "time" } })).rejects.toThrow(
+      /alertGroupingParameters: the service groups its alerts by alert grouping setting PAGS1, which owns its grouping now; remove alertGroupingParameters/,
+    );
+    await expect(provider.diff!("PABC123", inSetting, declare("active"))).resolves.toMatchObject({ changes: false });
+    await expect(
+      provider.diff!("PABC123", inSetting, { ...declare("active"), alertGroupingParameters: inSetting.alertGroupingParameters }),
+    ).resolves.toMatchObject({
+      changes: false,
+    });
+  });
+
   test("alertCreation changes nothing any more: never a diff, whatever the service reports", async () => {
     for (const declared of ["create_incidents", "create_alerts_and_incidents"])
       await expect(provider.diff!("PABC123", toOutputs(live), { ...declare("active"), alertCreation: declared })).resolves.toMatchObject({ changes: false });
