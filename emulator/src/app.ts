@@ -13,6 +13,7 @@ import { isEu, requireRegion, stripEuPrefix } from "./region";
 import { registerAudit } from "./routes/audit";
 import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
+import { registerFieldOptions } from "./routes/field-options";
 import { registerEnablements } from "./routes/enablements";
 import { registerEscalationPolicies } from "./routes/escalation-policies";
 import { registerIntegrations } from "./routes/integrations";
@@ -208,6 +209,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerIntegrations(app, core);
   registerRules(app, core);
   registerCustomFields(app, core);
+  registerFieldOptions(app, core);
   registerEnablements(app, core);
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
