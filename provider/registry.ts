@@ -3,6 +3,7 @@
 // the tests read. A kind is one import and one line here; which kinds create remote objects is read
 // off their definitions (`origin`).
 import { resource as service } from "./resources/service";
+import { resource as customField } from "./resources/service-custom-field";
 import { resource as customFieldValues } from "./resources/service-custom-field-values";
 import { resource as enablement } from "./resources/service-enablement";
 import { resource as rule } from "./resources/service-event-rule";
@@ -17,6 +18,7 @@ const KINDS = {
   ServiceIntegration: integration,
   ServiceEventRule: rule,
   ServiceEventRulesConversion: conversion,
+  ServiceCustomField: customField,
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,
 } as const;

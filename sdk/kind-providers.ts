@@ -5,6 +5,7 @@ import service = require("./providers/service");
 import serviceIntegration = require("./providers/service-integration");
 import serviceEventRule = require("./providers/service-event-rule");
 import serviceEventRulesConversion = require("./providers/service-event-rules-conversion");
+import serviceCustomField = require("./providers/service-custom-field");
 import serviceCustomFieldValues = require("./providers/service-custom-field-values");
 import serviceEnablement = require("./providers/service-enablement");
 
@@ -13,6 +14,7 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceIntegration: serviceIntegration,
   ServiceEventRule: serviceEventRule,
   ServiceEventRulesConversion: serviceEventRulesConversion,
+  ServiceCustomField: serviceCustomField,
   ServiceCustomFieldValues: serviceCustomFieldValues,
   ServiceEnablement: serviceEnablement,
 };

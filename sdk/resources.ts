@@ -4,5 +4,6 @@ export * from "./service";
 export * from "./service-integration";
 export * from "./service-event-rule";
 export * from "./service-event-rules-conversion";
+export * from "./service-custom-field";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";
