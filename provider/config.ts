@@ -13,12 +13,15 @@ export type ServiceRegion = "us" | "eu";
 export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.write", "custom_fields.read", "audit_records.read"];
 
 /**
- * Asked for as well by app tokens (client credentials) when `pagerduty:scopes` is unset: with it a
- * preview checks each service's escalation policy. An app that lacks it gets a grant without it and
- * no error (the service grants the valid scopes of a request), so it costs nothing; a user login,
- * whose grant must hold every scope asked for, does not ask for it.
+ * Asked for as well by app tokens (client credentials) when `pagerduty:scopes` is unset: with
+ * `escalation_policies.read` a preview checks each service's escalation policy, with
+ * `custom_fields.write` a program can define custom fields (ServiceCustomField). An app that lacks
+ * one gets a grant without it and no error (the service grants the valid scopes of a request), so it
+ * costs nothing, and the app's own grant stays what bounds the token: whoever set up the app chose
+ * whether it may change field definitions. A preview that plans such a write without the scope
+ * fails naming it. A user login, whose grant must hold every scope asked for, asks for neither.
  */
-export const APP_TOKEN_OPTIONAL_SCOPES: readonly string[] = ["escalation_policies.read"];
+export const APP_TOKEN_OPTIONAL_SCOPES: readonly string[] = ["escalation_policies.read", "custom_fields.write"];
 
 export type Credentials =
   | { kind: "client_credentials"; clientId: string; clientSecret: string }

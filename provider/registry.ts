@@ -5,6 +5,7 @@
 import { resource as service } from "./resources/service";
 import { resource as alertGroupingSetting } from "./resources/alert-grouping-setting";
 import { resource as serviceDependency } from "./resources/service-dependency";
+import { resource as customField } from "./resources/service-custom-field";
 import { resource as customFieldValues } from "./resources/service-custom-field-values";
 import { resource as enablement } from "./resources/service-enablement";
 import { resource as rule } from "./resources/service-event-rule";
@@ -21,6 +22,7 @@ const KINDS = {
   ServiceEventRule: rule,
   ServiceEventRulesConversion: conversion,
   ServiceOrchestration: orchestration,
+  ServiceCustomField: customField,
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,
   AlertGroupingSetting: alertGroupingSetting,

@@ -15,6 +15,7 @@ import { registerAudit } from "./routes/audit";
 import { registerBusinessServices } from "./routes/business-services";
 import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
+import { registerFieldOptions } from "./routes/field-options";
 import { registerEnablements } from "./routes/enablements";
 import { registerEscalationPolicies } from "./routes/escalation-policies";
 import { registerEvents } from "./routes/events";
@@ -228,6 +229,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerIntegrations(app, core);
   registerRules(app, core);
   registerCustomFields(app, core);
+  registerFieldOptions(app, core);
   registerEnablements(app, core);
   registerOrchestrations(app, core);
   registerAudit(app, core);

@@ -62,6 +62,8 @@ const FIELD_DEF: Record<string, Schema> = {
 };
 export const createFieldBody = envelope("field", object(FIELD_DEF, ["name", "display_name", "data_type", "field_type"]));
 export const updateFieldBody = envelope("field", object(FIELD_DEF));
+/** POST/PUT /services/custom_fields/{id}/field_options(/{option}): `{"field_option": {"data": {"data_type", "value"}}}`. */
+export const fieldOptionBody = envelope("field_option", object({ data: object({ data_type: { type: "string" }, value: {} }, ["value"]) }, ["data"]));
 
 export const fieldValuesBody = envelope("custom_fields", { type: "array", items: { type: "object" } });
 
@@ -149,7 +151,7 @@ function message(e: ErrorObject): string {
   if (at === "") return `The request body must be a JSON object`;
   const field = `"${at}"`;
   // The service's own wording for these two.
-  if (at === "name" && (e.keyword === "minLength" || e.keyword === "pattern")) return "Name can't be blank";
+  if (at === "name" && (e.keyword === "minLength" || (e.keyword === "pattern" && schema.pattern === "\\S"))) return "Name can't be blank";
   if (schema.type === "integer" && schema.minimum === 0 && (e.keyword === "type" || e.keyword === "minimum"))
     return `${field} must be a non-negative integer${schema.nullable ? " or null" : ""}`;
   switch (e.keyword) {

@@ -182,6 +182,9 @@ export interface RuleRecord {
 export interface FieldOption {
   id: string;
   data: { data_type: string; value: unknown };
+  /** Absent in data files written before options had their own routes. */
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface CustomFieldDef {

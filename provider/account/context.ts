@@ -1,12 +1,13 @@
 // One account as resource code sees it: everything that lives longer than one call and belongs to
 // the account (its client with the token, rate budget and connections; the refresh listings; the
-// event-rule lanes; what was learnt about the account once per process) and the deployment's
-// journal and stack state. Resource code gets it handed; nothing of it lives in module globals, so
-// two accounts never share a budget, a listing or a lane, and a test builds one instead of patching.
+// event-rule lanes; its custom field definitions; what was learnt about the account once per
+// process) and the deployment's journal and stack state. Resource code gets it handed; nothing of it lives in module
+// globals, so two accounts never share a budget, a listing or a lane, and a test builds one instead of patching.
 import { DEFAULT_ACCOUNT, DEFAULT_WINDOW_MS } from "../config";
 import type { ApiClient } from "../http/client";
 import { DriftRecords } from "../kernel/drift";
 import { Consistency } from "../kernel/consistency";
+import { FieldDefinitions } from "./field-definitions";
 import { Journal } from "./journal";
 import { Listings } from "./listings";
 import { RuleLanes } from "./rule-lanes";
@@ -36,6 +37,8 @@ export class AccountContext {
   readonly journal: Journal;
   readonly warn: Warn;
   readonly listings: Listings;
+  /** Custom field definitions: listed, declared by the program, created by this process. */
+  readonly fields: FieldDefinitions;
   readonly lanes = new RuleLanes();
   readonly drift = new DriftRecords();
   /** The account's eventual consistency: how 404s and empty searches of young objects are waited out. */
@@ -49,6 +52,7 @@ export class AccountContext {
     this.journal = parts.journal ?? new Journal();
     this.warn = parts.warn ?? ((m) => void process.stderr.write(`warning: ${m}\n`));
     this.listings = new Listings(this.client);
+    this.fields = new FieldDefinitions(this.client);
     this.consistency = parts.consistency ?? new Consistency({ windowMs: DEFAULT_WINDOW_MS.us });
     const { stack, driftAllFields } = parts;
     this.stackOf = typeof stack === "function" ? stack : () => stack;
@@ -70,7 +74,7 @@ export class AccountContext {
 
   /**
    * What `learn` finds out about the account, asked once per process (escalation policies that
-   * exist, custom field definitions); a failure is forgotten so the next caller asks again.
+   * exist); a failure is forgotten so the next caller asks again.
    */
   once<T>(key: string, learn: () => Promise<T>): Promise<T> {
     let found = this.memos.get(key) as Promise<T> | undefined;

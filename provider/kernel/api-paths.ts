@@ -8,6 +8,8 @@ export const READ = ["services.read"];
 export const WRITE = ["services.write"];
 /** `custom_fields.read`: the account's custom field definitions. */
 export const FIELDS_READ = ["custom_fields.read"];
+/** `custom_fields.write`: creating, changing and deleting custom field definitions. */
+export const FIELDS_WRITE = ["custom_fields.write"];
 /** `audit_records.read`: who created what (recovery's searches). */
 export const AUDIT_READ = ["audit_records.read"];
 
@@ -27,6 +29,9 @@ export const rulesConvertPath = (service: string) => `${servicePath(service)}/ru
 
 /** The account's custom field definitions for services. */
 export const FIELD_DEFINITIONS = `${SERVICES}/custom_fields`;
+
+/** One custom field definition. */
+export const fieldPath = (field: string) => `${FIELD_DEFINITIONS}/${seg(field)}`;
 
 /** A service's custom field values. */
 export const fieldValuesPath = (service: string) => `${servicePath(service)}/custom_fields/values`;

@@ -6,18 +6,23 @@
 // puts that value back (null where it was empty). Every write is one PUT, which the API applies
 // atomically. Adoption needs no id: creating the resource over existing values simply starts
 // managing them, and their current values become the ones restored on delete.
+//
+// A field may be defined by the same program (ServiceCustomField): the preview judges values by the
+// declared definition (account/field-definitions.ts), and a write waits until a field this process
+// just created shows on the service.
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
-import { PagerDutyError, ScopeError } from "../errors";
+import { valueProblem } from "../account/field-definitions";
+import { PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import type { Json } from "../kernel/case";
 import { satisfies } from "../kernel/diff";
 import { toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
-import { FIELD_DEFINITIONS, FIELDS_READ, fieldValuesPath, READ, WRITE } from "../kernel/api-paths";
+import { fieldValuesPath, READ, WRITE } from "../kernel/api-paths";
 
 const scalar = z.union([z.boolean(), z.number(), z.string()]);
 const fieldValue = named(
@@ -127,69 +132,19 @@ export function planWrite(live: readonly ApiFieldValue[], desired: Values, previ
   ];
 }
 
-/** A custom field's definition as `/services/custom_fields` lists it. */
-export interface FieldDefinition {
-  name: string;
-  data_type?: string;
-  field_type?: string;
-  field_options?: Array<{ data?: { value?: unknown } }>;
-}
-
-/** Field definitions of the account, read once per process (they rarely change mid-run). */
-function definedFields(ctx: AccountContext): Promise<FieldDefinition[] | undefined> {
-  return ctx.once("custom-field-definitions", () =>
-    ctx.client
-      .request<{ fields?: FieldDefinition[] }>("GET", FIELD_DEFINITIONS, { scopes: FIELDS_READ })
-      .then((r) => r?.fields ?? [])
-      .catch((e) => {
-        // Without custom_fields.read the values are checked by the write instead (it lists the known ones).
-        if (e instanceof ScopeError) return undefined;
-        throw e;
-      }),
-  );
-}
-
-/** What a scalar of the field's data type must be, or undefined when `v` is one (or the type is new to us). */
-function kindProblem(dataType: string | undefined, v: unknown): string | undefined {
-  switch (dataType) {
-    case "boolean":
-      return typeof v === "boolean" ? undefined : "true or false";
-    case "integer":
-      return Number.isSafeInteger(v) ? undefined : "an integer";
-    case "float":
-      return typeof v === "number" && Number.isFinite(v) ? undefined : "a number";
-    case "string":
-      return typeof v === "string" ? undefined : "a string";
-    case "url":
-      return typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? undefined : "an http(s) URL";
-    case "datetime":
-      return typeof v === "string" && !Number.isNaN(Date.parse(v)) ? undefined : "an ISO 8601 date-time string";
-    default:
-      return undefined;
-  }
-}
-
 /**
- * Why `value` does not fit the field's definition, in the user's terms, or undefined when it does
- * (null always does: it clears the field). Values not known until apply are not judged.
+ * The service's values once every named field this process created is visible there: a field made a
+ * moment ago may be missing for a while (kernel/consistency.ts), and naming it would fail.
  */
-export function valueProblem(def: FieldDefinition, value: unknown): string | undefined {
-  if (value === null || value === undefined || value === UNKNOWN) return undefined;
-  const fieldType = def.field_type ?? "";
-  const multi = fieldType.startsWith("multi");
-  const kind = `"${def.name}" is a ${[fieldType, def.data_type].filter(Boolean).join(" ")} field`;
-  if (multi && !Array.isArray(value)) return `must be a list of values (${kind}); got ${JSON.stringify(value)}`;
-  if (!multi && fieldType && Array.isArray(value)) return `must be a single value, not a list (${kind})`;
-  for (const v of Array.isArray(value) ? value : [value]) {
-    if (v === UNKNOWN) continue;
-    const expected = kindProblem(def.data_type, v);
-    if (expected) return `must be ${expected} (${kind}); got ${JSON.stringify(v)}`;
-    const options = (def.field_options ?? []).map((o) => o.data?.value);
-    if (fieldType.endsWith("_fixed") && options.length && !options.some((o) => isDeepStrictEqual(o, v))) {
-      return `must be one of the field's options ${options.map((o) => JSON.stringify(o)).join(", ")}; got ${JSON.stringify(v)}`;
-    }
-  }
-  return undefined;
+async function liveValues(ctx: AccountContext, service: string, names: readonly string[]): Promise<ApiFieldValue[]> {
+  const young = names.map((n) => ctx.fields.createdAt(n)).filter((t): t is number => t !== undefined);
+  if (!young.length) return getFieldValues(ctx.client, service);
+  const all = async () => {
+    const live = await getFieldValues(ctx.client, service);
+    return names.every((n) => live.some((f) => f.name === n)) ? [live] : [];
+  };
+  // After the window the service's list is what it is: the write names what is missing.
+  return (await ctx.consistency.search(Math.min(...young), all))[0] ?? getFieldValues(ctx.client, service);
 }
 
 const serviceOf = (id: string, props: { service?: string }) => props.service ?? id;
@@ -200,18 +155,16 @@ export const resource: Resource<typeof definition> = {
   subject: (id, props) => `service ${serviceOf(id, props)} (custom field values)`,
 
   // Unknown field names and values of the wrong kind fail at preview, not halfway through an update.
+  // A field the program defines is judged by its declaration (ctx.fields), before it exists.
   async verify(ctx, news) {
     const { values } = news;
     if (values === UNKNOWN) return [];
-    const defs = await definedFields(ctx);
-    if (!defs) return [];
-    const byName = new Map(defs.map((d) => [d.name, d]));
+    const byName = await ctx.fields.byName();
+    if (!byName) return [];
     const failures: dynamic.CheckFailure[] = [];
     for (const [name, value] of Object.entries(values)) {
       const def = byName.get(name);
-      const problem = def
-        ? valueProblem(def, value)
-        : `the account has no custom field named "${name}" (fields: ${defs.map((d) => d.name).join(", ") || "none"})`;
+      const problem = def ? valueProblem(def, value) : `the account has no custom field named "${name}" (fields: ${[...byName.keys()].join(", ") || "none"})`;
       if (problem) failures.push(toFailure(["values", name], problem));
     }
     return failures;
@@ -232,8 +185,8 @@ export const resource: Resource<typeof definition> = {
     const { service, values } = news;
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
     return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
-      const live = await getFieldValues(ctx.client, service);
       const names = Object.keys(values);
+      const live = await liveValues(ctx, service, names);
       const previousValues = pick(live, names);
       // Values already as declared (an existing service adopted, say) are not written again.
       const after = satisfies(values, previousValues) ? live : await putFieldValues(ctx.client, service, planWrite(live, values, {}, []));
@@ -253,7 +206,7 @@ export const resource: Resource<typeof definition> = {
     const oldNames = namesOf(olds.values);
     const names = Object.keys(values);
     const released = oldNames.filter((n) => !names.includes(n));
-    const live = await getFieldValues(ctx.client, service);
+    const live = await liveValues(ctx, service, names);
     // Newly managed fields remember what they hold now; released ones forget theirs once restored.
     const previousValues: Values = {
       ...pick(

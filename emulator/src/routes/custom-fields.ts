@@ -4,50 +4,19 @@
 import type { FastifyInstance } from "fastify";
 import { audit, changes } from "../audit";
 import type { EmulatorCore } from "../core";
-import { ApiError, notFound } from "../errors";
+import { ApiError } from "../errors";
 import { baseUrl, params, reference, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
-import { type CustomFieldDef, owned } from "../store";
 import { createFieldBody, fieldValuesBody, updateFieldBody } from "../schemas";
-import { isObject, type Json, Validator } from "../validate";
-import { createFieldDef, parseOptions, setDefault, valueProblem } from "../field-defs";
+import { isObject, type Json } from "../validate";
+import { carryValues, createFieldDef, updatedFieldDef, valueProblem } from "../field-defs";
+import { fieldCreated, findDef, renderDef, visibleDefs, withOptions } from "../field-view";
 import { findService, serviceRef } from "../service-lookup";
-
-function renderDef(base: string, f: CustomFieldDef) {
-  return {
-    id: f.id,
-    type: "field",
-    summary: f.display_name,
-    self: `${base}/services/custom_fields/${f.id}`,
-    html_url: null,
-    name: f.name,
-    display_name: f.display_name,
-    description: f.description,
-    data_type: f.data_type,
-    field_type: f.field_type,
-    default_value: f.default_value,
-    field_options: f.field_options.map((o) => ({ id: o.id, type: "field_option", data: o.data })),
-    enabled: f.enabled ?? true,
-    created_at: f.created_at,
-    updated_at: f.updated_at,
-  };
-}
-
-const defsOf = (core: EmulatorCore, accountId: string): CustomFieldDef[] =>
-  Object.values(core.state.customFields)
-    .filter((f) => f.accountId === accountId)
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
-
-function findDef(core: EmulatorCore, accountId: string, id: string): CustomFieldDef {
-  const f = owned(core.state.customFields, id, accountId);
-  if (!f) throw notFound(`Custom field ${id}`);
-  return f;
-}
 
 export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): void {
   rest(app, "GET", "/services/custom_fields", SCOPES.fieldsRead, (req) => {
     const base = baseUrl(core, req);
-    return { fields: defsOf(core, who(req).accountId).map((f) => renderDef(base, f)) };
+    return { fields: visibleDefs(core, who(req).accountId).map((f) => renderDef(base, f, withOptions(req))) };
   });
 
   rest(
@@ -57,17 +26,17 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     SCOPES.fieldsWrite,
     (req, reply) => {
       const f = createFieldDef(core.state, core.ids, who(req).accountId, (req.body as { field: Json }).field, core.clock.iso());
+      fieldCreated(core, f);
       reply.code(201);
-      return { field: renderDef(baseUrl(core, req), f) };
+      return { field: renderDef(baseUrl(core, req), f, true) };
     },
     createFieldBody,
   );
 
   rest(app, "GET", "/services/custom_fields/:field_id", SCOPES.fieldsRead, (req) => ({
-    field: renderDef(baseUrl(core, req), findDef(core, who(req).accountId, params(req).field_id)),
+    field: renderDef(baseUrl(core, req), findDef(core, who(req).accountId, params(req).field_id), withOptions(req)),
   }));
 
-  // Name, data type and field type are fixed once created; options may be replaced.
   rest(
     app,
     "PUT",
@@ -75,41 +44,24 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     SCOPES.fieldsWrite,
     (req) => {
       const f = findDef(core, who(req).accountId, params(req).field_id);
-      const o = (req.body as { field: Json }).field;
-      const v = new Validator();
-      for (const k of ["name", "data_type", "field_type"] as const) {
-        if (o[k] !== undefined && o[k] !== f[k]) v.fail(`"${k}" cannot be changed (is ${JSON.stringify(f[k])})`);
-      }
-      const display = v.string(o, "display_name", { nonEmpty: true, max: 50 });
-      const description = v.string(o, "description", { nullable: true, max: 1000 });
-      const options = parseOptions(v, o, f.data_type, core.ids);
-      const enabled = v.boolean(o, "enabled");
-      v.done();
-      const next: CustomFieldDef = { ...f, field_options: options ?? f.field_options };
-      if (enabled !== undefined && enabled !== null) next.enabled = enabled;
-      setDefault(next, o);
-      if (display) next.display_name = display;
-      if (description !== undefined) next.description = description;
-      next.updated_at = core.clock.iso();
+      const next = updatedFieldDef(core.state, core.ids, f, (req.body as { field: Json }).field, core.clock.iso());
       core.state.customFields[f.id] = next;
-      // Values that no longer fit the options are cleared.
-      for (const s of Object.values(core.state.services)) {
-        if (s.accountId === f.accountId && f.id in s.fieldValues && valueProblem(next, s.fieldValues[f.id])) delete s.fieldValues[f.id];
-      }
-      return { field: renderDef(baseUrl(core, req), next) };
+      carryValues(core.state, f, next);
+      return { field: renderDef(baseUrl(core, req), next, true) };
     },
     updateFieldBody,
   );
 
+  // Deleting a field deletes every service's value of it.
   rest(app, "DELETE", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req, reply) => {
-    const f = findDef(core, who(req).accountId, params(req).field_id);
+    const f = findDef(core, who(req).accountId, params(req).field_id, "DELETE");
     delete core.state.customFields[f.id];
     for (const s of Object.values(core.state.services)) delete s.fieldValues[f.id];
     return reply.code(204).send();
   });
 
   const renderValues = (accountId: string, values: Record<string, unknown>) =>
-    defsOf(core, accountId).map((f) => ({
+    visibleDefs(core, accountId).map((f) => ({
       id: f.id,
       name: f.name,
       display_name: f.display_name,
@@ -140,7 +92,7 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
       items.forEach((item, i) => {
         const at = `"custom_fields[${i}]"`;
         if (!isObject(item)) return errors.push(`${at} must be an object`);
-        const defs = defsOf(core, p.accountId);
+        const defs = visibleDefs(core, p.accountId);
         const def =
           typeof item.id === "string" ? defs.find((f) => f.id === item.id) : typeof item.name === "string" ? defs.find((f) => f.name === item.name) : undefined;
         if (!def) return errors.push(`${at} names no custom field (give "id" or "name" of a field definition)`);
@@ -154,7 +106,8 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
         else next[def.id] = item.value;
       });
       if (errors.length) throw new ApiError("INVALID_INPUT", errors);
-      const named = (vals: Record<string, unknown>) => Object.fromEntries(defsOf(core, p.accountId).map((f) => [f.name, f.id in vals ? vals[f.id] : null]));
+      const named = (vals: Record<string, unknown>) =>
+        Object.fromEntries(visibleDefs(core, p.accountId).map((f) => [f.name, f.id in vals ? vals[f.id] : null]));
       const before = named(s.fieldValues);
       s.fieldValues = next;
       const base = baseUrl(core, req);

@@ -6,6 +6,7 @@ import { reply, replyGone, useApi } from "../../support/resource-api";
 const api = useApi();
 const provider = api.provider(resource);
 const PATH = "/services/PSVC/custom_fields/values";
+const FIELDS = "/services/custom_fields?include%5B%5D=field_options";
 
 const field = (id: string, name: string, value: unknown) => ({
   id,
@@ -34,7 +35,7 @@ describe("check", () => {
     await expect(check({ values: undefined })).resolves.toMatchObject({ failures: [{ property: "", reason: expect.stringMatching(/^values: /) }] });
     await expect(check({ adoptId: "x" })).resolves.toMatchObject({ failures: [{ reason: expect.stringContaining("adoptId") }] });
   });
-  const definitions = (...names: string[]) => reply(api, "GET", "/services/custom_fields", { fields: names.map((name, i) => ({ id: `F${i}`, name })) });
+  const definitions = (...names: string[]) => reply(api, "GET", FIELDS, { fields: names.map((name, i) => ({ id: `F${i}`, name })) });
   test("accepts scalars, arrays and null", async () => {
     definitions("tier", "pci", "n", "tags", "runbook");
     await expect(check({ values: { tier: "gold", pci: true, n: 1.5, tags: ["a", "b"], runbook: null } })).resolves.not.toHaveProperty("failures");
@@ -44,11 +45,11 @@ describe("check", () => {
     await expect(check({ values: { tier: "gold", teir: "x" } })).resolves.toMatchObject({
       failures: [{ property: "", reason: 'values.teir: the account has no custom field named "teir" (fields: tier, runbook)' }],
     });
-    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /services/custom_fields"]);
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${FIELDS}`]);
   });
   test("a value of the wrong kind fails at check, named as values.<field>, against the definitions", async () => {
     const options = (...vs: string[]) => vs.map((value) => ({ data: { data_type: "string", value } }));
-    reply(api, "GET", "/services/custom_fields", {
+    reply(api, "GET", FIELDS, {
       fields: [
         { id: "F1", name: "pci", data_type: "boolean", field_type: "single_value" },
         { id: "F2", name: "tier", data_type: "string", field_type: "single_value_fixed", field_options: options("gold", "silver") },
@@ -70,7 +71,7 @@ describe("check", () => {
     expect(await failures({ pci: false, tier: "silver", tags: ["a"], runbook: "https://x.example/rb", count: 3 })).toEqual([]);
     expect(await failures({ pci: null, tier: UNKNOWN })).toEqual([]);
     // The definitions were read once for all of these checks.
-    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /services/custom_fields"]);
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${FIELDS}`]);
   });
 });
 
