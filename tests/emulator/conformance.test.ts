@@ -116,7 +116,7 @@ function conformance(): void {
 
   /** A route of the emulator in the description's path syntax. */
   const served = (e: Emu, o: Operation) =>
-    e.core.routes.some((r) => r.method === o.method && r.url.replace(/:(\w+)/g, "{$1}") === o.path.replace(/\{[^}]+\}/g, (m) => (m === "{id}" ? "{id}" : m)));
+    e.core.routes.some((r) => r.method === o.method && r.url.replace(/:\w+/g, "{}") === o.path.replace(/\{[^}]+\}/g, "{}"));
 
   // Why an operation of the description is not served: the emulator covers the services area and
   // what clients call around it; escalation policies are created by seeding.
@@ -124,44 +124,19 @@ function conformance(): void {
     createEscalationPolicy: "escalation policies are read-only in the emulator (seeded or created through the admin API)",
     updateEscalationPolicy: "escalation policies are read-only in the emulator",
     deleteEscalationPolicy: "escalation policies are read-only in the emulator",
-    listServiceCustomFieldOptions: "options are managed inside the field definition (`field_options` of POST/PUT /services/custom_fields)",
-    createServiceCustomFieldOption: "options are managed inside the field definition",
-    getServiceCustomFieldOption: "options are managed inside the field definition",
-    updateServiceCustomFieldOption: "options are managed inside the field definition",
-    deleteServiceCustomFieldOption: "options are managed inside the field definition",
     // The around-services description: the emulator serves its incidents (they set a service's status).
     createIncident: "incidents open from events (POST /v2/enqueue), as monitoring tools open them; the REST create is not served",
     updateIncidents: "incidents are updated one at a time (PUT /incidents/{id}); the bulk update is not served",
     ...Object.fromEntries(
       [
-        "getOrchPathService",
-        "updateOrchPathService",
-        "getOrchActiveStatus",
-        "updateOrchActiveStatus",
         "listCacheVarOnServiceOrch",
         "createCacheVarOnServiceOrch",
         "getCacheVarOnServiceOrch",
         "updateCacheVarOnServiceOrch",
         "deleteCacheVarOnServiceOrch",
-      ].map((id) => [id, "service event orchestrations are outside the emulator (converting rules answers their reference only)"]),
+      ].map((id) => [id, "orchestration cache variables are not served (no resource of the package manages them yet)"]),
     ),
-    ...Object.fromEntries(
-      ["listAlertGroupingSettings", "postAlertGroupingSettings", "getAlertGroupingSetting", "deleteAlertGroupingSetting", "putAlertGroupingSetting"].map(
-        (id) => [id, "alert grouping settings are outside the emulator (a service's alert_grouping_parameters are served)"],
-      ),
-    ),
-    ...Object.fromEntries(
-      ["createServiceDependency", "deleteServiceDependency", "getBusinessServiceServiceDependencies", "getTechnicalServiceServiceDependencies"].map((id) => [
-        id,
-        "service dependencies are outside the emulator",
-      ]),
-    ),
-    ...Object.fromEntries(
-      ["listBusinessServices", "createBusinessService", "getBusinessService", "deleteBusinessService", "updateBusinessService"].map((id) => [
-        id,
-        "business services are outside the emulator",
-      ]),
-    ),
+    updateBusinessService: "business services are minimal (a side of a service dependency): create, list, show and delete only",
   };
 
   /**
@@ -236,6 +211,11 @@ function conformance(): void {
         "with include[]=services the service is the full object, which departs from the Service schema only where the exceptions above say (null description and support_hours, null auto-pause timeout); inside `oneOf` ajv reports the whole branch",
     },
     {
+      op: "(list|get)BusinessServices?",
+      at: "/business_services?(/\\*)?/point_of_contact must be string",
+      reason: "a business service made without a point of contact has `point_of_contact: null`; the description's field is not nullable",
+    },
+    {
       op: "listServiceFeatureEnablements",
       at: "/enablements/\\*/updated_at must be string",
       reason: "API-NOTES §3: an enablement never set is `enabled: true, updated_at: null`",
@@ -248,6 +228,12 @@ function conformance(): void {
   /** Ids of objects made for one case: the examples' ids are replaced by these. */
   interface Fixture {
     service: string;
+    /** Two more services: the examples name up to three (alert grouping settings, dependencies). */
+    service2: string;
+    service3: string;
+    /** An alert grouping setting of service3, and a business service the examples' dependencies name. */
+    setting: string;
+    business: string;
     incident: string;
     policy: string;
     integration: string;
@@ -276,6 +262,34 @@ function conformance(): void {
       }),
       "service",
     ).service.id;
+    const another = async (n: number) =>
+      must(
+        await api.post("/services", {
+          service: {
+            type: "service",
+            name: `conformance-${n}-${Math.random().toString(36).slice(2)}`,
+            escalation_policy: { id: policy, type: "escalation_policy_reference" },
+          },
+        }),
+        `service ${n}`,
+      ).service.id as string;
+    const [service2, service3] = [await another(2), await another(3)];
+    const setting = must(
+      await api.post("/alert_grouping_settings", {
+        alert_grouping_setting: { name: "Fixture", type: "time", config: { timeout: 0 }, services: [{ id: service3 }] },
+      }),
+      "alert grouping setting",
+    ).alert_grouping_setting.id;
+    const business = must(await api.post("/business_services", { business_service: { name: "Fixture business" } }), "business service").business_service.id;
+    must(
+      await api.post("/service_dependencies/associate", {
+        relationships: [
+          { supporting_service: { id: service, type: "service" }, dependent_service: { id: business, type: "business_service" } },
+          { supporting_service: { id: business, type: "business_service" }, dependent_service: { id: service2, type: "service" } },
+        ],
+      }),
+      "dependencies",
+    );
     const integration = must(
       await api.post(`/services/${service}/integrations`, { integration: { type: "generic_email_inbound_integration", name: "Mail" } }),
       "integration",
@@ -330,6 +344,10 @@ function conformance(): void {
     const incident = must(await api.get(`/incidents?service_ids[]=${service}`), "incidents").incidents[0].id;
     return {
       service,
+      service2,
+      service3,
+      setting,
+      business,
       incident,
       policy,
       integration,
@@ -345,12 +363,16 @@ function conformance(): void {
   /** The description's example with its ids (and clashing unique values) replaced by the fixture's. */
   function substitute(o: Operation, body: Json, f: Fixture): Json {
     const b = structuredClone(body);
+    const seen: Record<string, string> = {};
     const walk = (n: Json, key?: string): Json => {
       if (Array.isArray(n)) return n.map((x) => walk(x, key));
       if (!n || typeof n !== "object") return n;
       for (const k of Object.keys(n)) n[k] = walk(n[k], k);
       if (key === "escalation_policy") n.id = f.policy;
       if (key === "service" && n.id) n.id = f.service;
+      // The examples' services in order of appearance, and their business services.
+      if ((key === "services" || key === "supporting_service" || key === "dependent_service") && typeof n.id === "string")
+        n.id = n.type === "business_service" ? f.business : (seen[n.id] ??= [f.service, f.service2][Object.keys(seen).length] ?? f.service2);
       if (key === "vendor" && n.id) n.id = n.id === "PZD94QK" ? "PEMA1L0" : "PEVAPI2"; // the examples' email vendor → the catalogue's
       if (key === "priority" && typeof n.value === "string") n.value = f.priority;
       if (key === "custom_fields") n.id &&= Array.isArray(n.value) ? f.multiField : f.field;
@@ -361,7 +383,13 @@ function conformance(): void {
     if (b.rule_id) b.rule_id = f.rule;
     if (b.integration?.integration_email) b.integration.integration_email = `conformance-${Math.random().toString(36).slice(2)}@acme.pagerduty.example`;
     // The fixture already made an "environment" field; the create examples must not clash with it.
-    if (o.id === "createServiceCustomField") b.field.name = `${b.field.name}_new`;
+    if (o.id === "createServiceCustomField") {
+      b.field.name = `${b.field.name}_new`;
+      b.field.display_name = `${b.field.display_name} (new)`;
+    }
+    if (o.id === "createServiceCustomFieldOption") b.field_option.data.value = "canary";
+    // The update example names the setting it updates in its body too.
+    if (o.id === "putAlertGroupingSetting") b.alert_grouping_setting.id = f.setting;
     return b;
   }
 
@@ -372,6 +400,7 @@ function conformance(): void {
       field_id: f.field,
       field_option_id: f.options[0],
       feature_name: "aiops",
+      service_id: f.service,
       id: o.path.startsWith("/escalation_policies")
         ? f.policy
         : o.path.startsWith("/vendors")
@@ -380,7 +409,11 @@ function conformance(): void {
             ? "teams"
             : o.path.startsWith("/incidents")
               ? f.incident
-              : f.service,
+              : o.path.startsWith("/alert_grouping_settings")
+                ? f.setting
+                : o.path.includes("business_services")
+                  ? f.business
+                  : f.service,
     };
     return o.path.replace(/\{(\w+)\}/g, (_m, k: string) => ids[k]);
   }
@@ -444,7 +477,11 @@ function conformance(): void {
     });
     const schema = derefIn(o, o.op.responses[String(res.status)])?.content?.["application/json"]?.schema;
     if (ok && schema) {
-      const ref = pointer(o.source, "paths", o.path, o.method.toLowerCase(), "responses", String(res.status), "content", "application/json", "schema");
+      // A response given by reference (components/responses) is validated where it is defined.
+      const shared: string | undefined = o.op.responses[String(res.status)]?.$ref;
+      const ref = shared
+        ? `${o.source}${shared}/content/application~1json/schema`
+        : pointer(o.source, "paths", o.path, o.method.toLowerCase(), "responses", String(res.status), "content", "application/json", "schema");
       const v = validator(ref);
       if (!v(res.json)) {
         for (const err of v.errors ?? [])

@@ -80,14 +80,14 @@ describe("client credentials", () => {
   });
 
   it("fails before sending when the service granted less than asked", async () => {
-    const c = client(settings({ "pagerduty:scopes": "services.read incidents.write" }));
+    const c = client(settings({ "pagerduty:scopes": "services.read teams.write" }));
     await c.request("GET", "/services", { scopes: READ }); // the reduced grant still covers reads
-    const err = await c.request("POST", "/incidents", { body: {}, scopes: ["incidents.write"] }).then(
+    const err = await c.request("POST", "/teams", { body: {}, scopes: ["teams.write"] }).then(
       () => undefined,
       (e: ScopeError) => e,
     );
     expect(err).toBeInstanceOf(ScopeError);
-    expect(err?.missing).toEqual(["incidents.write"]);
+    expect(err?.missing).toEqual(["teams.write"]);
   });
 
   it("fetches a new token once when the service rejects the old one", async () => {

@@ -1,12 +1,13 @@
 // Business services, minimal: enough to be a side of a service dependency (create, list, show,
 // delete). Teams and subscribers are not modelled.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../core";
 import { dropDependencies } from "../dependencies";
 import { notFound } from "../errors";
 import { baseUrl, paginate, params, query, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { businessServiceBody } from "../schemas";
+import { findBusinessService } from "../business-service-lookup";
 import { startLag } from "../service-lookup";
 import { type BusinessServiceRecord, owned } from "../store";
 import type { Json } from "../validate";
@@ -23,13 +24,6 @@ function render(base: string, b: BusinessServiceRecord) {
     point_of_contact: b.point_of_contact,
     team: null,
   };
-}
-
-/** The business service `id` of the caller's account (hidden while lagging), or 404. */
-export function findBusinessService(core: EmulatorCore, req: FastifyRequest, id: string): BusinessServiceRecord {
-  const b = owned(core.state.businessServices, id, who(req).accountId);
-  if (!b || core.lag.isHidden(b.id)) throw notFound(`Business service ${id}`);
-  return b;
 }
 
 export function registerBusinessServices(app: FastifyInstance, core: EmulatorCore): void {

@@ -11,7 +11,7 @@ import { relationshipsBody } from "../schemas";
 import { findService, startLag } from "../service-lookup";
 import type { DependencySide, ServiceDependencyRecord } from "../store";
 import { Validator } from "../validate";
-import { findBusinessService } from "./business-services";
+import { findBusinessService } from "../business-service-lookup";
 
 /** The side types clients send: the Terraform provider sends `service`/`business_service` and accepts the reply's `*_reference` forms back. */
 const KINDS: Record<string, DependencySide["kind"]> = {

@@ -33,8 +33,8 @@ describe("resolveSettings", () => {
     });
   });
 
-  it("with the default scopes app tokens also ask for escalation_policies.read, never required; scopes set explicitly are asked for as they are", () => {
-    expect(resolveSettings(fromMap(creds), {}).optionalScopes).toEqual(["escalation_policies.read"]);
+  it("with the default scopes app tokens also ask for escalation_policies.read and custom_fields.write, never required; scopes set explicitly are asked for as they are", () => {
+    expect(resolveSettings(fromMap(creds), {}).optionalScopes).toEqual(["escalation_policies.read", "custom_fields.write"]);
     const explicit = resolveSettings(fromMap({ ...creds, "pagerduty:scopes": "services.read services.write" }), {});
     expect(explicit).toMatchObject({ scopes: ["services.read", "services.write"], optionalScopes: [] });
   });
