@@ -331,8 +331,8 @@ describe("--print outside any Pulumi project, settings from the environment", ()
   test("a grant lacking a scope asked for is exit 7 naming it; nothing printed", async () => {
     // A scope the seeded app is not configured with: the service grants the rest, without an error.
     const apps = (await emu.admin<{ apps: any[] }>("GET", "/_emulator/registry")).body.apps;
-    expect(apps.find((a) => a.clientId === emu.oauth.clientId).scopes).not.toContain("incidents.write");
-    const run = await startLogin(["--print", "--scopes", "services.read services.write incidents.write"], { cwd: dir, env });
+    expect(apps.find((a) => a.clientId === emu.oauth.clientId).scopes).not.toContain("teams.write");
+    const run = await startLogin(["--print", "--scopes", "services.read services.write teams.write"], { cwd: dir, env });
     const page = await consent(run.url, "Approve");
     await page.waitForURL((u) => u.toString().startsWith(run.redirectUri));
     await expect(page.locator("#title").textContent()).resolves.toBe("Login incomplete");
@@ -340,7 +340,7 @@ describe("--print outside any Pulumi project, settings from the environment", ()
     const result = await run.done;
     expect(result.code).toBe(7);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/the granted scope lacks "incidents\.write" \(granted: "[^"]*services\.write[^"]*"\); nothing was stored/);
+    expect(result.stderr).toMatch(/the granted scope lacks "teams\.write" \(granted: "[^"]*services\.write[^"]*"\); nothing was stored/);
   });
 });
 
