@@ -16,7 +16,7 @@ export async function writeRefused(ctx: AccountContext, definition: ResourceDefi
   const missing = await ctx.client.missingScopes(definition.writeScopes ?? WRITE).catch(() => []);
   if (!missing.length) return undefined;
   return (
-    `the program plans to ${change} this ${definition.kind}, which needs ${quoted(missing)}, and the credentials' token was not granted it. ` +
+    `the program plans to ${change} this ${definition.kind}, and the credentials' token lacks ${quoted(missing)}, which that needs. ` +
     'A preview passes only what `up` can deploy: add the scope to the app and to "pagerduty:scopes", or use these credentials for drift checks only'
   );
 }

@@ -95,7 +95,7 @@ test("a token that cannot write fails the preview of any planned write; it still
     // Drift is drift (exit 7), not an error: a refresh's own diff plans nothing.
     expect(project.run(DRIFT).code).toBe(7);
     const refused =
-      /the program plans to (update|create) this (Service|ServiceIntegration), which needs "services\.write", and the credentials' token was not granted it/;
+      /the program plans to (update|create) this (Service|ServiceIntegration), and the credentials' token lacks "services\.write", which that needs/;
     // Putting the drift back, changing a field and adding a resource all plan writes: each preview fails.
     for (const [source, args] of [
       [program('description: "Checked",'), ["preview", "--refresh"]],

@@ -213,7 +213,8 @@ test("an email integration with a fixed address moves to another service: the ol
     return found;
   };
   const seen: Array<{ at: number; holders: string[] }> = [];
-  const up = startDetached(project, ["up", "--yes", "--skip-preview", "--json"]);
+  // Plain output: `--json` events carry secret outputs' values in clear, which this file's secret scan would find.
+  const up = startDetached(project, ["up", "--yes", "--skip-preview"]);
   let done = false;
   void up.exited.then(() => (done = true));
   while (!done) {
@@ -222,14 +223,10 @@ test("an email integration with a fixed address moves to another service: the ol
   }
   expect(await up.exited).toBe(0);
   // The engine's steps for it, in order: the old integration is deleted before the new one is made.
-  const steps = up
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l).resourcePreEvent?.metadata)
-    .filter((m) => m?.urn.endsWith("::mail"))
-    .map((m) => m.op);
-  expect(steps).toEqual(["delete-replaced", "replace", "create-replacement"]);
+  const printed = up.output();
+  const step = (what: string) => printed.search(new RegExp(`ServiceIntegration mail ${what}`));
+  expect(step("deleting original")).toBeGreaterThanOrEqual(0);
+  expect(step("deleting original")).toBeLessThan(step("creating replacement"));
   seen.push({ at: Date.now(), holders: await holders() });
   expect(seen.every((s) => s.holders.length <= 1)).toBe(true);
   expect(seen.at(-1)!.holders).toEqual([to]);

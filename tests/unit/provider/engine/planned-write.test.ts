@@ -34,7 +34,7 @@ function grant(scope: string) {
 
 const live = toOutputs(apiService("PSVC1", "Checkout"));
 const news = { name: "Checkout", escalationPolicy: "PEP1", description: "changed" };
-const REFUSED = /the program plans to (create|update) this Service, which needs "services\.write", and the credentials' token was not granted it/;
+const REFUSED = /the program plans to (create|update) this Service, and the credentials' token lacks "services\.write", which that needs/;
 
 test("a read-only token fails the check of a new resource, naming the scope", async () => {
   grant("services.read");
