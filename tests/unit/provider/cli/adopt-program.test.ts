@@ -248,14 +248,8 @@ test("settings errors are said in environment-variable terms: the command reads 
   ).toBe("no PagerDuty credentials: set PAGERDUTY_CLIENT_ID and PAGERDUTY_CLIENT_SECRET");
 });
 
-/** Undone after the current test. */
-const undo: Array<() => void> = [];
-const afterThis = (f: () => void) => undo.push(f);
-afterEach(() => {
-  for (const f of undo.splice(0)) f();
-});
-
 describe("adopt --account", () => {
+  afterEach(() => jest.restoreAllMocks());
   const mock = useMockAgent();
   const EU_API = "http://127.0.0.1:7202";
   const EU_TOKEN = "eu-token-5ecret";
@@ -360,8 +354,8 @@ describe("adopt --account", () => {
   });
 
   test("outside a Pulumi project without --account the stack config is not read and the environment's credentials are used", async () => {
-    const cwd = jest.spyOn(process, "cwd").mockReturnValue(os.tmpdir());
-    afterThis(() => cwd.mockRestore());
+    // Restored after the test by the describe's afterEach.
+    jest.spyOn(process, "cwd").mockReturnValue(os.tmpdir());
     const never: Pulumi = () => {
       throw new Error("pulumi must not run");
     };
