@@ -6,6 +6,12 @@
 // checkpoint of a completed update (`.pulumi/history/...`) is named. Only file:// backends (and
 // `pulumi login --local`) are handled: a service backend writes its checkpoint atomically.
 //
+// The same message comes from a whole checkpoint whose metadata sidecar `<file>.attrs` was cut
+// short: gocloud's fileblob (v0.46, under the backend) writes the checkpoint to a temp file and
+// renames it, but writes the sidecar in place (create, then encode), so a kill between the two
+// leaves it empty and every read fails on it with EOF. A missing sidecar reads as default metadata,
+// so a broken one is moved aside (`<file>.attrs.corrupt-<time>`) and the checkpoint is kept.
+//
 // Layout (pkg/backend/diy in pulumi 3.248): `.pulumi/stacks/<project>/<stack>.json` (a legacy
 // backend without projects: `.pulumi/stacks/<stack>.json`), compressed variants `.json.gz` and
 // `.json.zst` (PULUMI_DIY_BACKEND_GZIP / _ZSTD; the newest of the variants is the checkpoint),
@@ -30,7 +36,9 @@ export type Repair =
   | { kind: "not-local"; reason: string }
   /** The checkpoint parses: the failure was something else, or a write that has finished since. */
   | { kind: "intact"; file: string }
-  | { kind: "restored"; file: string; kept: string; from: string };
+  | { kind: "restored"; file: string; kept: string; from: string }
+  /** The checkpoint parses but its `.attrs` sidecar did not: the sidecar was moved aside. */
+  | { kind: "sidecar"; file: string; kept: string };
 
 /** The message a `pulumi` command prints when the checkpoint it loaded was not whole JSON. */
 export const BROKEN_CHECKPOINT = /failed to load checkpoint|unexpected end of JSON input/i;
@@ -61,6 +69,25 @@ function parses(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a `.attrs` sidecar is absent or a JSON object, as fileblob decodes it. */
+function sidecarReads(file: string): boolean {
+  if (!fs.existsSync(file)) return true;
+  try {
+    const v: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    return typeof v === "object" && v !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** `2026-05-04T03:02:01.123Z` → `20260504T030201Z`, the suffix of what is kept aside. */
+function stamp(now: Date): string {
+  return now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /** As the backend reads: compression is told by the first bytes, not the name. */
@@ -96,7 +123,13 @@ export function repairCheckpoint(where: StackLocation, cwd: string, now = new Da
   const legacyBase = path.join(stacks, where.stack);
   const file = checkpointFile(projectBase) ?? checkpointFile(legacyBase);
   if (!file) return { kind: "not-local", reason: `no checkpoint of stack "${where.stack}" under ${stacks}` };
-  if (parses(file)) return { kind: "intact", file };
+  if (parses(file)) {
+    const attrs = `${file}.attrs`;
+    if (sidecarReads(attrs)) return { kind: "intact", file };
+    const kept = `${attrs}.corrupt-${stamp(now)}`;
+    fs.renameSync(attrs, kept);
+    return { kind: "sidecar", file, kept };
+  }
   const bak = `${file}.bak`;
   if (!fs.existsSync(bak) || !parses(bak)) {
     const legacy = file.startsWith(`${legacyBase}.`);
@@ -111,14 +144,12 @@ export function repairCheckpoint(where: StackLocation, cwd: string, now = new Da
           : `No completed update's checkpoint was found under ${path.join(root, ".pulumi", "history")}; the state has to be rebuilt (pagerduty-adopt)`),
     );
   }
-  const kept = `${file}.corrupt-${now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z")}`;
+  const kept = `${file}.corrupt-${stamp(now)}`;
   fs.renameSync(file, kept);
   fs.copyFileSync(bak, file);
   // The backend keeps each file's metadata (content type, md5) in `<file>.attrs`: the .bak's describe it now.
   if (fs.existsSync(`${bak}.attrs`)) fs.copyFileSync(`${bak}.attrs`, `${file}.attrs`);
+  else if (!sidecarReads(`${file}.attrs`)) fs.renameSync(`${file}.attrs`, `${file}.attrs.corrupt-${stamp(now)}`);
   return { kind: "restored", file, kept, from: bak };
 }
 
@@ -139,7 +170,12 @@ function newestHistory(dir: string, stack: string): string | undefined {
 }
 
 /** What was done, for stderr. */
-export function restoredMessage(r: Extract<Repair, { kind: "restored" }>): string {
+export function restoredMessage(r: Extract<Repair, { kind: "restored" | "sidecar" }>): string {
+  if (r.kind === "sidecar")
+    return (
+      `the stack's checkpoint ${r.file} is whole but its metadata file did not parse (a write cut short): it was moved aside ` +
+      `as ${r.kept}; the backend reads the checkpoint without it, nothing in the state changed`
+    );
   return (
     `restored the stack's checkpoint from its backup: ${r.file} did not parse (a write cut short), so it was kept as ${r.kept} ` +
     `and ${r.from}, the state one checkpoint earlier, was copied over it. Creates pending in it are settled as usual; an object whose ` +

@@ -294,7 +294,8 @@ export interface RecoverDeps {
 
 /**
  * `pulumi stack export`. A checkpoint that does not load is checked in the local file backend: if
- * it is cut short and its .bak is whole, the .bak is restored (saying so) and the export runs again.
+ * it is cut short and its .bak is whole, the .bak is restored; if only its `.attrs` sidecar is, the
+ * sidecar is moved aside (saying so either way), and the export runs again.
  */
 function exportState(opts: RecoverOptions, pulumi: Pulumi, deps: RecoverDeps): Checkpoint {
   try {
@@ -305,7 +306,7 @@ function exportState(opts: RecoverOptions, pulumi: Pulumi, deps: RecoverDeps): C
     const whoami = deps.whoami ?? (() => pulumiRunner({ cwd: opts.cwd })(["whoami", "--json"]));
     const repair = repairCheckpoint(locateStack(pulumi, whoami), opts.cwd);
     if (repair.kind === "not-local") throw e;
-    if (repair.kind === "restored") (deps.err ?? systemTerminal.say)(`pagerduty-recover: ${restoredMessage(repair)}`);
+    if (repair.kind === "restored" || repair.kind === "sidecar") (deps.err ?? systemTerminal.say)(`pagerduty-recover: ${restoredMessage(repair)}`);
     return JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
   }
 }

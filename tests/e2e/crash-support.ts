@@ -3,6 +3,7 @@
 // of the session: CLI, language host, program, dynamic provider) would be; and the check that the
 // emulator holds exactly the objects the state records.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "../../provider/cli/checkpoint-repair";
 import { recordedType } from "../../provider/kernel/recorded-type";
 import type { PulumiProject, RunningEmulator } from "./harness";
 
@@ -147,8 +148,27 @@ export interface StateView {
   pending: Array<{ type: string; urn: string }>;
 }
 
+/**
+ * `pulumi stack export`. A kill can land while the file backend writes the checkpoint's `.attrs`
+ * sidecar (written in place), and every read then fails with EOF: mended as `pagerduty-recover`
+ * mends it (the shipped repair, said in the output), then exported again.
+ */
+function exportAfterLoss(project: PulumiProject, stack?: string): string {
+  const on = stack ? ["--stack", stack] : [];
+  const first = project.run(["stack", "export", ...on]);
+  if (first.code === 0) return first.stdout;
+  if (!BROKEN_CHECKPOINT.test(first.stderr)) throw new Error(`pulumi stack export exited ${first.code}\n${first.stdout}\n${first.stderr}`);
+  const where = locateStack(
+    (args) => project.must([...args, ...on]).stdout,
+    () => project.must(["whoami", "--json"]).stdout,
+  );
+  const repair = repairCheckpoint(where, project.dir);
+  if (repair.kind === "restored" || repair.kind === "sidecar") process.stdout.write(`crash-support: ${restoredMessage(repair)}\n`);
+  return project.must(["stack", "export", ...on]).stdout;
+}
+
 export function stateOf(project: PulumiProject, stack?: string): StateView {
-  const d = JSON.parse(project.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout).deployment;
+  const d = JSON.parse(exportAfterLoss(project, stack)).deployment;
   const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
   const ids = (t: string) =>
     resources

@@ -51,6 +51,31 @@ describe("repairCheckpoint", () => {
     expect(read(`${f}.bak`)).toBe(checkpoint("before"));
   });
 
+  it.each([
+    ["empty", ""],
+    ["cut short", '{"user.content_type":"applic'],
+  ])("a whole checkpoint with an %s .attrs sidecar (fileblob writes it in place): the sidecar moved aside, the checkpoint kept", (_l, broken) => {
+    const f = write("demo/dev.json", checkpoint("now"));
+    write("demo/dev.json.attrs", broken);
+    write("demo/dev.json.bak", checkpoint("before"));
+    expect(repairCheckpoint(where(), "/", NOW)).toEqual({ kind: "sidecar", file: f, kept: `${f}.attrs.corrupt-20260504T030201Z` });
+    expect(read(f)).toBe(checkpoint("now"));
+    expect(fs.existsSync(`${f}.attrs`)).toBe(false);
+    expect(read(`${f}.attrs.corrupt-20260504T030201Z`)).toBe(broken);
+    // A readable sidecar (or none) is left alone.
+    write("demo/dev.json.attrs", '{"user.content_type":"application/json"}');
+    expect(repairCheckpoint(where(), "/", NOW)).toEqual({ kind: "intact", file: f });
+  });
+
+  it("a cut-short checkpoint whose .bak has no sidecar: its own broken sidecar is moved aside too", () => {
+    const f = write("demo/dev.json", "");
+    write("demo/dev.json.attrs", "");
+    write("demo/dev.json.bak", checkpoint("before"));
+    expect(repairCheckpoint(where(), "/", NOW)).toMatchObject({ kind: "restored", file: f });
+    expect(fs.existsSync(`${f}.attrs`)).toBe(false);
+    expect(read(f)).toBe(checkpoint("before"));
+  });
+
   it("gzip'd checkpoints (PULUMI_DIY_BACKEND_GZIP): the newest variant is checked, its .gz.bak restored", () => {
     const old = write("demo/dev.json", checkpoint("plain, older"));
     fs.utimesSync(old, new Date(2020, 1, 1), new Date(2020, 1, 1));
@@ -114,7 +139,10 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
       const key = args.join(" ");
       if (key === "-Q stack --show-name") return "organization/demo/dev\n";
       if (key === "stack export") {
-        const text = read(path.join(stacks(), "demo", "dev.json"));
+        const file = path.join(stacks(), "demo", "dev.json");
+        if (fs.existsSync(`${file}.attrs`) && read(`${file}.attrs`) === "")
+          throw new Error("pulumi stack export failed (exit 255):\nerror: failed to load checkpoint: EOF");
+        const text = read(file);
         try {
           JSON.parse(text);
         } catch {
@@ -148,6 +176,26 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
     expect(out).toEqual(["pagerduty-recover: no interrupted creates in the stack's state; nothing to do"]);
     expect(calls.map((c) => c.join(" "))).toEqual(["stack export", "-Q stack --show-name", "stack export"]);
     expect(read(f)).toBe(checkpoint("before"));
+  });
+
+  it("a whole checkpoint behind an empty .attrs (EOF): the sidecar moved aside, said on stderr, the export runs again", async () => {
+    const f = write("demo/dev.json", checkpoint("now"));
+    write("demo/dev.json.attrs", "");
+    const calls: string[][] = [];
+    const err: string[] = [];
+    const code = await recover({ cwd: "/", dryRun: false }, () => undefined, {
+      pulumi: fakePulumi(calls),
+      whoami: () => JSON.stringify({ url: `file://${root}` }),
+      err: (l) => err.push(l),
+    });
+    expect(code).toBe(0);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^pagerduty-recover: the stack's checkpoint .*dev\.json is whole but its metadata file did not parse .* moved aside as .*dev\.json\.attrs\.corrupt-/,
+      ),
+    ]);
+    expect(calls.map((c) => c.join(" "))).toEqual(["stack export", "-Q stack --show-name", "stack export"]);
+    expect(read(f)).toBe(checkpoint("now"));
   });
 
   it("with the .bak unreadable too: fails naming both, nothing changed", async () => {
