@@ -50,13 +50,13 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
   const opts = d.secretOutputs?.length ? `pulumi.mergeOptions(opts, { additionalSecretOutputs: ${JSON.stringify(d.secretOutputs)} })` : "opts";
   const cls = [
     tsdoc(d.description),
-    `export class ${d.kind} extends pulumi.dynamic.Resource {`,
+    `export class ${d.kind} extends pulumi.CustomResource {`,
     ...members,
     "",
     `  constructor(name: string, args: ${d.kind}Args, opts?: pulumi.CustomResourceOptions) {`,
     "    // Output-only properties must be present (as undefined) to appear on the resource.",
     `    const outputs = {\n${placeholders},\n    };`,
-    `    super(providerFor(${JSON.stringify(d.kind)}), name, ${props}, ${opts}, "pagerduty", ${JSON.stringify(d.kind)});`,
+    `    super(dynamicType(${JSON.stringify(d.kind)}), name, withProvider(${JSON.stringify(d.kind)}, ${props}), ${opts});`,
     "  }",
     "}",
   ].join("\n");
@@ -66,7 +66,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     'import * as pulumi from "@pulumi/pulumi";',
     'import { type Account, accountName } from "./account";',
     ...(d.origin ? ['import { originOf } from "./origin";'] : []),
-    'import { providerFor } from "./provider";',
+    'import { dynamicType, withProvider } from "./provider";',
     ...(d.uniqueInAccount ? ['import { uniqueConflict } from "./unique-names";'] : []),
     ...printer.imports(),
     "",

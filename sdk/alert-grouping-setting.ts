@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface AlertGroupingSettingArgs {
   /** The setting's name (not unique; recovery searches by it). */
@@ -70,7 +70,7 @@ export interface AlertGroupingSettingConfig {
  * the service reports its grouping as a reference to the setting. See docs/alert-grouping-and-dependencies.md
  * for moving a service's parameters here without a moment of no grouping.
  */
-export class AlertGroupingSetting extends pulumi.dynamic.Resource {
+export class AlertGroupingSetting extends pulumi.CustomResource {
   /** The setting's name (not unique; recovery searches by it). */
   declare readonly name: pulumi.Output<string | null>;
   /** Free text about the setting. Unset: not managed. */
@@ -94,6 +94,6 @@ export class AlertGroupingSetting extends pulumi.dynamic.Resource {
       name: undefined, description: undefined, type: undefined, config: undefined, services: undefined,
       createdAt: undefined, account: undefined,
     };
-    super(providerFor("AlertGroupingSetting"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("AlertGroupingSetting", name, opts) }, opts, "pagerduty", "AlertGroupingSetting");
+    super(dynamicType("AlertGroupingSetting"), name, withProvider("AlertGroupingSetting", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("AlertGroupingSetting", name, opts) }), opts);
   }
 }

@@ -19,7 +19,7 @@ import type {
   VendorLookupResult,
 } from "./lookup-results";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 import type { CustomFieldValue } from "./service-custom-field-values";
 
 export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "parent" | "dependsOn" | "aliases"> {
@@ -39,10 +39,10 @@ export interface LookupOptions extends Pick<pulumi.CustomResourceOptions, "paren
 }
 
 /** The resource behind every lookup; `result` is filled by the provider's check. */
-class Lookup extends pulumi.dynamic.Resource {
+class Lookup extends pulumi.CustomResource {
   declare readonly result: pulumi.Output<unknown>;
   constructor(name: string, props: { query: string; args: pulumi.Input<Record<string, unknown>>; account?: string }, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Lookup"), name, { result: undefined, ...props }, opts, "pagerduty", "Lookup");
+    super(dynamicType("Lookup"), name, withProvider("Lookup", { result: undefined, ...props }), opts);
   }
 }
 

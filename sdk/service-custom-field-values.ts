@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceCustomFieldValuesArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -28,7 +28,7 @@ export type CustomFieldValue = null | boolean | number | string | (boolean | num
  * There is no `adoptId`: creating this resource over existing values adopts them, and their values
  * at that moment are what delete restores.
  */
-export class ServiceCustomFieldValues extends pulumi.dynamic.Resource {
+export class ServiceCustomFieldValues extends pulumi.CustomResource {
   /** Id of the service; changing it replaces the resource. */
   declare readonly service: pulumi.Output<string>;
   /** Live values of the managed fields. */
@@ -43,6 +43,6 @@ export class ServiceCustomFieldValues extends pulumi.dynamic.Resource {
     const outputs = {
       service: undefined, values: undefined, previousValues: undefined, account: undefined,
     };
-    super(providerFor("ServiceCustomFieldValues"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceCustomFieldValues");
+    super(dynamicType("ServiceCustomFieldValues"), name, withProvider("ServiceCustomFieldValues", { ...outputs, ...args, account: accountName(args.account) }), opts);
   }
 }

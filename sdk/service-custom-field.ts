@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceCustomFieldArgs {
@@ -48,7 +48,7 @@ export type CustomFieldDefault = null | boolean | number | string | (boolean | n
  * `fieldType` cannot change: a change replaces the field, and deleting a field deletes its value on
  * every service. Needs the scope `custom_fields.write`.
  */
-export class ServiceCustomField extends pulumi.dynamic.Resource {
+export class ServiceCustomField extends pulumi.CustomResource {
   /**
    * The field's name, unique in the account (lowercase letters, digits and `_`, at most 50). Changing it replaces the field.
    */
@@ -85,6 +85,6 @@ export class ServiceCustomField extends pulumi.dynamic.Resource {
       fieldType: undefined, defaultValue: undefined, enabled: undefined, fieldOptions: undefined,
       fieldOptionIds: undefined, summary: undefined, createdAt: undefined, account: undefined,
     };
-    super(providerFor("ServiceCustomField"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceCustomField", name, opts), __conflict: uniqueConflict("ServiceCustomField", name, "name", args.name, args.account) }, opts, "pagerduty", "ServiceCustomField");
+    super(dynamicType("ServiceCustomField"), name, withProvider("ServiceCustomField", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceCustomField", name, opts), __conflict: uniqueConflict("ServiceCustomField", name, "name", args.name, args.account) }), opts);
   }
 }

@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceDependencyArgs {
   /** The service the dependent one relies on. Changing it replaces the dependency. */
@@ -43,7 +43,7 @@ export interface ServiceDependencySupportingService {
  * may be a business service (its id with `type: "business_service"`). Both sides replace the dependency
  * when they change; it has nothing else to update.
  */
-export class ServiceDependency extends pulumi.dynamic.Resource {
+export class ServiceDependency extends pulumi.CustomResource {
   /** The service the dependent one relies on. Changing it replaces the dependency. */
   declare readonly supportingService: pulumi.Output<ServiceDependencySupportingService>;
   /** The service that relies on the supporting one. Changing it replaces the dependency. */
@@ -56,6 +56,6 @@ export class ServiceDependency extends pulumi.dynamic.Resource {
     const outputs = {
       supportingService: undefined, dependentService: undefined, account: undefined,
     };
-    super(providerFor("ServiceDependency"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceDependency");
+    super(dynamicType("ServiceDependency"), name, withProvider("ServiceDependency", { ...outputs, ...args, account: accountName(args.account) }), opts);
   }
 }

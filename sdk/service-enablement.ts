@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceEnablementArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -23,7 +23,7 @@ export interface ServiceEnablementArgs {
  * as Pulumi warnings and do not fail the update. There is no `adoptId`: creating this resource
  * over an existing setting adopts it.
  */
-export class ServiceEnablement extends pulumi.dynamic.Resource {
+export class ServiceEnablement extends pulumi.CustomResource {
   /** Id of the service; changing it replaces the resource. */
   declare readonly service: pulumi.Output<string>;
   /** The feature; the API has only "aiops". Changing it replaces the resource. */
@@ -43,6 +43,6 @@ export class ServiceEnablement extends pulumi.dynamic.Resource {
       service: undefined, feature: undefined, enabled: undefined, updatedAt: undefined,
       previousEnabled: undefined, account: undefined,
     };
-    super(providerFor("ServiceEnablement"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceEnablement");
+    super(dynamicType("ServiceEnablement"), name, withProvider("ServiceEnablement", { ...outputs, ...args, account: accountName(args.account) }), opts);
   }
 }

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceEventRuleArgs {
   /** Id of the service. Changing it replaces the rule. */
@@ -302,7 +302,7 @@ export interface ServiceEventRuleActionsExtraction {
  * (`ServiceEventRulesConversion`), creating or updating a rule fails with an error naming the
  * conversion; deleting one only removes it from the state, with a warning.
  */
-export class ServiceEventRule extends pulumi.dynamic.Resource {
+export class ServiceEventRule extends pulumi.CustomResource {
   /** Id of the service. Changing it replaces the rule. */
   declare readonly service: pulumi.Output<string>;
   /**
@@ -332,6 +332,6 @@ export class ServiceEventRule extends pulumi.dynamic.Resource {
       service: undefined, position: undefined, disabled: undefined, conditions: undefined,
       timeFrame: undefined, variables: undefined, actions: undefined, summary: undefined, account: undefined,
     };
-    super(providerFor("ServiceEventRule"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceEventRule", name, opts) }, opts, "pagerduty", "ServiceEventRule");
+    super(dynamicType("ServiceEventRule"), name, withProvider("ServiceEventRule", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceEventRule", name, opts) }), opts);
   }
 }

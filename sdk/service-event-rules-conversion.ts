@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceEventRulesConversionArgs {
   /**
@@ -25,7 +25,7 @@ export interface ServiceEventRulesConversionArgs {
  * - deleting the resource does NOT undo the conversion (the API cannot): it only removes the resource
  *   from the Pulumi state and logs a warning saying so.
  */
-export class ServiceEventRulesConversion extends pulumi.dynamic.Resource {
+export class ServiceEventRulesConversion extends pulumi.CustomResource {
   /**
    * Id of the service whose event rules are converted. Changing it converts the other service (the first stays converted).
    */
@@ -45,6 +45,6 @@ export class ServiceEventRulesConversion extends pulumi.dynamic.Resource {
       service: undefined, convertStatus: undefined, convertedTo: undefined, convertedToType: undefined,
       account: undefined,
     };
-    super(providerFor("ServiceEventRulesConversion"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceEventRulesConversion");
+    super(dynamicType("ServiceEventRulesConversion"), name, withProvider("ServiceEventRulesConversion", { ...outputs, ...args, account: accountName(args.account) }), opts);
   }
 }

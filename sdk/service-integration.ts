@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceIntegrationArgs {
@@ -163,7 +163,7 @@ export interface ServiceIntegrationEmailParserValueExtractor {
  * An integration of a PagerDuty service. `integrationKey` (the routing key of events types) is a
  * Pulumi secret: it is stored encrypted in the state and masked in CLI output.
  */
-export class ServiceIntegration extends pulumi.dynamic.Resource {
+export class ServiceIntegration extends pulumi.CustomResource {
   /** Id of the service. Changing it replaces the integration. */
   declare readonly service: pulumi.Output<string>;
   /** The integration's type (derived by the API when `vendor` was set). */
@@ -211,6 +211,6 @@ export class ServiceIntegration extends pulumi.dynamic.Resource {
       emailParsers: undefined, emailParsingFallback: undefined, integrationKey: undefined, htmlUrl: undefined,
       summary: undefined, createdAt: undefined, account: undefined,
     };
-    super(providerFor("ServiceIntegration"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts), __conflict: uniqueConflict("ServiceIntegration", name, "integrationEmail", args.integrationEmail, args.account) }, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] }), "pagerduty", "ServiceIntegration");
+    super(dynamicType("ServiceIntegration"), name, withProvider("ServiceIntegration", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts), __conflict: uniqueConflict("ServiceIntegration", name, "integrationEmail", args.integrationEmail, args.account) }), pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] }));
   }
 }

@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 
 export interface ServiceOrchestrationArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -347,7 +347,7 @@ export interface OrchestrationCatchAllActions {
  * After a `ServiceEventRulesConversion`, declaring the converted rules shows no change: see
  * docs/orchestrations.md.
  */
-export class ServiceOrchestration extends pulumi.dynamic.Resource {
+export class ServiceOrchestration extends pulumi.CustomResource {
   /** Id of the service; changing it replaces the resource. */
   declare readonly service: pulumi.Output<string>;
   /** The live sets, every rule with its id. */
@@ -364,6 +364,6 @@ export class ServiceOrchestration extends pulumi.dynamic.Resource {
     const outputs = {
       service: undefined, sets: undefined, catchAll: undefined, active: undefined, account: undefined,
     };
-    super(providerFor("ServiceOrchestration"), name, { ...outputs, ...args, account: accountName(args.account) }, opts, "pagerduty", "ServiceOrchestration");
+    super(dynamicType("ServiceOrchestration"), name, withProvider("ServiceOrchestration", { ...outputs, ...args, account: accountName(args.account) }), opts);
   }
 }

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { providerFor } from "./provider";
+import { dynamicType, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceArgs {
@@ -210,7 +210,7 @@ export interface ServiceAutoPauseNotificationsParameters {
 /**
  * A PagerDuty service: what incidents are opened against. A field left unset is not managed, so server defaults never show as a diff.
  */
-export class Service extends pulumi.dynamic.Resource {
+export class Service extends pulumi.CustomResource {
   /** The service's name, unique in the account. */
   declare readonly name: pulumi.Output<string>;
   /** Free text about the service. Unset: not managed. */
@@ -263,6 +263,6 @@ export class Service extends pulumi.dynamic.Resource {
       alertGroupingParameters: undefined, autoPauseNotificationsParameters: undefined, htmlUrl: undefined,
       createdAt: undefined, summary: undefined, lastIncidentTimestamp: undefined, account: undefined,
     };
-    super(providerFor("Service"), name, { ...outputs, ...args, account: accountName(args.account), __origin: originOf("Service", name, opts), __conflict: uniqueConflict("Service", name, "name", args.name, args.account) }, opts, "pagerduty", "Service");
+    super(dynamicType("Service"), name, withProvider("Service", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("Service", name, opts), __conflict: uniqueConflict("Service", name, "name", args.name, args.account) }), opts);
   }
 }

@@ -1,8 +1,7 @@
-// What each resource's `__provider` holds (issue 30): the per-kind modules of sdk/providers,
-// serialized by the installed @pulumi/pulumi's closure serializer, in the two layouts a program
-// meets: the package installed under node_modules (one `require` line), and linked from elsewhere
-// (an npm workspace: the methods are inlined). And the stack's name, which the program sends with
-// `__origin` and check takes off.
+// What each resource's `__provider` holds (issues 30 and 38): one line requiring the providers
+// module, loaded by the dynamic-provider host's own loader in the two layouts a program meets (the
+// package installed under node_modules, and linked from elsewhere: an npm workspace). And the
+// stack's name, which the program sends with `__origin` and check takes off.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,6 +14,7 @@ import { upgradingProvider } from "../../../provider/host/provider-upgrade";
 import { originOf } from "../../../sdk/origin";
 import { RESOURCES } from "../../../provider/registry";
 import { moduleOf } from "../../../scripts/generate-sdk";
+import { providerSource } from "../../../sdk/provider";
 import { ROOT } from "../../../scripts/repo-root";
 
 /** Every registered kind and the lookups, to the file name of its module in sdk/providers. */
@@ -36,27 +36,22 @@ function project(layout: "installed" | "linked"): string {
 }
 
 /**
- * In a child process run in `dir`: each kind's provider as the SDK hands it to the engine, serialized
- * the way `dynamic.Resource` does, then loaded back the way the dynamic-provider host does.
+ * In a child process run in `dir`: each kind's `__provider` as the SDK writes it, loaded back the
+ * way the dynamic-provider host does (its own loader, from the project directory).
  */
-function serializeIn(dir: string): Record<string, { text: string; sameObject: boolean; methods: string[] }> {
+function loadIn(dir: string): Record<string, { text: string; sameObject: boolean; methods: string[] }> {
   const script = `
     const { createRequire } = require("node:module");
     const req = createRequire(process.cwd() + "/");
-    const pulumi = req("@pulumi/pulumi");
-    // The dynamic-provider host's own loader, found the way the host finds it.
     const requireFromString = createRequire(req.resolve("@pulumi/pulumi/package.json"))("require-from-string");
-    const { providerFor } = req("pulumi-pagerduty-dynamic/dist/sdk/provider.js");
-    (async () => {
-      const out = {};
-      for (const kind of ${JSON.stringify(Object.keys(KINDS))}) {
-        const p = providerFor(kind);
-        const { text } = await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true });
-        const loaded = requireFromString(text).handler();
-        out[kind] = { text, sameObject: loaded === p, methods: Object.keys(loaded).sort() };
-      }
-      console.log(JSON.stringify(out));
-    })().catch((e) => { console.error(e); process.exit(1); });`;
+    const { providerFor, providerSource } = req("pulumi-pagerduty-dynamic/dist/sdk/provider.js");
+    const out = {};
+    for (const kind of ${JSON.stringify(Object.keys(KINDS))}) {
+      const text = providerSource(kind);
+      const loaded = requireFromString(text).handler();
+      out[kind] = { text, sameObject: loaded === providerFor(kind), methods: Object.keys(loaded).sort() };
+    }
+    console.log(JSON.stringify(out));`;
   const r = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
@@ -64,43 +59,36 @@ function serializeIn(dir: string): Record<string, { text: string; sameObject: bo
 
 const METHODS = ["check", "configure", "create", "delete", "diff", "read", "update"];
 
-describe("the serialized provider", () => {
-  test("installed under node_modules: one require line per kind, under 400 bytes in state, loading the same module", () => {
-    const found = serializeIn(project("installed"));
-    for (const [kind, file] of Object.entries(KINDS)) {
-      const { text, sameObject, methods } = found[kind];
-      const requires = text.match(/require\("[^"]*"\)/g);
-      expect(requires).toEqual([`require("pulumi-pagerduty-dynamic/dist/sdk/providers/${file}.js")`]);
-      // As the state stores it: a JSON string.
-      expect(JSON.stringify(text).length).toBeLessThanOrEqual(400);
-      expect(sameObject).toBe(true);
-      expect(methods).toEqual(METHODS);
-    }
-  });
+describe("the written provider", () => {
+  test.each(["installed", "linked"] as const)(
+    "%s: one require of the providers module per kind, under 100 bytes in state, loading the kind's module",
+    (layout) => {
+      const found = loadIn(project(layout));
+      for (const kind of Object.keys(KINDS)) {
+        const { text, sameObject, methods } = found[kind];
+        expect(text).toBe(`exports.handler=()=>require("pulumi-pagerduty-dynamic/providers").${kind}`);
+        // As the state stores it: a JSON string.
+        expect(JSON.stringify(text).length).toBeLessThanOrEqual(100);
+        expect(sameObject).toBe(true);
+        expect(methods).toEqual(METHODS);
+      }
+    },
+  );
 
-  test("linked from outside node_modules (a workspace): the methods are inlined, naming the kind and no stack", () => {
-    const found = serializeIn(project("linked"));
-    for (const kind of Object.keys(KINDS)) {
-      const { text, sameObject, methods } = found[kind];
-      expect(text).not.toMatch(/require\("pulumi-pagerduty-dynamic\/dist\/sdk/);
-      expect(text).toContain(`kind: "${kind}"`);
-      expect(text).toContain('"pulumi-pagerduty-dynamic/dist/provider"');
-      expect(text).not.toMatch(/stack|organization/i);
-      expect(sameObject).toBe(false);
-      expect(methods).toEqual(METHODS);
-    }
-  });
-
-  test("the package's exports map lets the written subpath resolve", () => {
+  test("the kinds' own modules, which earlier state names, still load the same objects", () => {
     const dir = project("installed");
-    const r = spawnSync(process.execPath, ["-p", `require.resolve("pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")`], {
-      cwd: dir,
-      encoding: "utf8",
-    });
-    expect(r.status).toBe(0);
-    expect(fs.realpathSync(r.stdout.trim())).toBe(
-      fs.realpathSync(path.join(dir, "node_modules/pulumi-pagerduty-dynamic/dist/sdk/providers/service-event-rule.js")),
-    );
+    const script = `
+      const req = require("node:module").createRequire(process.cwd() + "/");
+      const all = req("pulumi-pagerduty-dynamic/providers");
+      const files = ${JSON.stringify(KINDS)};
+      console.log(Object.entries(files).every(([k, f]) => req("pulumi-pagerduty-dynamic/dist/sdk/providers/" + f + ".js") === all[k]));`;
+    const r = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("true");
+  });
+
+  test("an unknown kind is refused", () => {
+    expect(() => providerSource("Nope")).toThrow('no provider module for resource kind "Nope"');
   });
 });
 
@@ -160,7 +148,7 @@ describe("the stack's name, sent with __origin", () => {
 
 describe("state written with an earlier __provider", () => {
   const OLD = "exports.handler = __f0; /* 2.5 KB of an earlier version */";
-  const NEW = 'exports.handler = __f0; const p = require("pulumi-pagerduty-dynamic/dist/sdk/providers/service.js");';
+  const NEW = 'exports.handler=()=>require("pulumi-pagerduty-dynamic/providers").Service';
 
   function fake() {
     const calls: string[] = [];

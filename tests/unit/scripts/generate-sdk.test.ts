@@ -22,7 +22,7 @@ test("every registered kind has its SDK module, serialized provider, entry in th
   const files = generate();
   for (const { kind } of DEFINITIONS) {
     const m = moduleOf(kind);
-    expect(files.get(`sdk/${m}.ts`)).toContain(`export class ${kind} extends pulumi.dynamic.Resource`);
+    expect(files.get(`sdk/${m}.ts`)).toContain(`export class ${kind} extends pulumi.CustomResource`);
     expect(files.get(`sdk/providers/${m}.ts`)).toContain(`export = entry("${kind}");`);
     expect(files.get("sdk/kind-providers.ts")).toMatch(new RegExp(`\n  ${kind}: \\w+,\n`));
     expect(files.get("sdk/resources.ts")).toContain(`export * from "./${m}";`);
@@ -51,7 +51,7 @@ describe("a kind the registry does not have yet", () => {
     expect(after.get("sdk/kind-providers.ts")).toContain('import escalationPolicy = require("./providers/escalation-policy");');
     expect(after.get("sdk/kind-providers.ts")).toContain("  EscalationPolicy: escalationPolicy,\n};");
     expect(after.get("sdk/resources.ts")).toContain('export * from "./escalation-policy";');
-    expect(after.get("sdk/escalation-policy.ts")).toContain('super(providerFor("EscalationPolicy"), name,');
+    expect(after.get("sdk/escalation-policy.ts")).toContain('super(dynamicType("EscalationPolicy"), name, withProvider("EscalationPolicy",');
     expect(after.get("README.md")).toContain("### EscalationPolicy\n");
     // Nothing else of the SDK lists kinds.
     const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
