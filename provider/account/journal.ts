@@ -6,6 +6,7 @@
 // nothing secret is written: the origin key, ids, times and the 4-character credential tail that
 // audit records show anyway. Writes are asynchronous: a create waits for its own record, but the
 // event loop never waits for a disk (synchronous fsyncs were most of the provider's own time in up).
+// Only the record written before the POST is flushed to disk; the id recorded after it is not.
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
@@ -96,11 +97,16 @@ export class Journal {
     await writeFileDurably(this.entry(intent.origin), JSON.stringify(intent));
   }
 
-  /** Records the id a create's reply (or an adoption) gave the declared resource. */
+  /**
+   * Records the id a create's reply (or an adoption) gave the declared resource. Atomic but not
+   * flushed (half the journal's time in an `up`): a killed process keeps it; after a power loss
+   * the flushed `begin` record stands, and recovery finds the object by searching as for a reply
+   * that never came.
+   */
   async done(intent: Intent, id: string): Promise<void> {
     this.ensure();
-    await writeFileDurably(this.byId(intent.kind, id), intent.origin);
-    await writeFileDurably(this.entry(intent.origin), JSON.stringify({ ...intent, id }));
+    await writeFileDurably(this.byId(intent.kind, id), intent.origin, 0o600, { flush: false });
+    await writeFileDurably(this.entry(intent.origin), JSON.stringify({ ...intent, id }), 0o600, { flush: false });
   }
 
   /** Marks an object this process created or adopted for a resource: no other create may adopt it. */

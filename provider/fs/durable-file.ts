@@ -11,9 +11,11 @@ let writes = 0;
 /**
  * Replaces `file` so that after a crash it holds either the old or the new text, never a torn one:
  * a private temp file beside it (same file system, so the rename is atomic), flushed, renamed over
- * it, then the directory flushed so the rename itself survives a power loss.
+ * it, then the directory flushed so the rename itself survives a power loss. `flush: false` skips
+ * both flushes: still whole or absent after a killed process (the kernel keeps what was written),
+ * but a power loss may take the write back; for records a flushed one already stands in for.
  */
-export async function writeFileDurably(file: string, text: string, mode = 0o600): Promise<void> {
+export async function writeFileDurably(file: string, text: string, mode = 0o600, { flush = true } = {}): Promise<void> {
   // The random part keeps a temp file left by a crashed process with a reused pid from blocking O_EXCL.
   const temp = `${file}.${process.pid}.${++writes}.${randomBytes(4).toString("hex")}.tmp`;
   try {
@@ -21,7 +23,7 @@ export async function writeFileDurably(file: string, text: string, mode = 0o600)
     const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
     try {
       await handle.writeFile(text);
-      await handle.sync();
+      if (flush) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -30,7 +32,7 @@ export async function writeFileDurably(file: string, text: string, mode = 0o600)
     await fs.rm(temp, { force: true });
     throw e;
   }
-  await syncDir(dirname(file));
+  if (flush) await syncDir(dirname(file));
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -30,6 +30,36 @@ describe("writeFileDurably", () => {
     expect(readdirSync(dir)).toEqual(["entry.json"]);
   });
 
+  it("flushes the file and its directory by default; with flush: false it writes the same way without either", async () => {
+    const fsp = require("node:fs").promises as typeof import("node:fs").promises;
+    const opened: string[] = [];
+    const syncs = { n: 0 };
+    const open = fsp.open.bind(fsp);
+    const spy = jest.spyOn(fsp, "open").mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      opened.push(String(args[0]));
+      const handle = await open(...args);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        syncs.n++;
+        return sync();
+      };
+      return handle;
+    });
+    try {
+      const file = join(dir, "entry.json");
+      await writeFileDurably(file, "flushed");
+      expect({ opened: opened.length, syncs: syncs.n }).toEqual({ opened: 2, syncs: 2 });
+      expect(opened[1]).toBe(dir);
+      opened.length = syncs.n = 0;
+      await writeFileDurably(file, "not flushed", 0o600, { flush: false });
+      expect({ opened: opened.length, syncs: syncs.n }).toEqual({ opened: 1, syncs: 0 });
+      expect(readFileSync(file, "utf8")).toBe("not flushed");
+      expect(readdirSync(dir)).toEqual(["entry.json"]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("removes its temp file when the rename fails", async () => {
     const target = join(dir, "taken");
     mkdirSync(join(target, "child"), { recursive: true });
