@@ -66,6 +66,24 @@ export class Journal {
   }
 
   /**
+   * The id links present, listed once per process and kept up to date by its own writes, so a
+   * hand-over (every diff) of an id without a link, the common case, touches no file. Links other
+   * processes write later belong to other stacks' objects: one stack's deployments do not overlap.
+   */
+  private links?: Set<string>;
+
+  private linked(): Set<string> {
+    if (!this.links) {
+      try {
+        this.links = new Set(fs.readdirSync(path.join(this.dir, "by-id")));
+      } catch {
+        this.links = new Set();
+      }
+    }
+    return this.links;
+  }
+
+  /**
    * Makes the directories that are missing, private to this user (0700 whatever the umask). A
    * directory that exists is left as it is: PAGERDUTY_JOURNAL_DIR may name a shared one (a 1777
    * scratch directory), whose mode is not this provider's to change; nothing written is secret.
@@ -105,7 +123,9 @@ export class Journal {
    */
   async done(intent: Intent, id: string): Promise<void> {
     this.ensure();
-    await writeFileDurably(this.byId(intent.kind, id), intent.origin, 0o600, { flush: false });
+    const link = this.byId(intent.kind, id);
+    await writeFileDurably(link, intent.origin, 0o600, { flush: false });
+    this.linked().add(path.basename(link));
     await writeFileDurably(this.entry(intent.origin), JSON.stringify({ ...intent, id }), 0o600, { flush: false });
   }
 
@@ -139,7 +159,7 @@ export class Journal {
   /**
    * Forgets an id the engine has shown it knows (it diffs, updates or deletes it): from then on the
    * state, not the journal, says which resource owns it. Called from diff, which must not wait for
-   * it: the work runs in the background (one failed open in the common case) and a failure only
+   * it: the work runs in the background (nothing in the common case, see `linked`) and a failure only
    * leaves an entry that the next hand-over or the 30-day prune removes. `idle()` awaits it.
    */
   handOver(kind: string, id: string): void {
@@ -157,6 +177,7 @@ export class Journal {
 
   private async forget(kind: string, id: string): Promise<void> {
     const link = this.byId(kind, id);
+    if (!this.linked().has(path.basename(link))) return;
     let origin: string;
     try {
       origin = await fsp.readFile(link, "utf8");
@@ -166,6 +187,7 @@ export class Journal {
     const entry = this.load(origin);
     if (entry?.id === id) await fsp.rm(this.entry(origin), { force: true });
     await fsp.rm(link, { force: true });
+    this.linked().delete(path.basename(link));
   }
 
   /** Drops entries past MAX_AGE_MS (and their id links); other files of a shared directory are left alone. */
@@ -178,5 +200,6 @@ export class Journal {
       if (entry?.id) fs.rmSync(this.byId(entry.kind, entry.id), { force: true });
       fs.rmSync(file, { force: true });
     }
+    this.links = undefined;
   }
 }

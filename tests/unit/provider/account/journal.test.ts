@@ -44,3 +44,37 @@ test("pruning removes old entries of the journal only, never other files of the 
   expect(fs.readFileSync(path.join(shared, "settings.json"), "utf8")).toBe('{"theme":"dark"}');
   expect(fs.existsSync(path.join(shared, "old.json"))).toBe(true);
 });
+
+describe("hand-over (every diff)", () => {
+  const files = (dir: string) => [...fs.readdirSync(dir).filter((n) => n.endsWith(".json")), ...fs.readdirSync(path.join(dir, "by-id"))].sort();
+
+  test("an id recorded by an earlier process is forgotten, its entry and link removed", async () => {
+    const dir = path.join(root, "j");
+    await new Journal(dir).done(intent, "P1");
+    expect(files(dir)).toHaveLength(2);
+    const next = new Journal(dir);
+    expect(next.claimant("Service", "P1")).toBe("o1");
+    next.handOver("Service", "P1");
+    await next.idle();
+    expect(files(dir)).toEqual([]);
+    expect(next.load("o1")).toBeUndefined();
+  });
+
+  test("an id this process recorded is forgotten too; an id without a link touches no file", async () => {
+    const dir = path.join(root, "j");
+    const journal = new Journal(dir);
+    await journal.done(intent, "P1");
+    const readFile = jest.spyOn(fs.promises, "readFile");
+    try {
+      journal.handOver("Service", "P9");
+      await journal.idle();
+      expect(readFile).not.toHaveBeenCalled();
+      journal.handOver("Service", "P1");
+      await journal.idle();
+      expect(readFile).toHaveBeenCalledTimes(1);
+    } finally {
+      readFile.mockRestore();
+    }
+    expect(files(dir)).toEqual([]);
+  });
+});
