@@ -10,7 +10,7 @@ let project: PulumiProject;
 
 beforeAll(async () => {
   emu = await startEmulatorProcess();
-  project = PulumiProject.create("full", fs.readFileSync(path.join(ROOT, "examples/full/index.ts"), "utf8"), emu);
+  project = PulumiProject.create("full", fs.readFileSync(path.join(ROOT, "examples/full/index.ts"), "utf8"), emu, {}, { typecheck: true });
 });
 
 afterAll(async () => {
