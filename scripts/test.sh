@@ -12,6 +12,8 @@ npm run build --silent
 npx tsc --noEmit -p tsconfig.json
 npx biome ci --error-on-warnings .
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
+# The YAML and Python language hosts and the SDK generator the package's e2e tests use (tests/e2e/plugin-*).
+export PULUMI_HOSTS_DIR=$(bash scripts/setup-language-hosts.sh)
 # The login e2e test drives a real headless browser: Debian's chromium, installed when none is on
 # PATH (CI runs as root), so that test never skips.
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then

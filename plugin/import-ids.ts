@@ -1,0 +1,81 @@
+// Ids for `pulumi import`. The engine imports by id alone: its Read carries no state. Most kinds
+// read by their own id, but an integration or an event rule is addressed under its service, and an
+// enablement is a service's feature, so their import ids name the service too: `<service>/<id>`
+// (`<service>/<feature>` for an enablement, which is that kind's own id anyway). The engine keeps
+// the id it imported with, so every later call may carry such an id: `locate` turns it back into
+// the kind's own id and the state fields it stands for. Imported inputs are rebuilt from what the
+// read found, as the program that `pulumi import` prints declares them.
+import { PagerDutyError } from "../provider/errors";
+import { DECLARED, shapeOf } from "../provider/kernel/declared";
+import { declaredView, inputShape, type ResourceDefinition } from "../provider/kernel/define";
+
+type Props = Record<string, unknown>;
+
+/** Kinds whose import id is `<service>/<own id>`. */
+const UNDER_SERVICE = new Set(["ServiceIntegration", "ServiceEventRule"]);
+
+/** How to import a kind, in words (for errors and docs). */
+export function importIdFormat(kind: string): string | undefined {
+  if (UNDER_SERVICE.has(kind)) return "<service id>/<id>";
+  if (kind === "ServiceEnablement") return "<service id>/<feature>";
+  if (kind === "ServiceDependency") return undefined;
+  if (["ServiceOrchestration", "ServiceCustomFieldValues", "ServiceEventRulesConversion"].includes(kind)) return "<service id>";
+  return "<id>";
+}
+
+/** The kind's own id and the state a call should see, from the engine's id and state. */
+export function locate(kind: string, id: string, state: Props | undefined): { id: string; state: Props } {
+  const props = state ?? {};
+  const importing = !Object.keys(props).length;
+  if (UNDER_SERVICE.has(kind) && id.includes("/")) {
+    const [service, own] = split(kind, id);
+    return { id: own, state: { service, ...props } };
+  }
+  if (kind === "ServiceEnablement" && importing) {
+    const [service, feature] = split(kind, id);
+    return { id, state: { service, feature } };
+  }
+  if (importing && UNDER_SERVICE.has(kind)) throw badId(kind, id);
+  if (importing && kind === "ServiceDependency")
+    throw new PagerDutyError("ERR_INPUT", "a ServiceDependency cannot be imported (its id alone does not locate it); declare it and `up` records it");
+  return { id, state: props };
+}
+
+function split(kind: string, id: string): [string, string] {
+  const at = id.indexOf("/");
+  if (at <= 0 || at === id.length - 1 || id.indexOf("/", at + 1) >= 0) throw badId(kind, id);
+  return [id.slice(0, at), id.slice(at + 1)];
+}
+
+const badId = (kind: string, id: string) =>
+  new PagerDutyError("ERR_INPUT", `${kind} "${id}": import it by "${importIdFormat(kind)}" (the object lives under its service)`);
+
+/**
+ * The inputs of an imported object: each input field the read found set, as a program declares it;
+ * and the outputs with the record of that declaration, so later refreshes rebuild inputs the same way.
+ */
+export function importedInputs(definition: ResourceDefinition, props: Props): { inputs: Props; props: Props } {
+  const asDeclared = declaredView(definition);
+  const inputs: Props = {};
+  for (const key of Object.keys(inputShape(definition))) {
+    const live = props[key];
+    const value = withoutNulls(live === undefined || live === null ? undefined : asDeclared(key, live));
+    if (value !== undefined) inputs[key] = value;
+  }
+  return { inputs, props: { ...props, [DECLARED]: shapeOf(inputs) } };
+}
+
+/** A value without its null fields (a program leaves unset what the API reports as null), deeply; objects left empty go too. */
+function withoutNulls(v: unknown): unknown {
+  if (v === null) return undefined;
+  if (Array.isArray(v)) return v.map(withoutNulls).filter((x) => x !== undefined);
+  if (typeof v === "object" && v) {
+    const out = Object.entries(v).flatMap(([k, x]) => {
+      const y = withoutNulls(x);
+      return y === undefined ? [] : [[k, y] as const];
+    });
+    // An object left empty held only nulls: unset as a whole (its required fields would be missing).
+    return out.length ? Object.fromEntries(out) : undefined;
+  }
+  return v;
+}

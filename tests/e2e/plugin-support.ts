@@ -1,0 +1,97 @@
+// What the package's e2e tests share (tests/e2e/plugin-*.test.ts): the plugin as users install it
+// (the packed package's `pulumi-resource-pagerduty-dynamic`, put on PATH), the language hosts and
+// SDK generator of scripts/setup-language-hosts.sh, and a project of any runtime with its stack on
+// a local backend, configured for the emulator under the package's namespace.
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type EmulatorInfo, filesText, offlineEnv, ROOT, type RunResult, tarball } from "./harness";
+
+/** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim) and pulumi-sdkgen. */
+export function languageHosts(): string {
+  if (process.env.PULUMI_HOSTS_DIR) return process.env.PULUMI_HOSTS_DIR;
+  const out = execFileSync("bash", [path.join(ROOT, "scripts/setup-language-hosts.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  process.env.PULUMI_HOSTS_DIR = out.trim().split("\n").pop()!;
+  return process.env.PULUMI_HOSTS_DIR;
+}
+
+/** Installs the packed package (and its peer, the SDK) into `dir` as `npm install` does; the directory holding its bins. */
+export function installPlugin(dir: string): string {
+  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "plugin-install", private: true }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: dir, stdio: "ignore" });
+  return path.join(dir, "node_modules", ".bin");
+}
+
+/** A project of any runtime whose program uses the package; its stack configured for the emulator. */
+export class PackageProject {
+  readonly env: NodeJS.ProcessEnv;
+  log = "";
+
+  constructor(
+    readonly dir: string,
+    pluginBin: string,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ) {
+    const base = offlineEnv({ home: path.join(dir, ".pulumi-home"), state: path.join(dir, ".pulumi-state"), cache: path.join(dir, ".cache") });
+    this.env = { ...base, PATH: [pluginBin, languageHosts(), base.PATH].join(path.delimiter), ...extraEnv };
+    fs.mkdirSync(path.join(dir, ".pulumi-state"), { recursive: true });
+  }
+
+  static make(prefix: string): string {
+    return fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${prefix}-`));
+  }
+
+  /** A stack "dev" with the default provider's settings (the client secret as a secret, on stdin). */
+  initStack(emu: EmulatorInfo, config: Record<string, string> = {}, secrets: Record<string, string> = {}): void {
+    this.must(["stack", "init", "dev"]);
+    const settings: Record<string, string> = {
+      "pagerduty-dynamic:apiUrl": emu.apiUrl,
+      "pagerduty-dynamic:authUrl": emu.authUrl,
+      "pagerduty-dynamic:subdomain": emu.account.subdomain,
+      "pagerduty-dynamic:clientId": emu.oauth.clientId,
+      ...config,
+    };
+    for (const [k, v] of Object.entries(settings)) this.must(["config", "set", "--", k, v]);
+    for (const [k, v] of Object.entries({ "pagerduty-dynamic:clientSecret": emu.oauth.clientSecret, ...secrets }))
+      this.must(["config", "set", "--secret", k], 0, v);
+  }
+
+  run(args: string[], input?: string): RunResult {
+    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
+    this.log += r.stdout + r.stderr;
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  must(args: string[], expectCode = 0, input?: string): RunResult {
+    const r = this.run(args, input);
+    if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  resources(): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
+    return JSON.parse(this.must(["stack", "export"]).stdout).deployment.resources ?? [];
+  }
+
+  outputs(): Record<string, any> {
+    return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
+  }
+
+  /** Every file the backend wrote, concatenated (for the secret scans). */
+  stateText(): string {
+    return filesText(path.join(this.dir, ".pulumi-state"));
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The routing key of an integration, read from the emulator out of band (for the secret scans). */
+export async function integrationKey(emu: { api: (m: string, p: string) => Promise<{ body: any }> }, service: string, id: string): Promise<string> {
+  const key = (await emu.api("GET", `/services/${service}/integrations/${id}`)).body?.integration?.integration_key;
+  if (typeof key !== "string" || !key) throw new Error(`integration ${id} has no routing key`);
+  return key;
+}
