@@ -2,13 +2,14 @@
 // which creates an earlier, interrupted run left pending. The backend is the one store every runner
 // of a stack shares (a fresh CI runner has no local journal), and the engine writes a pending create
 // there, inputs and `__origin` included, before it asks the provider to create. The provider reads
-// it with `pulumi stack export` (no lock is taken, nothing secret is decrypted), once per process
-// and only when a create needs it, so an `up` without creates costs nothing.
+// it (the local file backend's file directly, else with `pulumi stack export`: no lock is taken,
+// nothing secret is decrypted) only when a create needs it, so an `up` without creates costs nothing.
 import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
 import { recordedKind } from "../kernel/recorded-type";
+import { readLocalCheckpoint } from "./local-checkpoint";
 
 export interface StateResource {
   urn: string;
@@ -115,6 +116,9 @@ function exportOnce(pulumi: string, stack: string, cwd: string): Promise<Checkpo
 
 export type Exporter = (stack: string) => Promise<Checkpoint>;
 
+/** The stack's state: its local checkpoint file when the engine keeps one (local-checkpoint.ts), else `pulumi stack export`. */
+export const readStack: Exporter = async (stack) => readLocalCheckpoint(stack) ?? exportStack(stack);
+
 /**
  * The stack's state as this provider process sees it. `interrupted(origin, arrivedAt)` tells whether
  * an earlier run left a create of that declared resource pending. The engine carries pending creates
@@ -133,7 +137,7 @@ export class StackState {
 
   constructor(
     readonly stack: string,
-    private readonly exporter: Exporter = exportStack,
+    private readonly exporter: Exporter = readStack,
     private readonly checkpointsWritten = !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? ""),
   ) {}
 

@@ -12,16 +12,15 @@
 // leaves it empty and every read fails on it with EOF. A missing sidecar reads as default metadata,
 // so a broken one is moved aside (`<file>.attrs.corrupt-<time>`) and the checkpoint is kept.
 //
-// Layout (pkg/backend/diy in pulumi 3.248): `.pulumi/stacks/<project>/<stack>.json` (a legacy
-// backend without projects: `.pulumi/stacks/<stack>.json`), compressed variants `.json.gz` and
-// `.json.zst` (PULUMI_DIY_BACKEND_GZIP / _ZSTD; the newest of the variants is the checkpoint),
-// metadata in `<file>.attrs`, history in `.pulumi/history/<project>/<stack>/<stack>-<ns>.checkpoint.json[.gz]`.
+// Layout: ../fs/file-backend.ts; metadata in `<file>.attrs`, history in
+// `.pulumi/history/<project>/<stack>/<stack>-<ns>.checkpoint.json[.gz]`.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import * as zlib from "node:zlib";
 import { PagerDutyError } from "../errors";
+import { checkpointFile, decompress, fileBackendDir } from "../fs/file-backend";
 import type { Pulumi } from "./pulumi-runner";
+
+export { fileBackendDir };
 
 /** Where a stack's state lives, as the `pulumi` CLI reports it. */
 export interface StackLocation {
@@ -53,14 +52,6 @@ export function locateStack(pulumi: Pulumi, whoami: () => string): StackLocation
   return { backendUrl: url, project: parts[1], stack: parts[2] };
 }
 
-/** The directory of a file backend URL, resolved as the CLI does (`~` is the home directory), or undefined. */
-export function fileBackendDir(url: string, cwd: string): string | undefined {
-  if (!url.startsWith("file://")) return undefined;
-  let dir = url.slice("file://".length).split("?")[0];
-  if (dir === "~" || dir.startsWith("~/")) dir = path.join(os.homedir(), dir.slice(1));
-  return path.resolve(cwd, dir);
-}
-
 /** Whether `text` is a whole checkpoint: JSON with a version (what `pulumi stack export` needs first). */
 function parses(file: string): boolean {
   try {
@@ -88,27 +79,6 @@ function stamp(now: Date): string {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
-}
-
-/** As the backend reads: compression is told by the first bytes, not the name. */
-function decompress(bytes: Buffer): Buffer {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return zlib.gunzipSync(bytes);
-  if (bytes.readUInt32LE(0) === 0xfd2fb528) {
-    const zstd = (zlib as unknown as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
-    if (!zstd) throw new PagerDutyError("ERR_STATE", `zstd checkpoints need Node.js 22.15 or later to be checked (this is ${process.version})`);
-    return zstd(bytes);
-  }
-  return bytes;
-}
-
-/** The checkpoint file: the newest of the `.json`, `.json.gz`, `.json.zst` variants, as the backend picks. */
-function checkpointFile(base: string): string | undefined {
-  const found = [".json", ".json.gz", ".json.zst"]
-    .map((ext) => base + ext)
-    .filter((f) => fs.existsSync(f))
-    .map((f) => ({ f, t: fs.statSync(f).mtimeMs }));
-  found.sort((a, b) => b.t - a.t);
-  return found[0]?.f;
 }
 
 /**

@@ -4,6 +4,7 @@
 // emulator holds exactly the objects the state records.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "../../provider/cli/checkpoint-repair";
+import { readLocalCheckpoint } from "../../provider/account/local-checkpoint";
 import { recordedType } from "../../provider/kernel/recorded-type";
 import type { PulumiProject, RunningEmulator } from "./harness";
 
@@ -169,6 +170,10 @@ function exportAfterLoss(project: PulumiProject, stack?: string): string {
 
 export function stateOf(project: PulumiProject, stack?: string): StateView {
   const d = JSON.parse(exportAfterLoss(project, stack)).deployment;
+  // The provider reads the same state from the backend's file (provider/account/local-checkpoint.ts).
+  const name = project.must(["stack", "--show-name", "-Q", ...(stack ? ["--stack", stack] : [])]).stdout.trim();
+  const local = readLocalCheckpoint(name, project.env, project.dir)?.deployment;
+  expect({ resources: local?.resources, pending: local?.pending_operations ?? [] }).toEqual({ resources: d.resources, pending: d.pending_operations ?? [] });
   const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
   const ids = (t: string) =>
     resources
