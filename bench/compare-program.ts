@@ -1,16 +1,18 @@
 // The Pulumi programs of `npm run bench:compare`: N services, each with one Events API v2
 // integration and one event rule, built with this package or with a floor.
 //
-// A floor is a dynamic provider whose operations return at once, without HTTP, with fake ids and
-// the outputs this package's resources have (the integration key a secret too), so its state holds
-// the same user fields. Two of them:
-// - "floor": the minimal dynamic provider. Each kind's provider object is the exports of a module
-//   under the project's node_modules (`ppd-bench-floor`, written by `floorModule`), which Pulumi's
-//   closure serializer writes as one `require` line, as it does for this package's. Its state holds
-//   the user's fields and nothing else: what any dynamic provider pays at least.
-// - "heavy floor": the same provider objects made in the program, so the serializer inlines their
-//   methods (about 2 KB of `__provider`, stored twice per resource): a floor whose resources weigh
-//   about what this package's did before its providers became modules (issue 30).
+// A floor is a dynamic provider whose operations return at once, without HTTP, with fake ids. Two:
+// - "floor": the minimal dynamic provider, what any dynamic provider pays at least (issue 38). One
+//   do-nothing provider object, the `module.exports` of a package under the project's node_modules
+//   (`ppd-bench-floor`, written by `floorModule`); each resource writes its `__provider` as one short
+//   `require` line, as this package's do (sdk/provider.ts), and its outputs are the inputs it was
+//   given: the state holds the user's fields and nothing else.
+// - "heavy floor": a provider per kind that returns the outputs this package's resources have (the
+//   integration key a secret too), made in the program, so the serializer inlines its methods with
+//   what they capture (about 2 KB of `__provider`, stored twice per resource): a floor whose
+//   resources weigh about what this package's did before its providers became modules (issue 30).
+//   The same factory's per-kind modules (`ppd-bench-floor/service` ...) are kept beside it: the
+//   unit test compares their outputs with this package's (tests/unit/bench/compare-program.test.ts).
 
 export type Impl = "provider" | "floor" | "heavy floor";
 
@@ -23,7 +25,21 @@ export interface ProgramOptions {
   version?: 1 | 2;
 }
 
-/** The floors' provider object of one kind. */
+/** The minimal floor: the package's `module.exports`, the same object for every kind. */
+const MINIMAL_PROVIDER = `
+module.exports = {
+  create: async (inputs) => ({ id: Math.random().toString(36).slice(2, 12), outs: inputs }),
+  read: async (id, props) => ({ id, props }),
+  // Changed user inputs are an update, as this package's diff reports them.
+  diff: async (_id, olds, news) => ({
+    changes: Object.keys(news).some((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])),
+  }),
+  update: async (_id, _olds, news) => ({ outs: news }),
+  delete: async () => {},
+};
+`;
+
+/** The heavy floor's provider object of one kind, with the outputs this package's resources compute. */
 const FLOOR_PROVIDER = `
 function floorProvider(kind, computed) {
   return {
@@ -66,7 +82,8 @@ const KINDS: Record<string, { file: string; computed: string; secret: string[] }
 /** The floor's package, `ppd-bench-floor`: its files by path inside the package. */
 export function floorModule(): Record<string, string> {
   const files: Record<string, string> = {
-    "package.json": JSON.stringify({ name: "ppd-bench-floor", version: "1.0.0", private: true }),
+    "package.json": JSON.stringify({ name: "ppd-bench-floor", version: "1.0.0", private: true, main: "index.js" }),
+    "index.js": `"use strict";${MINIMAL_PROVIDER}`,
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
   };
@@ -77,7 +94,23 @@ export function floorModule(): Record<string, string> {
   return files;
 }
 
-/** The floors' resource classes, over `provider(kind)` (a module's exports, or an object made in the program). */
+/**
+ * The minimal floor's classes: a `CustomResource` of the dynamic type whose `__provider` is one
+ * `require` of the package (what sdk/provider.ts writes for this package), the inputs and nothing else.
+ */
+const MINIMAL_CLASSES = `
+const floorProvider = ${JSON.stringify('exports.handler=()=>require("ppd-bench-floor")')};
+function floorKind(kind: string) {
+  return class extends pulumi.CustomResource {
+    constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+      super("pulumi-nodejs:dynamic/floor:" + kind, name, { ...args, __provider: floorProvider }, opts);
+    }
+  };
+}
+const pagerduty = { Service: floorKind("Service"), ServiceIntegration: floorKind("ServiceIntegration"), ServiceEventRule: floorKind("ServiceEventRule") };
+`;
+
+/** The heavy floor's resource classes, over `provider(kind)`: an object made in the program. */
 function floorClasses(provider: (kind: string, k: (typeof KINDS)[string]) => string): string {
   return `
 type Outs = Record<string, unknown>;
@@ -102,10 +135,7 @@ function implementation(impl: Impl): string {
     case "provider":
       return `import * as pagerduty from "pulumi-pagerduty-dynamic";`;
     case "floor":
-      return [
-        ...Object.entries(KINDS).map(([kind, k]) => `import floor${kind} = require("ppd-bench-floor/${k.file}");`),
-        floorClasses((kind) => `floor${kind}`),
-      ].join("\n");
+      return MINIMAL_CLASSES;
     case "heavy floor":
       // The same factory, called in the program: its objects are no module's exports, so the
       // serializer inlines their methods with the kind and the computed outputs they capture.

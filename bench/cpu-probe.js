@@ -1,19 +1,60 @@
-// Preloaded (NODE_OPTIONS=--require) into every Node process of a benchmarked `pulumi` run. In a
-// dynamic-provider process it writes its CPU time (microseconds, user + system) to a file of
-// $PPD_CPU_DIR every 100 ms and at exit: the engine may kill the process rather than let it exit,
-// so the last sample, at most 100 ms old, stands for the total.
+// Preloaded (NODE_OPTIONS=--require) into every Node process of a benchmarked `pulumi` run; acts
+// only in a dynamic-provider process (its argv names Pulumi's dynamic-provider script).
+// - $PPD_CPU_DIR: writes its CPU time (microseconds, user + system) to provider-<pid> there on the
+//   way out, and every 500 ms unless profiling (each write is a blocking call the profile would show).
+// - $PPD_PROFILE_DIR: records a V8 CPU profile from the start and writes provider-<pid>.cpuprofile
+//   there on the way out.
+// "The way out": the engine ends the provider with SIGINT (to the process group) when the run is
+// done, which by default kills Node without an `exit` event. So the signals are caught, the files
+// written, and the signal raised again with the default action: the process dies as it would have.
+// The periodic samples stand in if the process is killed outright (SIGKILL after the engine's grace).
 
-if (process.env.PPD_CPU_DIR && process.argv.some((a) => /dynamic-provider/.test(a))) {
+if ((process.env.PPD_CPU_DIR || process.env.PPD_PROFILE_DIR) && process.argv.some((a) => /dynamic-provider/.test(a))) {
   const fs = require("node:fs");
-  const file = require("node:path").join(process.env.PPD_CPU_DIR, `provider-${process.pid}`);
-  const write = () => {
-    const { user, system } = process.cpuUsage();
-    try {
-      fs.writeFileSync(file, String(user + system));
-    } catch {
-      // the benchmark removed the directory: nothing to record any more
-    }
+  const path = require("node:path");
+  const onExit = [];
+
+  const cpuDir = process.env.PPD_CPU_DIR;
+  if (cpuDir) {
+    const file = path.join(cpuDir, `provider-${process.pid}`);
+    const write = () => {
+      const { user, system } = process.cpuUsage();
+      try {
+        fs.writeFileSync(file, String(user + system));
+      } catch {
+        // the benchmark removed the directory: nothing to record any more
+      }
+    };
+    if (!process.env.PPD_PROFILE_DIR) setInterval(write, 500).unref();
+    onExit.push(write);
+  }
+
+  const profileDir = process.env.PPD_PROFILE_DIR;
+  if (profileDir) {
+    // A session on this thread answers `post` synchronously, so the profile is on disk before the
+    // signal is raised again.
+    const session = new (require("node:inspector").Session)();
+    session.connect();
+    session.post("Profiler.enable");
+    session.post("Profiler.setSamplingInterval", { interval: 500 });
+    session.post("Profiler.start");
+    let written = false;
+    onExit.unshift(() => {
+      if (written) return;
+      written = true;
+      session.post("Profiler.stop", (err, res) => {
+        if (!err) fs.writeFileSync(path.join(profileDir, `provider-${process.pid}.cpuprofile`), JSON.stringify(res.profile));
+      });
+    });
+  }
+
+  const out = () => {
+    for (const f of onExit) f();
   };
-  setInterval(write, 100).unref();
-  process.on("exit", write);
+  process.on("exit", out);
+  for (const signal of ["SIGINT", "SIGTERM"])
+    process.once(signal, () => {
+      out();
+      process.kill(process.pid, signal);
+    });
 }
