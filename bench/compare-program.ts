@@ -11,8 +11,6 @@
 //   integration key a secret too), made in the program, so the serializer inlines its methods with
 //   what they capture (about 2 KB of `__provider`, stored twice per resource): a floor whose
 //   resources weigh about what this package's did before its providers became modules (issue 30).
-//   The same factory's per-kind modules (`ppd-bench-floor/service` ...) are kept beside it: the
-//   unit test compares their outputs with this package's (tests/unit/bench/compare-program.test.ts).
 
 export type Impl = "provider" | "floor" | "heavy floor";
 
@@ -57,23 +55,20 @@ function floorProvider(kind, computed) {
 
 const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" }`;
 
-/** Per kind: the module name, the outputs the provider computes, and which are secret. */
-const KINDS: Record<string, { file: string; computed: string; secret: string[] }> = {
+/** Per kind: the outputs the heavy floor computes, and which are secret. */
+const KINDS: Record<string, { computed: string; secret: string[] }> = {
   Service: {
-    file: "service",
     computed: `{ description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
     incidentUrgencyRule: { type: "constant", urgency: "high" }, supportHours: null, scheduledActions: [], alertGroupingParameters: null,
     autoPauseNotificationsParameters: { enabled: false, timeout: null }, ...${AT}, summary: "Bench", lastIncidentTimestamp: null }`,
     secret: [],
   },
   ServiceIntegration: {
-    file: "service-integration",
     computed: `{ vendor: null, integrationEmail: null, emailIncidentCreation: null, emailFilterMode: null, emailFilters: null, emailParsers: null,
     emailParsingFallback: null, integrationKey: "0123456789abcdef0123456789abcdef", ...${AT}, summary: "Events API v2" }`,
     secret: ["integrationKey"],
   },
   ServiceEventRule: {
-    file: "service-event-rule",
     computed: `{ disabled: false, timeFrame: null, variables: [], summary: "Event rule" }`,
     secret: [],
   },
@@ -87,10 +82,6 @@ export function floorModule(): Record<string, string> {
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
   };
-  for (const [kind, k] of Object.entries(KINDS)) {
-    files[`${k.file}.js`] = `"use strict";\nmodule.exports = require("./provider")(${JSON.stringify(kind)}, ${k.computed});\n`;
-    files[`${k.file}.d.ts`] = `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`;
-  }
   return files;
 }
 

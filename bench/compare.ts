@@ -37,6 +37,9 @@ import { profile } from "./compare/profile";
 import { type Env, type Results, report } from "./compare/report";
 import { scale } from "./compare/scale";
 
+/** Programs are type-checked, as Pulumi runs a TypeScript program unless told otherwise (the e2e tests turn it off). */
+const TYPECHECK = { typecheck: true } as const;
+
 /** Writes the floors' package (bench/compare-program.ts) into the project's node_modules. */
 function installFloor(project: PulumiProject): void {
   const dir = path.join(project.dir, "node_modules", "ppd-bench-floor");
@@ -57,10 +60,10 @@ async function main() {
     await admin(emu, "POST", "/_emulator/reset");
     progress("setting up the projects");
     // Ours (and the scale and concurrent cases'); the floor's, with a stack of its own to interleave with ours.
-    const ours = PulumiProject.create("bench-compare", "", emu);
+    const ours = PulumiProject.create("bench-compare", "", emu, {}, TYPECHECK);
     projects.push(ours);
     installFloor(ours);
-    const pair = o.cases.has("comparison") || o.profile ? { ours, floor: PulumiProject.create("bench-floor", "", emu) } : undefined;
+    const pair = o.cases.has("comparison") || o.profile ? { ours, floor: PulumiProject.create("bench-floor", "", emu, {}, TYPECHECK) } : undefined;
     if (pair) {
       projects.push(pair.floor);
       installFloor(pair.floor);

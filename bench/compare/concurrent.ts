@@ -121,7 +121,7 @@ export async function concurrentCases(emu: RunningEmulator, first: PulumiProject
   try {
     for (let k = 2; k <= o.stacks; k++) {
       progress(`concurrent: setting up stack ${k}`);
-      projects.push(PulumiProject.create(`bench-c${k}`, "", emu));
+      projects.push(PulumiProject.create(`bench-c${k}`, "", emu, {}, { typecheck: true }));
     }
     const out = [await concurrent(emu, projects, o, PER_MINUTE)];
     if (o.bindingLimit > 0) out.push(await concurrent(emu, projects, o, o.bindingLimit));

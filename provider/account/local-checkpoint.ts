@@ -8,7 +8,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { decompress, fileBackendDir, stackCheckpointFile } from "../fs/file-backend";
-import type { Checkpoint } from "./stack-state";
+
+/** What `pulumi stack export` prints: the checkpoint's version and its latest deployment (stack-state.ts reads it). */
+export interface Exported {
+  version: number;
+  deployment: Record<string, unknown>;
+}
 
 /** The backend URL the CLI uses, when it can be told without the CLI: the environment, else the login. */
 export function backendUrl(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
@@ -29,7 +34,7 @@ export function backendUrl(env: NodeJS.ProcessEnv, cwd: string): string | undefi
 }
 
 /** `stack` (`<organization>/<project>/<stack>`) from its local checkpoint file, in the shape `pulumi stack export` prints; undefined when not applicable. */
-export function readLocalCheckpoint(stack: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Checkpoint | undefined {
+export function readLocalCheckpoint(stack: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Exported | undefined {
   const [, project, name, ...rest] = stack.split("/");
   if (!project || !name || rest.length) return undefined;
   const url = backendUrl(env, cwd);
@@ -39,7 +44,7 @@ export function readLocalCheckpoint(stack: string, env: NodeJS.ProcessEnv = proc
   try {
     const parsed = JSON.parse(decompress(fs.readFileSync(file)).toString("utf8")) as {
       version?: unknown;
-      checkpoint?: { stack?: unknown; latest?: Checkpoint["deployment"] };
+      checkpoint?: { stack?: unknown; latest?: Record<string, unknown> };
     };
     const owner = parsed.checkpoint?.stack;
     if (typeof parsed.version !== "number" || typeof owner !== "string" || owner.split("/").pop() !== name) return undefined;

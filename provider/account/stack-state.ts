@@ -117,7 +117,7 @@ function exportOnce(pulumi: string, stack: string, cwd: string): Promise<Checkpo
 export type Exporter = (stack: string) => Promise<Checkpoint>;
 
 /** The stack's state: its local checkpoint file when the engine keeps one (local-checkpoint.ts), else `pulumi stack export`. */
-export const readStack: Exporter = async (stack) => readLocalCheckpoint(stack) ?? exportStack(stack);
+export const readStack: Exporter = async (stack) => (readLocalCheckpoint(stack) as Checkpoint | undefined) ?? exportStack(stack);
 
 /**
  * The stack's state as this provider process sees it. `interrupted(origin, arrivedAt)` tells whether

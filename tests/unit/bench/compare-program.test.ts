@@ -1,20 +1,21 @@
-// The floors of `npm run bench:compare` (bench/compare-program.ts): their resources hold what this
-// package's hold, the user's fields and the computed outputs, and the floor's provider objects
-// serialize to one `require` line like ours, while the heavy floor's are inlined.
+// The floors of `npm run bench:compare` (bench/compare-program.ts). The minimal floor holds the
+// user's fields and nothing else, and its `__provider` line loads its package's object the way the
+// dynamic-provider host does; the heavy floor returns the outputs this package's resources have,
+// and its provider objects, made in the program, are inlined by the serializer.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { floorModule } from "../../../bench/compare-program";
+import { floorModule, program } from "../../../bench/compare-program";
 import { outputShape } from "../../../provider/kernel/define";
 import { RESOURCES } from "../../../provider/registry";
 import { ROOT } from "../../../scripts/repo-root";
 
 /** The program's inputs per kind (bench/compare-program.ts `program`). */
 const INPUTS = {
-  Service: { file: "service", inputs: { name: "Bench 0", description: "benchmark", escalationPolicy: "PEP0000" } },
-  ServiceIntegration: { file: "service-integration", inputs: { service: "P1", type: "events_api_v2_inbound_integration", name: "Events API v2" } },
-  ServiceEventRule: { file: "service-event-rule", inputs: { service: "P1", position: 0, conditions: { operator: "and", subconditions: [] }, actions: {} } },
+  Service: { name: "Bench 0", description: "benchmark", escalationPolicy: "PEP0000" },
+  ServiceIntegration: { service: "P1", type: "events_api_v2_inbound_integration", name: "Events API v2" },
+  ServiceEventRule: { service: "P1", position: 0, conditions: { operator: "and", subconditions: [] }, actions: {} },
 } as const;
 
 /** A project directory with the floor's package in its node_modules. */
@@ -27,33 +28,56 @@ function project(): string {
   return dir;
 }
 
-test("the floor's create returns the outputs this package's resource of the same kind has, no more, no fewer", async () => {
+/** Runs `script` with node in `dir`, returning its JSON output. */
+function inDir(dir: string, script: string): any {
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test("the minimal floor: its __provider line, loaded as the host loads it, is the package's object; create and update return the inputs, nothing else", () => {
   const dir = project();
-  for (const [kind, { file, inputs }] of Object.entries(INPUTS)) {
-    const provider = require(path.join(dir, "node_modules", "ppd-bench-floor", `${file}.js`));
-    const made = await provider.create({ ...inputs });
-    expect(Object.keys(made.outs).sort()).toEqual(Object.keys(outputShape(RESOURCES[kind as keyof typeof INPUTS].definition)).sort());
-    // No request, nothing of ours: an update returns the same shape.
-    expect(Object.keys((await provider.update(made.id, made.outs, { ...inputs })).outs).sort()).toEqual(Object.keys(made.outs).sort());
-  }
+  const source = /const floorProvider = ("[^\n]*");/.exec(program({ services: 1, prefix: "B", impl: "floor" }))![1];
+  const out = inDir(
+    dir,
+    `
+    const { createRequire } = require("node:module");
+    const req = createRequire(process.cwd() + "/");
+    const requireFromString = createRequire(req.resolve("@pulumi/pulumi/package.json"))("require-from-string");
+    const p = requireFromString(${source}).handler();
+    (async () => {
+      const made = await p.create(${JSON.stringify(INPUTS.ServiceIntegration)});
+      const updated = await p.update(made.id, made.outs, { ...made.outs, name: "x" });
+      console.log(JSON.stringify({ same: p === req("ppd-bench-floor"), outs: made.outs, updated: updated.outs }));
+    })();`,
+  );
+  expect(out).toEqual({ same: true, outs: INPUTS.ServiceIntegration, updated: { ...INPUTS.ServiceIntegration, name: "x" } });
+  expect(JSON.stringify(JSON.parse(source)).length).toBeLessThan(60);
 });
 
-test("the floor's provider objects serialize to one require line; the heavy floor's, made in the program, are inlined", () => {
-  const script = `
+test("the heavy floor returns the outputs this package's resource of the same kind has, and its objects are inlined", () => {
+  const dir = project();
+  const out = inDir(
+    dir,
+    `
     const req = require("node:module").createRequire(process.cwd() + "/");
     const pulumi = req("@pulumi/pulumi");
+    const source = ${JSON.stringify(program({ services: 1, prefix: "B", impl: "heavy floor" }))};
+    const computed = (kind) => new Function("return " + new RegExp("floorProvider\\\\(\\"" + kind + "\\", (\\\\{[\\\\s\\\\S]*?\\\\})\\\\), Object").exec(source)[1])();
     (async () => {
-      const floor = req("ppd-bench-floor/service");
-      const heavy = req("ppd-bench-floor/provider")("Service", { summary: "Bench" });
-      const text = async (p) => (await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true })).text;
-      console.log(JSON.stringify({ floor: await text(floor), heavy: await text(heavy) }));
-    })().catch((e) => { console.error(e); process.exit(1); });`;
-  const r = spawnSync(process.execPath, ["-e", script], { cwd: project(), encoding: "utf8" });
-  if (r.status !== 0) throw new Error(r.stderr);
-  const { floor, heavy } = JSON.parse(r.stdout);
-  expect(floor.match(/require\("[^"]*"\)/g)).toEqual(['require("ppd-bench-floor/service.js")']);
-  expect(floor.length).toBeLessThan(400);
-  expect(heavy).not.toContain("require(");
-  expect(heavy).toContain('kind: "Service"');
-  expect(heavy.length).toBeGreaterThan(1500);
+      const outs = {};
+      for (const [kind, inputs] of Object.entries(${JSON.stringify(INPUTS)})) {
+        const p = req("ppd-bench-floor/provider")(kind, computed(kind));
+        outs[kind] = Object.keys((await p.create(inputs)).outs).sort();
+      }
+      const heavy = req("ppd-bench-floor/provider")("Service", {});
+      const text = (await pulumi.runtime.serializeFunction(() => heavy, { allowSecrets: true })).text;
+      console.log(JSON.stringify({ outs, text }));
+    })();`,
+  );
+  for (const kind of Object.keys(INPUTS) as (keyof typeof INPUTS)[])
+    expect(out.outs[kind]).toEqual(Object.keys(outputShape(RESOURCES[kind].definition)).sort());
+  expect(out.text).not.toContain("require(");
+  expect(out.text).toContain('kind: "Service"');
+  expect(out.text.length).toBeGreaterThan(1500);
 });
