@@ -126,7 +126,11 @@ describe("refused connections: a window of time, not a count", () => {
     pool()
       .intercept({ path: "/services", method: "POST" })
       .reply(201, { service: { id: "P1" } });
-    const client = new ApiClient({ apiUrl: api, tokens: apiKeySource("k"), transport: new Transport({}, mock()) }, { retry: { timeScale: SCALE } });
+    // Jitter at its middle: 20 waits then sum to 28.1 s, inside the 30 s window (random jitter crossed it about once in 16 runs).
+    const client = new ApiClient(
+      { apiUrl: api, tokens: apiKeySource("k"), transport: new Transport({}, mock()) },
+      { retry: { timeScale: SCALE, random: () => 0.5 } },
+    );
     expect(await client.request("POST", "/services", { body: {} })).toEqual({ service: { id: "P1" } });
   });
 
