@@ -9,6 +9,17 @@
 // written, and the signal raised again with the default action: the process dies as it would have.
 // The periodic samples stand in if the process is killed outright (SIGKILL after the engine's grace).
 
+// In the program's process (the language host runs Pulumi's cmd/run), $PPD_CPU_DIR gets
+// program-<pid> when it exits (it exits by itself), so the run's CPU splits into provider, program
+// and the rest (engine and language host).
+if (process.env.PPD_CPU_DIR && process.argv.some((a) => /[\\/]cmd[\\/]run\b/.test(a))) {
+  const file = require("node:path").join(process.env.PPD_CPU_DIR, `program-${process.pid}`);
+  process.on("exit", () => {
+    const { user, system } = process.cpuUsage();
+    require("node:fs").writeFileSync(file, String(user + system));
+  });
+}
+
 if ((process.env.PPD_CPU_DIR || process.env.PPD_PROFILE_DIR) && process.argv.some((a) => /dynamic-provider/.test(a))) {
   const fs = require("node:fs");
   const path = require("node:path");

@@ -44,6 +44,8 @@ export interface ComparisonRow {
   providerCpuMsPerOp: Record<Contender, number>;
   /** CPU seconds of the whole `pulumi` run, every process of its tree (medians). */
   runCpu: Record<Contender, number>;
+  /** CPU seconds of the program's process (what the rest of the run is: engine and language host). */
+  programCpu: Record<Contender, number>;
   /** CPU seconds of the emulator during our phase (median), and that over the time gap (ours − floor). */
   emulatorCpu: number;
   emulatorShareOfGap: number;
@@ -147,6 +149,7 @@ function row(ph: (typeof PHASES)[number], parallel: number, latencyMs: number, o
     operations: ops,
     providerCpuMsPerOp: { ours: (med(ours, (x) => x.providerCpu) * 1000) / ops, floor: (med(floor, (x) => x.providerCpu) * 1000) / ops },
     runCpu: { ours: med(ours, (x) => x.runCpu), floor: med(floor, (x) => x.runCpu) },
+    programCpu: { ours: med(ours, (x) => x.programCpu), floor: med(floor, (x) => x.programCpu) },
     emulatorCpu,
     emulatorShareOfGap: gap > 0 ? emulatorCpu / gap : NaN,
     requests,

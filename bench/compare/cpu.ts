@@ -49,7 +49,7 @@ export function waitedChildrenCpu(): number {
  * Sets up bench/cpu-probe.js for the project's next run: CPU seconds of its dynamic-provider
  * processes, and with `profileDir`, a V8 CPU profile of each written there.
  */
-export function providerProbe(project: PulumiProject, profileDir?: string): { seconds(): number } {
+export function providerProbe(project: PulumiProject, profileDir?: string): { seconds(): number; program: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-cpu-"));
   const keys = ["NODE_OPTIONS", "PPD_CPU_DIR", "PPD_PROFILE_DIR"] as const;
   const saved = Object.fromEntries(keys.map((k) => [k, project.env[k]]));
@@ -60,15 +60,19 @@ export function providerProbe(project: PulumiProject, profileDir?: string): { se
     project.env.PPD_PROFILE_DIR = profileDir;
   }
   return {
+    /** The provider processes' CPU seconds; read once, after the run (it also reads `program`). */
     seconds() {
       for (const k of keys) {
         if (saved[k] === undefined) delete project.env[k];
         else project.env[k] = saved[k];
       }
-      let total = 0;
-      for (const f of fs.readdirSync(dir)) total += Number(fs.readFileSync(path.join(dir, f), "utf8")) || 0;
+      const total = { provider: 0, program: 0 };
+      for (const f of fs.readdirSync(dir)) total[f.startsWith("program-") ? "program" : "provider"] += Number(fs.readFileSync(path.join(dir, f), "utf8")) || 0;
       fs.rmSync(dir, { recursive: true, force: true });
-      return total / 1e6;
+      this.program = total.program / 1e6;
+      return total.provider / 1e6;
     },
+    /** The program processes' CPU seconds, once `seconds()` has run. */
+    program: 0,
   };
 }

@@ -25,6 +25,8 @@ export interface PhaseRun {
   emulatorCpu: number;
   /** CPU seconds of the whole `pulumi` run: every process of its tree. */
   runCpu: number;
+  /** CPU seconds of the program's process (the language host's Node.js child). */
+  programCpu: number;
   counts: Counts;
   /** Requests by route, for the JSON file. */
   routes: Record<string, number>;
@@ -57,7 +59,13 @@ export async function phase(
   const start = process.hrtime.bigint();
   project.must([...args]);
   const s = seconds(start);
-  const run = { seconds: s, runCpu: waitedChildrenCpu() - runCpu, emulatorCpu: processCpu(emu.proc.pid) - emuCpu, providerCpu: probe.seconds() };
+  const run = {
+    seconds: s,
+    runCpu: waitedChildrenCpu() - runCpu,
+    emulatorCpu: processCpu(emu.proc.pid) - emuCpu,
+    providerCpu: probe.seconds(),
+    programCpu: probe.program,
+  };
   const after = await stats(emu);
   return { ...run, counts: delta(counts(before), counts(after)), routes: routeDelta(before, after) };
 }

@@ -36,6 +36,9 @@ const pct = (f: number) => `${Math.round(f * 100)} %`;
 const spread = (s: Spread, f: (n: number) => string, unit = "") =>
   s.min === s.max ? `${f(s.median)}${unit}` : `${f(s.median)}${unit} (${f(s.min)}–${f(s.max)})`;
 
+/** The run's CPU outside the provider and the program: the engine and the language host. */
+const rest = (r: ComparisonRow, who: "ours" | "floor") => r.runCpu[who] - r.programCpu[who] - (r.providerCpuMsPerOp[who] * r.operations) / 1000;
+
 /** How much of the time gap (ours − floor) the emulator's CPU could be. */
 function emulatorShare(r: ComparisonRow): string {
   const cpu = `${r.emulatorCpu.toFixed(2)} s`;
@@ -60,13 +63,14 @@ function comparisonSection(o: Options, rows: ComparisonRow[]): string[] {
       ".",
     "",
     `| --parallel | phase | added latency | this provider | floor | ratio (rounds' own) (target ≤ ${TARGET.floorRatioNoLatency}× at 0 ms${o.latencyMs ? `, ≤ ${TARGET.floorRatio}× at ${o.latencyMs} ms` : ""}) | ` +
-      "provider process CPU ms / op (floor) | whole run CPU (floor) | emulator CPU = share of the gap | requests / op (target ≤ 1.05) | 429s | tokens |",
+      "provider process CPU ms / op (floor) | whole run CPU (floor): of it program, engine + host | emulator CPU = share of the gap | requests / op (target ≤ 1.05) | 429s | tokens |",
     "|-|-|-|-|-|-|-|-|-|-|-|-|",
     ...rows.map(
       (r) =>
         `| ${r.parallel} | ${r.phase} | ${r.latencyMs} ms | ${spread(r.ours, (v) => v.toFixed(1), " s")} | ${spread(r.floor, (v) => v.toFixed(1), " s")} | ` +
         `${x(r.ratio)}${r.ratioMark ? ` ${r.ratioMark}` : ""}${o.rounds > 1 ? ` (${spread(r.roundRatios, (v) => v.toFixed(2))})` : ""} | ` +
-        `${r.providerCpuMsPerOp.ours.toFixed(1)} (${r.providerCpuMsPerOp.floor.toFixed(1)}) | ${r.runCpu.ours.toFixed(1)} s (${r.runCpu.floor.toFixed(1)} s) | ` +
+        `${r.providerCpuMsPerOp.ours.toFixed(1)} (${r.providerCpuMsPerOp.floor.toFixed(1)}) | ${r.runCpu.ours.toFixed(1)} s (${r.runCpu.floor.toFixed(1)} s): ` +
+        `${r.programCpu.ours.toFixed(1)} (${r.programCpu.floor.toFixed(1)}), ${rest(r, "ours").toFixed(1)} (${rest(r, "floor").toFixed(1)}) | ` +
         `${emulatorShare(r)} | ${r.requestsPerOp.toFixed(2)} ${r.requestsMark} (${r.requests}) | ${r.rateLimited} | ${r.tokens} |`,
     ),
     "",

@@ -57,6 +57,7 @@ export interface ScaleState {
 const NOTHING: PhaseRun = {
   seconds: NaN,
   providerCpu: NaN,
+  programCpu: NaN,
   emulatorCpu: NaN,
   runCpu: NaN,
   counts: { rest: NaN, rateLimited: NaN, identity: NaN, tokens: NaN },
