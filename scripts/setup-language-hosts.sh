@@ -33,18 +33,9 @@ mkdir -p "$bin"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# go_in DIR CMD...: as in setup-pulumi.sh, with the module proxy's checksums when the checksum
-# database cannot vouch for these modules.
-go_in() {
-  local dir=$1; shift
-  if (cd "$dir" && GOFLAGS=-mod=mod go "$@" >"$work/go.log" 2>&1); then return 0; fi
-  if grep -qE 'verifying|sumdb|checksum database' "$work/go.log"; then
-    log "checksum database cannot verify these modules; relying on the module proxy's checksums (GOSUMDB=off)"
-    (cd "$dir" && GOFLAGS=-mod=mod GOSUMDB=off go "$@" >"$work/go.log" 2>&1) && return 0
-  fi
-  cat "$work/go.log" >&2
-  return 1
-}
+export GOFLAGS=-mod=mod
+# shellcheck source=scripts/go-in.sh
+. "$here/scripts/go-in.sh"
 
 module() { # module DIR NAME GO-VERSION REQUIRES...: a wrapper module (only the main module's replaces apply)
   local dir=$1 name=$2 gover=$3; shift 3

@@ -50,18 +50,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
 
-# go_in DIR CMD...: runs go in DIR, first with the checksum database, then (if the database cannot
-# vouch for these modules) trusting the module proxy's content over TLS. docs/building-pulumi.md says so.
-go_in() {
-  local dir=$1; shift
-  if (cd "$dir" && go "$@" >"$work/go.log" 2>&1); then return 0; fi
-  if grep -qE 'verifying|sumdb|checksum database' "$work/go.log"; then
-    log "checksum database cannot verify these modules; relying on the module proxy's checksums (GOSUMDB=off)"
-    (cd "$dir" && GOSUMDB=off go "$@" >"$work/go.log" 2>&1) && return 0
-  fi
-  cat "$work/go.log" >&2
-  return 1
-}
+# shellcheck source=scripts/go-in.sh
+. "$here/scripts/go-in.sh"
 
 wrapper() { # wrapper DIR MODULE-NAME IMPORT REQUIRES... (each "path version")
   local dir=$1 name=$2 import=$3; shift 3

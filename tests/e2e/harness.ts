@@ -170,16 +170,54 @@ export function filesText(dir: string): string {
   return files.join("\n");
 }
 
-/** A Pulumi project in a temp dir with its own local-file backend, passphrase secrets and PULUMI_HOME. */
-export class PulumiProject {
-  readonly dir: string;
-  readonly env: NodeJS.ProcessEnv;
+/** The `pulumi` CLI run in a project directory with its environment: what every kind of test project shares. */
+export class PulumiCli {
   /** Every byte the CLI printed, for the secret scan. */
   log = "";
 
+  constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  run(args: string[], input?: string): RunResult {
+    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
+    this.log += r.stdout + r.stderr;
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** Runs and throws with the CLI's output when the exit code is not the expected one. */
+  must(args: string[], expectCode = 0, input?: string): RunResult {
+    const r = this.run(args, input);
+    if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  /** The resources of the stack's current state (the selected stack, or `stack`). */
+  resources(stack?: string): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
+    const out = this.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout;
+    return JSON.parse(out).deployment.resources ?? [];
+  }
+
+  /** Every file the backend wrote (checkpoints, history, backups), concatenated. */
+  stateText(): string {
+    return filesText(path.join(this.dir, ".pulumi-state"));
+  }
+
+  /** The stack's outputs (secrets shown as "[secret]"). */
+  outputs(): Record<string, any> {
+    return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A Pulumi project in a temp dir with its own local-file backend, passphrase secrets and PULUMI_HOME. */
+export class PulumiProject extends PulumiCli {
   private constructor(dir: string, env: NodeJS.ProcessEnv) {
-    this.dir = dir;
-    this.env = env;
+    super(dir, env);
   }
 
   /**
@@ -235,30 +273,6 @@ export class PulumiProject {
     fs.writeFileSync(path.join(this.dir, "index.ts"), source);
   }
 
-  run(args: string[], input?: string): RunResult {
-    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
-    this.log += r.stdout + r.stderr;
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  }
-
-  /** Runs and throws with the CLI's output when the exit code is not the expected one. */
-  must(args: string[], expectCode = 0, input?: string): RunResult {
-    const r = this.run(args, input);
-    if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
-    return r;
-  }
-
-  /** The resources of the stack's current state (the selected stack, or `stack`). */
-  resources(stack?: string): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
-    const out = this.must(["stack", "export", ...(stack ? ["--stack", stack] : [])]).stdout;
-    return JSON.parse(out).deployment.resources ?? [];
-  }
-
-  /** Every file the backend wrote (checkpoints, history, backups), concatenated. */
-  stateText(): string {
-    return filesText(path.join(this.dir, ".pulumi-state"));
-  }
-
   /** Steps of `pulumi preview --json`, as [op, type] pairs for non-"same" steps. */
   previewSteps(extra: string[] = []): Array<{ op: string; urn: string; type: string }> {
     const r = this.must(["preview", "--json", ...extra]);
@@ -266,19 +280,10 @@ export class PulumiProject {
     return steps.filter((s: any) => s.op !== "same").map((s: any) => ({ op: s.op, urn: s.urn, type: s.newState?.type ?? s.oldState?.type }));
   }
 
-  /** The stack's outputs (secrets shown as "[secret]"). */
-  outputs(): Record<string, any> {
-    return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
-  }
-
   /** The ops a preview plans for the resource named `name` (the last URN segment). */
   stepsOf(name: string): string[] {
     return this.previewSteps()
       .filter((s) => s.urn.endsWith(`::${name}`))
       .map((s) => s.op);
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -2,11 +2,11 @@
 // (the packed package's `pulumi-resource-pagerduty-dynamic`, put on PATH), the language hosts and
 // SDK generator of scripts/setup-language-hosts.sh, and a project of any runtime with its stack on
 // a local backend, configured for the emulator under the package's namespace.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type EmulatorInfo, filesText, offlineEnv, ROOT, type RunResult, tarball } from "./harness";
+import { type EmulatorInfo, offlineEnv, PulumiCli, ROOT, tarball } from "./harness";
 
 /** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim) and pulumi-sdkgen. */
 export function languageHosts(): string {
@@ -26,17 +26,10 @@ export function installPlugin(dir: string): string {
 }
 
 /** A project of any runtime whose program uses the package; its stack configured for the emulator. */
-export class PackageProject {
-  readonly env: NodeJS.ProcessEnv;
-  log = "";
-
-  constructor(
-    readonly dir: string,
-    pluginBin: string,
-    extraEnv: NodeJS.ProcessEnv = {},
-  ) {
+export class PackageProject extends PulumiCli {
+  constructor(dir: string, pluginBin: string, extraEnv: NodeJS.ProcessEnv = {}) {
     const base = offlineEnv({ home: path.join(dir, ".pulumi-home"), state: path.join(dir, ".pulumi-state"), cache: path.join(dir, ".cache") });
-    this.env = { ...base, PATH: [pluginBin, languageHosts(), base.PATH].join(path.delimiter), ...extraEnv };
+    super(dir, { ...base, PATH: [pluginBin, languageHosts(), base.PATH].join(path.delimiter), ...extraEnv });
     fs.mkdirSync(path.join(dir, ".pulumi-state"), { recursive: true });
   }
 
@@ -57,35 +50,6 @@ export class PackageProject {
     for (const [k, v] of Object.entries(settings)) this.must(["config", "set", "--", k, v]);
     for (const [k, v] of Object.entries({ "pagerduty-dynamic:clientSecret": emu.oauth.clientSecret, ...secrets }))
       this.must(["config", "set", "--secret", k], 0, v);
-  }
-
-  run(args: string[], input?: string): RunResult {
-    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
-    this.log += r.stdout + r.stderr;
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  }
-
-  must(args: string[], expectCode = 0, input?: string): RunResult {
-    const r = this.run(args, input);
-    if (r.code !== expectCode) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} (expected ${expectCode})\n${r.stdout}\n${r.stderr}`);
-    return r;
-  }
-
-  resources(): Array<{ urn: string; type: string; id?: string; inputs?: any; outputs?: any }> {
-    return JSON.parse(this.must(["stack", "export"]).stdout).deployment.resources ?? [];
-  }
-
-  outputs(): Record<string, any> {
-    return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
-  }
-
-  /** Every file the backend wrote, concatenated (for the secret scans). */
-  stateText(): string {
-    return filesText(path.join(this.dir, ".pulumi-state"));
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -154,9 +154,8 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
     };
   }
 
-  it("restores the .bak, says so on stderr, and goes on", async () => {
-    const f = write("demo/dev.json", checkpoint("now").slice(0, 25));
-    write("demo/dev.json.bak", checkpoint("before"));
+  /** pagerduty-recover on the backend at `root`, with what it ran and printed. */
+  async function recoverHere() {
     const calls: string[][] = [];
     const out: string[] = [];
     const err: string[] = [];
@@ -165,6 +164,13 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
       whoami: () => JSON.stringify({ url: `file://${root}` }),
       err: (l) => err.push(l),
     });
+    return { code, calls, out, err };
+  }
+
+  it("restores the .bak, says so on stderr, and goes on", async () => {
+    const f = write("demo/dev.json", checkpoint("now").slice(0, 25));
+    write("demo/dev.json.bak", checkpoint("before"));
+    const { code, calls, out, err } = await recoverHere();
     expect(code).toBe(0);
     expect(err).toEqual([
       expect.stringMatching(
@@ -181,13 +187,7 @@ describe("pagerduty-recover on a cut-short checkpoint", () => {
   it("a whole checkpoint behind an empty .attrs (EOF): the sidecar moved aside, said on stderr, the export runs again", async () => {
     const f = write("demo/dev.json", checkpoint("now"));
     write("demo/dev.json.attrs", "");
-    const calls: string[][] = [];
-    const err: string[] = [];
-    const code = await recover({ cwd: "/", dryRun: false }, () => undefined, {
-      pulumi: fakePulumi(calls),
-      whoami: () => JSON.stringify({ url: `file://${root}` }),
-      err: (l) => err.push(l),
-    });
+    const { code, calls, err } = await recoverHere();
     expect(code).toBe(0);
     expect(err).toEqual([
       expect.stringMatching(
