@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface AlertGroupingSettingArgs {
   /** The setting's name (not unique; recovery searches by it). */
@@ -94,6 +94,12 @@ export class AlertGroupingSetting extends pulumi.CustomResource {
       name: undefined, description: undefined, type: undefined, config: undefined, services: undefined,
       createdAt: undefined, account: undefined,
     };
-    super(dynamicType("AlertGroupingSetting"), name, withProvider("AlertGroupingSetting", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("AlertGroupingSetting", name, opts) }), opts);
+    const props = withProvider("AlertGroupingSetting", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("AlertGroupingSetting", name, opts) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("AlertGroupingSetting"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

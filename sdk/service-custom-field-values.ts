@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceCustomFieldValuesArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -43,6 +43,12 @@ export class ServiceCustomFieldValues extends pulumi.CustomResource {
     const outputs = {
       service: undefined, values: undefined, previousValues: undefined, account: undefined,
     };
-    super(dynamicType("ServiceCustomFieldValues"), name, withProvider("ServiceCustomFieldValues", { ...outputs, ...args, account: accountName(args.account) }), opts);
+    const props = withProvider("ServiceCustomFieldValues", { ...outputs, ...args, account: accountName(args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceCustomFieldValues"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceCustomFieldArgs {
@@ -85,6 +85,12 @@ export class ServiceCustomField extends pulumi.CustomResource {
       fieldType: undefined, defaultValue: undefined, enabled: undefined, fieldOptions: undefined,
       fieldOptionIds: undefined, summary: undefined, createdAt: undefined, account: undefined,
     };
-    super(dynamicType("ServiceCustomField"), name, withProvider("ServiceCustomField", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceCustomField", name, opts), __conflict: uniqueConflict("ServiceCustomField", name, "name", args.name, args.account) }), opts);
+    const props = withProvider("ServiceCustomField", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceCustomField", name, opts), __conflict: uniqueConflict("ServiceCustomField", name, "name", args.name, args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceCustomField"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

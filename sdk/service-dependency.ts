@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceDependencyArgs {
   /** The service the dependent one relies on. Changing it replaces the dependency. */
@@ -56,6 +56,12 @@ export class ServiceDependency extends pulumi.CustomResource {
     const outputs = {
       supportingService: undefined, dependentService: undefined, account: undefined,
     };
-    super(dynamicType("ServiceDependency"), name, withProvider("ServiceDependency", { ...outputs, ...args, account: accountName(args.account) }), opts);
+    const props = withProvider("ServiceDependency", { ...outputs, ...args, account: accountName(args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceDependency"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

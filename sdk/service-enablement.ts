@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceEnablementArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -43,6 +43,12 @@ export class ServiceEnablement extends pulumi.CustomResource {
       service: undefined, feature: undefined, enabled: undefined, updatedAt: undefined,
       previousEnabled: undefined, account: undefined,
     };
-    super(dynamicType("ServiceEnablement"), name, withProvider("ServiceEnablement", { ...outputs, ...args, account: accountName(args.account) }), opts);
+    const props = withProvider("ServiceEnablement", { ...outputs, ...args, account: accountName(args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceEnablement"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceEventRuleArgs {
   /** Id of the service. Changing it replaces the rule. */
@@ -332,6 +332,12 @@ export class ServiceEventRule extends pulumi.CustomResource {
       service: undefined, position: undefined, disabled: undefined, conditions: undefined,
       timeFrame: undefined, variables: undefined, actions: undefined, summary: undefined, account: undefined,
     };
-    super(dynamicType("ServiceEventRule"), name, withProvider("ServiceEventRule", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceEventRule", name, opts) }), opts);
+    const props = withProvider("ServiceEventRule", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceEventRule", name, opts) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceEventRule"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceEventRulesConversionArgs {
   /**
@@ -45,6 +45,12 @@ export class ServiceEventRulesConversion extends pulumi.CustomResource {
       service: undefined, convertStatus: undefined, convertedTo: undefined, convertedToType: undefined,
       account: undefined,
     };
-    super(dynamicType("ServiceEventRulesConversion"), name, withProvider("ServiceEventRulesConversion", { ...outputs, ...args, account: accountName(args.account) }), opts);
+    const props = withProvider("ServiceEventRulesConversion", { ...outputs, ...args, account: accountName(args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceEventRulesConversion"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

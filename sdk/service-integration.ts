@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceIntegrationArgs {
@@ -211,6 +211,13 @@ export class ServiceIntegration extends pulumi.CustomResource {
       emailParsers: undefined, emailParsingFallback: undefined, integrationKey: undefined, htmlUrl: undefined,
       summary: undefined, createdAt: undefined, account: undefined,
     };
-    super(dynamicType("ServiceIntegration"), name, withProvider("ServiceIntegration", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts), __conflict: uniqueConflict("ServiceIntegration", name, "integrationEmail", args.integrationEmail, args.account) }), pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] }));
+    const props = withProvider("ServiceIntegration", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("ServiceIntegration", name, opts), __conflict: uniqueConflict("ServiceIntegration", name, "integrationEmail", args.integrationEmail, args.account) });
+    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["integrationKey"] });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceIntegration"), name, props, options);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

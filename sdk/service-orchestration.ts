@@ -2,7 +2,7 @@
 // biome-ignore-all format: the generator is this file's formatter.
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 
 export interface ServiceOrchestrationArgs {
   /** Id of the service; changing it replaces the resource. */
@@ -364,6 +364,12 @@ export class ServiceOrchestration extends pulumi.CustomResource {
     const outputs = {
       service: undefined, sets: undefined, catchAll: undefined, active: undefined, account: undefined,
     };
-    super(dynamicType("ServiceOrchestration"), name, withProvider("ServiceOrchestration", { ...outputs, ...args, account: accountName(args.account) }), opts);
+    const props = withProvider("ServiceOrchestration", { ...outputs, ...args, account: accountName(args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("ServiceOrchestration"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

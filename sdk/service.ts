@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 import { originOf } from "./origin";
-import { dynamicType, withProvider } from "./provider";
+import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";
 import { uniqueConflict } from "./unique-names";
 
 export interface ServiceArgs {
@@ -263,6 +263,12 @@ export class Service extends pulumi.CustomResource {
       alertGroupingParameters: undefined, autoPauseNotificationsParameters: undefined, htmlUrl: undefined,
       createdAt: undefined, summary: undefined, lastIncidentTimestamp: undefined, account: undefined,
     };
-    super(dynamicType("Service"), name, withProvider("Service", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("Service", name, opts), __conflict: uniqueConflict("Service", name, "name", args.name, args.account) }), opts);
+    const props = withProvider("Service", { ...outputs, ...args, account: accountName(args.account), __origin: originOf("Service", name, opts), __conflict: uniqueConflict("Service", name, "name", args.name, args.account) });
+    const stackTraceLimit = withoutPromiseStacks();
+    try {
+      super(dynamicType("Service"), name, props, opts);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
   }
 }

@@ -51,7 +51,7 @@ describe("a kind the registry does not have yet", () => {
     expect(after.get("sdk/kind-providers.ts")).toContain('import escalationPolicy = require("./providers/escalation-policy");');
     expect(after.get("sdk/kind-providers.ts")).toContain("  EscalationPolicy: escalationPolicy,\n};");
     expect(after.get("sdk/resources.ts")).toContain('export * from "./escalation-policy";');
-    expect(after.get("sdk/escalation-policy.ts")).toContain('super(dynamicType("EscalationPolicy"), name, withProvider("EscalationPolicy",');
+    expect(after.get("sdk/escalation-policy.ts")).toContain('super(dynamicType("EscalationPolicy"), name, props, opts);');
     expect(after.get("README.md")).toContain("### EscalationPolicy\n");
     // Nothing else of the SDK lists kinds.
     const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
