@@ -8,15 +8,16 @@ type Log = typeof import("@pulumi/pulumi").log;
 
 const ADDRESS = /^(\[[0-9a-f:]+\]|[\w.-]+):\d{1,5}$/i;
 
-let attempted = false;
-
-/** True when running in Pulumi's dynamic-provider host and its engine connection is usable. */
-function connectEngine(runtime: Runtime): boolean {
-  if (runtime.getEngine()) return true;
-  if (attempted) return false;
-  attempted = true;
+/** The engine's address in the dynamic-provider host: its first argument. */
+function hostAddress(): string | undefined {
   const [, script = "", address = ""] = process.argv;
-  if (!/dynamic-provider/.test(script) || !ADDRESS.test(address)) return false;
+  return /dynamic-provider/.test(script) && ADDRESS.test(address) ? address : undefined;
+}
+
+/** Points the SDK's runtime at the engine (once); true when the connection is usable. */
+function connectEngine(runtime: Runtime, address: string | undefined): boolean {
+  if (runtime.getEngine()) return true;
+  if (!address) return false;
   let organization = "";
   try {
     organization = runtime.getOrganization();
@@ -28,16 +29,31 @@ function connectEngine(runtime: Runtime): boolean {
   return runtime.getEngine() !== undefined;
 }
 
-/** Emits a Pulumi warning (never fails the operation that raised it). */
-export async function warn(message: string): Promise<void> {
-  try {
-    const pulumi = require("@pulumi/pulumi") as { runtime: Runtime; log: Log };
-    if (connectEngine(pulumi.runtime)) {
-      await pulumi.log.warn(message);
-      return;
+/**
+ * A warn that emits Pulumi warnings (never failing the operation that raised it), connecting to
+ * the engine at `address()` on first use: the dynamic-provider host's by default; the package's
+ * plugin passes its own (plugin/engine-log.ts).
+ */
+export function engineWarner(address: () => string | undefined = hostAddress): (message: string) => Promise<void> {
+  let attempted = false;
+  let connected = false;
+  return async (message) => {
+    try {
+      const pulumi = require("@pulumi/pulumi") as { runtime: Runtime; log: Log };
+      if (!attempted) {
+        attempted = true;
+        connected = connectEngine(pulumi.runtime, address());
+      }
+      if (connected || pulumi.runtime.getEngine()) {
+        await pulumi.log.warn(message);
+        return;
+      }
+    } catch {
+      // fall through to stderr: a warning must never turn into a failure
     }
-  } catch {
-    // fall through to stderr: a warning must never turn into a failure
-  }
-  process.stderr.write(`warning: ${message}\n`);
+    process.stderr.write(`warning: ${message}\n`);
+  };
 }
+
+/** Warnings from the dynamic-provider process. */
+export const warn = engineWarner();
