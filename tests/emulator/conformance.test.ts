@@ -33,8 +33,9 @@ if (absent.length === Object.keys(FILES).length) {
   console.warn(`${line} (${OPENAPI}); the API descriptions are beside the project in its CI`);
   test(line, () => {
     expect(absent).toEqual(Object.values(FILES));
-    // CI has ../shared: there the conformance suite must run, not this.
-    expect({ CI: process.env.CI ?? "" }).toEqual({ CI: "" });
+    // This repository's CI (.ci/run) has ../shared and says so: there the suite must run, not this.
+    // Any other CI (a fork's, CI=true) runs without it.
+    expect(process.env.PAGERDUTY_CONFORMANCE).not.toBe("required");
   });
 } else {
   test("both API descriptions are present (../shared/openapi)", () => expect(absent).toEqual([]));
