@@ -1,6 +1,7 @@
 // Side-by-side benchmark (issues 8, 30, 38): this provider against the minimal floor (the same
-// program graph with a do-nothing dynamic provider whose state holds the same user fields and
-// nothing else, bench/compare-program.ts), phase by phase and interleaved, at 0 ms and at added
+// program graph with a do-nothing dynamic provider over Pulumi's API whose resources carry the same
+// fields as ours and none of our bookkeeping, bench/compare-program.ts; or, with --floor bare, one
+// lighter than Pulumi's API makes: one-line `__provider`, the inputs only), phase by phase and interleaved, at 0 ms and at added
 // latency, for up, `preview --refresh --expect-no-changes`, an update of every service and rule,
 // and destroy: time (medians and spread over rounds), CPU apart for the provider process, the whole
 // `pulumi` run and the emulator, requests per resource operation, and the state after each phase.
@@ -19,7 +20,7 @@
 // Usage: npm run bench:compare [-- --quick] [--services N] [--latency MS (0: none)] [--rounds R]
 //        [--cases comparison,scale,concurrent] [--wide-parallel P] [--profile DIR] [--scale N]
 //        [--scale-runs floor,heavy-floor,no-limit,limit] [--stacks K] [--stack-services N]
-//        [--binding-limit PER_MINUTE]
+//        [--binding-limit PER_MINUTE] [--floor floor|bare]
 // Prints markdown tables on stdout (progress on stderr) and writes bench/results/compare[-quick].json.
 // The parts: compare/options.ts (flags, targets), compare/phase.ts (one measured run), cpu.ts,
 // state.ts, comparison.ts, profile.ts, scale.ts, concurrent.ts, report.ts.
@@ -31,7 +32,7 @@ import { floorModule, type Impl, program } from "./compare-program";
 import { type ComparisonState, comparison } from "./compare/comparison";
 import { concurrentCases } from "./compare/concurrent";
 import { admin, checkRateLimit, PER_MINUTE } from "./compare/emulator";
-import { options, optionsJson, TARGET } from "./compare/options";
+import { FLOORS, options, optionsJson, TARGET } from "./compare/options";
 import { progress } from "./compare/phase";
 import { profile } from "./compare/profile";
 import { type Env, type Results, report } from "./compare/report";
@@ -76,7 +77,8 @@ async function main() {
     };
     // The first run in a fresh project pays one-time costs (compiler and file caches); not the floor's.
     progress("warm-up previews");
-    const warmUps: Array<[PulumiProject, Impl]> = [[ours, "floor"], [ours, "provider"], ...(pair ? [[pair.floor, "floor"] as [PulumiProject, Impl]] : [])];
+    const floor = FLOORS[o.floor];
+    const warmUps: Array<[PulumiProject, Impl]> = [[ours, floor], [ours, "provider"], ...(pair ? [[pair.floor, floor] as [PulumiProject, Impl]] : [])];
     for (const [project, impl] of warmUps) {
       project.setProgram(program({ services: o.services, prefix: "Compare", impl }));
       project.must(["preview"]);

@@ -13,12 +13,12 @@ import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
 import { atMost, median } from "../compare-math";
 import { type Impl, program } from "../compare-program";
 import { setLatency } from "./emulator";
-import { TARGET, type Options } from "./options";
+import { FLOORS, TARGET, type Options } from "./options";
 import { ENGINE_DEFAULT_PARALLEL, lifecycle, PHASES, type PhaseName, type PhaseRun, phase, progress, setParallel } from "./phase";
 import { type StateAfter, stateAfter } from "./state";
 
 export type Contender = "ours" | "floor";
-export const IMPL: Record<Contender, Impl> = { ours: "provider", floor: "floor" };
+export const impl = (who: Contender, o: Options): Impl => (who === "ours" ? "provider" : FLOORS[o.floor]);
 
 /** A figure over the rounds: median and spread. */
 export interface Spread {
@@ -89,7 +89,7 @@ export async function comparison(
     for (const [i, ph] of PHASES.entries()) {
       const runs = {} as Record<Contender, PhaseRun>;
       for (const who of order) {
-        setVersion(projects[who], o, IMPL[who])(ph.version);
+        setVersion(projects[who], o, impl(who, o))(ph.version);
         runs[who] = await phase(emu, projects[who], ph.args);
         if (r === 1 && state) state[who][ph.name] = stateAfter(projects[who]);
       }

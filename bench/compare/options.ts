@@ -2,6 +2,9 @@
 import { parseArgs } from "node:util";
 
 export const CASES = ["comparison", "scale", "concurrent"] as const;
+/** The comparison's floor (bench/compare-program.ts): issue 38's, or the bare one. */
+export const FLOORS = { floor: "floor", bare: "bare floor" } as const;
+export type FloorName = keyof typeof FLOORS;
 export type Case = (typeof CASES)[number];
 
 /** The scale case's runs (a big stack's runs take long: --scale-runs leaves some out). */
@@ -41,6 +44,8 @@ export interface Options {
   /** Rate limit of the second concurrent run, low enough to bind; 0: not run. */
   bindingLimit: number;
   scaleRuns: ReadonlySet<ScaleRun>;
+  /** The comparison's floor. */
+  floor: FloorName;
   /** Where V8 CPU profiles of the provider processes go, per phase; undefined: none taken. */
   profile?: string;
 }
@@ -61,6 +66,7 @@ export function options(argv = process.argv.slice(2)): Options {
       "binding-limit": { type: "string" },
       "scale-runs": { type: "string" },
       profile: { type: "string" },
+      floor: { type: "string", default: "floor" },
     },
   });
   const q = values.quick!;
@@ -83,7 +89,13 @@ export function options(argv = process.argv.slice(2)): Options {
     bindingLimit: int("binding-limit", values["binding-limit"], q ? 60 : 240, 0),
     scaleRuns: listOf("scale-runs", values["scale-runs"], SCALE_RUNS),
     profile: values.profile,
+    floor: oneOf("floor", values.floor!, Object.keys(FLOORS) as FloorName[]),
   };
+}
+
+function oneOf<T extends string>(flag: string, v: string, all: readonly T[]): T {
+  if (!(all as readonly string[]).includes(v)) throw new Error(`--${flag} takes ${all.join(" or ")}; got ${JSON.stringify(v)}`);
+  return v as T;
 }
 
 /** A comma-separated subset of `all` (all of it when the flag is absent). */

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
 import { program } from "../compare-program";
-import { type Contender, IMPL } from "./comparison";
+import { type Contender, impl } from "./comparison";
 import { setLatency } from "./emulator";
 import type { Options } from "./options";
 import { lifecycle, PHASES, type PhaseName } from "./phase";
@@ -50,7 +50,7 @@ export async function profile(emu: RunningEmulator, projects: Record<Contender, 
   for (const who of ["ours", "floor"] as const) {
     const at = (name: string) => path.resolve(dir, who, slug(name));
     for (const p of PHASES) fs.rmSync(at(p.name), { recursive: true, force: true });
-    const version = (v: 1 | 2) => projects[who].setProgram(program({ services: o.services, prefix: "Compare", impl: IMPL[who], version: v }));
+    const version = (v: 1 | 2) => projects[who].setProgram(program({ services: o.services, prefix: "Compare", impl: impl(who, o), version: v }));
     await lifecycle(emu, projects[who], `profile ${who}`, version, (p) => at(p.name));
     for (const p of PHASES) out.push({ contender: who, phase: p.name, ...summarize(at(p.name)) });
   }

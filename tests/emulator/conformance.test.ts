@@ -10,8 +10,9 @@
 // hiding a regression.
 //
 // The descriptions live beside the project (../shared), not in it: a clone of the project alone has
-// none. Then one test says so plainly and asserts it is not CI (where ../shared exists and the
-// suite runs in full); nothing is skipped either way.
+// none. Then one test says so plainly and asserts it is not this repository's CI (.ci/run sets
+// PAGERDUTY_CONFORMANCE=required: ../shared exists there and the suite runs in full); nothing is
+// skipped either way.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";

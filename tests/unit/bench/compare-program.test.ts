@@ -1,7 +1,9 @@
-// The floors of `npm run bench:compare` (bench/compare-program.ts). The minimal floor holds the
-// user's fields and nothing else, and its `__provider` line loads its package's object the way the
-// dynamic-provider host does; the heavy floor returns the outputs this package's resources have,
-// and its provider objects, made in the program, are inlined by the serializer.
+// The floors of `npm run bench:compare` (bench/compare-program.ts). The floor (issue 38's) returns
+// the outputs this package's resources have, through providers that are its package's modules, so
+// the serializer writes each as a `require`; the bare floor holds the user's fields and nothing
+// else, and its `__provider` line loads its package's object the way the dynamic-provider host
+// does; the heavy floor returns the same outputs as the floor, and its provider objects, made in
+// the program, are inlined by the serializer.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -35,9 +37,9 @@ function inDir(dir: string, script: string): any {
   return JSON.parse(r.stdout);
 }
 
-test("the minimal floor: its __provider line, loaded as the host loads it, is the package's object; create and update return the inputs, nothing else", () => {
+test("the bare floor: its __provider line, loaded as the host loads it, is the package's object; create and update return the inputs, nothing else", () => {
   const dir = project();
-  const source = /const floorProvider = ("[^\n]*");/.exec(program({ services: 1, prefix: "B", impl: "floor" }))![1];
+  const source = /const floorProvider = ("[^\n]*");/.exec(program({ services: 1, prefix: "B", impl: "bare floor" }))![1];
   const out = inDir(
     dir,
     `
@@ -80,4 +82,31 @@ test("the heavy floor returns the outputs this package's resource of the same ki
   expect(out.text).not.toContain("require(");
   expect(out.text).toContain('kind: "Service"');
   expect(out.text.length).toBeGreaterThan(1500);
+});
+
+test("the floor returns the outputs this package's resource of the same kind has, and the serializer writes each kind's provider as a require", () => {
+  const dir = project();
+  const source = program({ services: 1, prefix: "B", impl: "floor" });
+  const modules = [...source.matchAll(/import floor(\w+) = require\("(ppd-bench-floor\/[\w-]+)"\);/g)].map((m) => [m[1], m[2]]);
+  expect(modules.map(([kind]) => kind).sort()).toEqual(Object.keys(INPUTS).sort());
+  const out = inDir(
+    dir,
+    `
+    const req = require("node:module").createRequire(process.cwd() + "/");
+    const pulumi = req("@pulumi/pulumi");
+    (async () => {
+      const outs = {}, texts = {};
+      for (const [kind, module] of ${JSON.stringify(modules)}) {
+        const p = req(module);
+        outs[kind] = Object.keys((await p.create(${JSON.stringify(INPUTS)}[kind])).outs).sort();
+        texts[kind] = (await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true })).text;
+      }
+      console.log(JSON.stringify({ outs, texts }));
+    })();`,
+  );
+  for (const [kind, module] of modules) {
+    expect(out.outs[kind]).toEqual(Object.keys(outputShape(RESOURCES[kind as keyof typeof INPUTS].definition)).sort());
+    expect(out.texts[kind]).toContain(`require("${module}.js")`);
+    expect(out.texts[kind].length).toBeLessThan(400);
+  }
 });
