@@ -3,18 +3,18 @@
 //
 // A floor is a dynamic provider whose operations return at once, without HTTP, with fake ids. Three:
 // - "floor": the minimal dynamic provider as issue 38 defines it, what a dynamic provider written
-//   with Pulumi's API pays at least: `pulumi.dynamic.Resource` over a provider object that is the
-//   `module.exports` of a package under the project's node_modules (`ppd-bench-floor`, written by
-//   `floorModule`), which the closure serializer writes as a `require` of that module; its resources
-//   carry the same fields as ours (the user's and the service's: the outputs this package's
-//   resources have, the integration key a secret too) and none of this package's bookkeeping.
-// - "bare floor": lighter than any dynamic provider over Pulumi's API: each resource writes its
-//   `__provider` as one short `require` line, as this package's classes do (sdk/provider.ts), and
-//   its outputs are the inputs it was given, so the state holds the user's fields and nothing else.
-// - "heavy floor": the "floor"'s provider objects made in the program, so the serializer inlines
-//   their methods with what they capture (about 2 KB of `__provider`, stored twice per resource):
-//   a floor whose resources weigh about what this package's did before its providers became
-//   modules (issue 30).
+//   with Pulumi's API pays at least: `pulumi.dynamic.Resource` over one do-nothing provider object,
+//   the `module.exports` of a package under the project's node_modules (`ppd-bench-floor`, written
+//   by `floorModule`), which the closure serializer writes as a `require` of that package; its
+//   outputs are the inputs it was given, so its resources carry the same user fields as ours and
+//   nothing else.
+// - "bare floor": the same provider object, but each resource writes its `__provider` as one short
+//   `require` line, as this package's classes do (sdk/provider.ts): lighter than Pulumi's dynamic
+//   API makes any provider.
+// - "heavy floor": a provider per kind that returns the outputs this package's resources have (the
+//   integration key a secret too), made in the program, so the serializer inlines its methods with
+//   what they capture (about 2 KB of `__provider`, stored twice per resource): a floor whose
+//   resources weigh about what this package's did before its providers became modules (issue 30).
 
 export type Impl = "provider" | "floor" | "bare floor" | "heavy floor";
 
@@ -27,8 +27,8 @@ export interface ProgramOptions {
   version?: 1 | 2;
 }
 
-/** The bare floor: the package's `module.exports`, the same object for every kind. */
-const BARE_PROVIDER = `
+/** The floor's and the bare floor's provider: the package's `module.exports`, the same object for every kind. */
+const MINIMAL_PROVIDER = `
 module.exports = {
   create: async (inputs) => ({ id: Math.random().toString(36).slice(2, 12), outs: inputs }),
   read: async (id, props) => ({ id, props }),
@@ -41,7 +41,7 @@ module.exports = {
 };
 `;
 
-/** The floor's and the heavy floor's provider object of one kind, with the outputs this package's resources compute. */
+/** The heavy floor's provider object of one kind, with the outputs this package's resources compute. */
 const FLOOR_PROVIDER = `
 function floorProvider(kind, computed) {
   return {
@@ -59,23 +59,20 @@ function floorProvider(kind, computed) {
 
 const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" }`;
 
-/** Per kind: the floor's module, the outputs the floor computes, and which are secret. */
-const KINDS: Record<string, { file: string; computed: string; secret: string[] }> = {
+/** Per kind: the outputs the heavy floor computes, and which are secret. */
+const KINDS: Record<string, { computed: string; secret: string[] }> = {
   Service: {
-    file: "service",
     computed: `{ description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
     incidentUrgencyRule: { type: "constant", urgency: "high" }, supportHours: null, scheduledActions: [], alertGroupingParameters: null,
     autoPauseNotificationsParameters: { enabled: false, timeout: null }, ...${AT}, summary: "Bench", lastIncidentTimestamp: null }`,
     secret: [],
   },
   ServiceIntegration: {
-    file: "service-integration",
     computed: `{ vendor: null, integrationEmail: null, emailIncidentCreation: null, emailFilterMode: null, emailFilters: null, emailParsers: null,
     emailParsingFallback: null, integrationKey: "0123456789abcdef0123456789abcdef", ...${AT}, summary: "Events API v2" }`,
     secret: ["integrationKey"],
   },
   ServiceEventRule: {
-    file: "service-event-rule",
     computed: `{ disabled: false, timeFrame: null, variables: [], summary: "Event rule" }`,
     secret: [],
   },
@@ -85,15 +82,11 @@ const KINDS: Record<string, { file: string; computed: string; secret: string[] }
 export function floorModule(): Record<string, string> {
   const files: Record<string, string> = {
     "package.json": JSON.stringify({ name: "ppd-bench-floor", version: "1.0.0", private: true, main: "index.js" }),
-    "index.js": `"use strict";${BARE_PROVIDER}`,
+    "index.js": `"use strict";${MINIMAL_PROVIDER}`,
+    "index.d.ts": `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`,
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
   };
-  // The floor's provider of each kind: a module's exports, which the serializer writes as a `require`.
-  for (const [kind, k] of Object.entries(KINDS)) {
-    files[`${k.file}.js`] = `"use strict";\nmodule.exports = require("./provider")(${JSON.stringify(kind)}, ${k.computed});\n`;
-    files[`${k.file}.d.ts`] = `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`;
-  }
   return files;
 }
 
@@ -113,7 +106,23 @@ function floorKind(kind: string) {
 const pagerduty = { Service: floorKind("Service"), ServiceIntegration: floorKind("ServiceIntegration"), ServiceEventRule: floorKind("ServiceEventRule") };
 `;
 
-/** The floor's and the heavy floor's resource classes, over `provider(kind)`: a module's exports, or an object made in the program. */
+/**
+ * The floor's classes: Pulumi's dynamic resource over the package's object, which the serializer
+ * writes as a `require` of the package (issue 38's floor), the inputs and nothing else.
+ */
+const FLOOR_CLASSES = `
+import floorProvider = require("ppd-bench-floor");
+function floorKind(kind: string) {
+  return class extends pulumi.dynamic.Resource {
+    constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+      super(floorProvider, name, args, opts, "floor", kind);
+    }
+  };
+}
+const pagerduty = { Service: floorKind("Service"), ServiceIntegration: floorKind("ServiceIntegration"), ServiceEventRule: floorKind("ServiceEventRule") };
+`;
+
+/** The heavy floor's resource classes, over `provider(kind)`: an object made in the program. */
 function floorClasses(provider: (kind: string, k: (typeof KINDS)[string]) => string): string {
   return `
 type Outs = Record<string, unknown>;
@@ -138,10 +147,7 @@ function implementation(impl: Impl): string {
     case "provider":
       return `import * as pagerduty from "pulumi-pagerduty-dynamic";`;
     case "floor":
-      return [
-        ...Object.entries(KINDS).map(([kind, k]) => `import floor${kind} = require("ppd-bench-floor/${k.file}");`),
-        floorClasses((kind) => `floor${kind}`),
-      ].join("\n");
+      return FLOOR_CLASSES;
     case "bare floor":
       return BARE_CLASSES;
     case "heavy floor":

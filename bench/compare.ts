@@ -1,7 +1,7 @@
 // Side-by-side benchmark (issues 8, 30, 38): this provider against the minimal floor (the same
-// program graph with a do-nothing dynamic provider over Pulumi's API whose resources carry the same
-// fields as ours and none of our bookkeeping, bench/compare-program.ts; or, with --floor bare, one
-// lighter than Pulumi's API makes: one-line `__provider`, the inputs only), phase by phase and interleaved, at 0 ms and at added
+// program graph with a do-nothing dynamic provider over Pulumi's API whose state holds the same
+// user fields and nothing else, bench/compare-program.ts; or, with --floor bare, the same with a
+// one-line `__provider`, lighter than Pulumi's API makes any provider), phase by phase and interleaved, at 0 ms and at added
 // latency, for up, `preview --refresh --expect-no-changes`, an update of every service and rule,
 // and destroy: time (medians and spread over rounds), CPU apart for the provider process, the whole
 // `pulumi` run and the emulator, requests per resource operation, and the state after each phase.

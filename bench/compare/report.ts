@@ -54,12 +54,11 @@ function comparisonSection(o: Options, rows: ComparisonRow[]): string[] {
   return [
     `**This provider against the minimal floor**: ${n} services, each with an Events API v2 integration and an event rule ` +
       `(${ops} resources, as many operations per phase). Floor: the same graph with a do-nothing dynamic provider, the \`module.exports\` ` +
-      "of a package under the project's node_modules, " +
+      "of a package under the project's node_modules, whose outputs are their inputs: the same user fields as ours and nothing else; " +
       (o.floor === "bare"
-        ? "whose resources write their `__provider` as one short `require` line and whose outputs are their inputs: the user's fields and " +
-          "nothing else (the bare floor, lighter than Pulumi's dynamic API makes: `--floor bare`). "
-        : "used through `pulumi.dynamic.Resource` (the serializer writes it as a `require` of the module), whose resources carry the same " +
-          "fields as ours, the user's and the service's outputs, and none of this package's bookkeeping (issue 38's floor). ") +
+        ? "its resources write their `__provider` as one short `require` line, as ours do (the bare floor, `--floor bare`: lighter than " +
+          "Pulumi's dynamic API makes any provider). "
+        : "used through `pulumi.dynamic.Resource`, whose serializer writes it as a `require` of the package (issue 38's floor). ") +
       "Each in its own stack, the two run phase by phase, interleaved, " +
       `the order flipped every round (ABBA); ${rounds}. ` +
       `Both at the engine's default parallelism (${ENGINE_DEFAULT_PARALLEL} here: 4 × CPUs)` +
