@@ -85,6 +85,14 @@ test("create posts under the service's orchestration and reports the outputs", a
   });
 });
 
+test("a create under a service made moments ago asks again while the service may still answer 404", async () => {
+  api.ctx().consistency.created("Service", "PSVC");
+  reply(api, "POST", LIST, { error: { message: "Not Found", code: 2100, errors: ["Service PSVC not found"] } }, 404);
+  reply(api, "POST", LIST, { cache_variable: live() });
+  await expect(provider.create!({ ...declared, __provider: "p" })).resolves.toMatchObject({ id: "cv-1" });
+  expect(api.calls.map((c) => c.method)).toEqual(["POST", "POST"]);
+});
+
 test("a create whose reply was lost finds the variable by service and name", async () => {
   reply(api, "POST", LIST, { error: { message: "Bad Gateway", code: 2000 } }, 502);
   reply(api, "GET", LIST, { cache_variables: [live(), live({ id: "cv-2", name: "other" })], total: 2 });
