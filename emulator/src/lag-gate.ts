@@ -1,9 +1,10 @@
 // The consistency lag at the door of every route under a service (lag.ts): a request naming a
-// hidden service, integration or event rule is answered as if the object did not exist, before its
-// handler runs. One hook rather than a check in each handler, so every child route (integrations,
-// rules and their reorder, custom field values, enablements, audit records, convert, and the
-// service's event orchestration and its cache variables under /event_orchestrations/services/:id) is covered, including
-// those added later. Listings leave hidden objects out in their own handlers.
+// hidden service, integration, event rule or cache variable is answered as if the object did not
+// exist, before its handler runs. One hook rather than a check in each handler, so every child
+// route (integrations, rules and their reorder, custom field values, enablements, audit records,
+// convert, and the service's event orchestration and its cache variables under
+// /event_orchestrations/services/:id) is covered, including those added later. Listings leave
+// hidden objects out in their own handlers.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { notFound } from "./errors";

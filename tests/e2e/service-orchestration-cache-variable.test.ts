@@ -31,7 +31,11 @@ const counter = new pagerduty.ServiceOrchestrationCacheVariable("counter", {
 });
 new pagerduty.ServiceOrchestration("orch", {
   service,
-  sets: [{ id: "start", rules: [{ label: "many db triggers", conditions: [{ expression: pulumi.interpolate\`cache_var.\${counter.name} >= 5\` }], actions: { severity: "critical" } }] }],
+  sets: [{ id: "start", rules: [{
+    label: "many db triggers",
+    conditions: [{ expression: pulumi.interpolate\`cache_var.\${counter.name} >= 5\` }],
+    actions: { severity: "critical" },
+  }] }],
 }, { dependsOn: [counter] });
 export const a_ = a.id;
 export const b_ = b.id;
