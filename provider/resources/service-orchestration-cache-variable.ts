@@ -11,7 +11,8 @@
 // (recent_value: source and regex; trigger_event_count: ttl_seconds; external_data: data_type and
 // ttl_seconds). Neither gives bounds for ttl_seconds; the Terraform provider treats 0 as unset
 // (`omitempty`), so at least 1 second is required here. The description's external_data schema has no
-// `conditions` and the Terraform provider refuses them: so are they here.
+// `conditions` and the Terraform provider refuses them: so are they here. Neither gives a pattern
+// for names, so only an empty one is refused.
 import { z } from "zod";
 import { ApiError, PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
