@@ -1,5 +1,5 @@
 // Ids for `pulumi import`. The engine imports by id alone: its Read carries no state. Most kinds
-// read by their own id, but an integration or an event rule is addressed under its service, and an
+// read by their own id, but an integration, an event rule or a cache variable is addressed under its service, and an
 // enablement is a service's feature, so their import ids name the service too: `<service>/<id>`
 // (`<service>/<feature>` for an enablement, which is that kind's own id anyway). The engine keeps
 // the id it imported with, so every later call may carry such an id: `locate` turns it back into
@@ -12,7 +12,7 @@ import { declaredView, inputShape, type ResourceDefinition } from "../provider/k
 type Props = Record<string, unknown>;
 
 /** Kinds whose import id is `<service>/<own id>`. */
-const UNDER_SERVICE = new Set(["ServiceIntegration", "ServiceEventRule"]);
+const UNDER_SERVICE = new Set(["ServiceIntegration", "ServiceEventRule", "ServiceOrchestrationCacheVariable"]);
 
 /** How to import a kind, in words (for errors and docs). */
 export function importIdFormat(kind: string): string | undefined {

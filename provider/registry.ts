@@ -12,6 +12,7 @@ import { resource as rule } from "./resources/service-event-rule";
 import { resource as integration } from "./resources/service-integration";
 import { resource as conversion } from "./resources/service-event-rules-conversion";
 import { resource as orchestration } from "./resources/service-orchestration";
+import { resource as cacheVariable } from "./resources/service-orchestration-cache-variable";
 import type { ResourceDefinition } from "./kernel/define";
 import { recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
@@ -22,6 +23,7 @@ const KINDS = {
   ServiceEventRule: rule,
   ServiceEventRulesConversion: conversion,
   ServiceOrchestration: orchestration,
+  ServiceOrchestrationCacheVariable: cacheVariable,
   ServiceCustomField: customField,
   ServiceCustomFieldValues: customFieldValues,
   ServiceEnablement: enablement,

@@ -6,6 +6,7 @@ import serviceIntegration = require("./providers/service-integration");
 import serviceEventRule = require("./providers/service-event-rule");
 import serviceEventRulesConversion = require("./providers/service-event-rules-conversion");
 import serviceOrchestration = require("./providers/service-orchestration");
+import serviceOrchestrationCacheVariable = require("./providers/service-orchestration-cache-variable");
 import serviceCustomField = require("./providers/service-custom-field");
 import serviceCustomFieldValues = require("./providers/service-custom-field-values");
 import serviceEnablement = require("./providers/service-enablement");
@@ -18,6 +19,7 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceEventRule: serviceEventRule,
   ServiceEventRulesConversion: serviceEventRulesConversion,
   ServiceOrchestration: serviceOrchestration,
+  ServiceOrchestrationCacheVariable: serviceOrchestrationCacheVariable,
   ServiceCustomField: serviceCustomField,
   ServiceCustomFieldValues: serviceCustomFieldValues,
   ServiceEnablement: serviceEnablement,

@@ -5,6 +5,7 @@ export * from "./service-integration";
 export * from "./service-event-rule";
 export * from "./service-event-rules-conversion";
 export * from "./service-orchestration";
+export * from "./service-orchestration-cache-variable";
 export * from "./service-custom-field";
 export * from "./service-custom-field-values";
 export * from "./service-enablement";

@@ -13,6 +13,7 @@ import { isEu, requireRegion, stripEuPrefix } from "./region";
 import { registerAlertGroupingSettings } from "./routes/alert-grouping-settings";
 import { registerAudit } from "./routes/audit";
 import { registerBusinessServices } from "./routes/business-services";
+import { registerCacheVariables } from "./routes/cache-variables";
 import { registerCatalog } from "./routes/catalog";
 import { registerCustomFields } from "./routes/custom-fields";
 import { registerFieldOptions } from "./routes/field-options";
@@ -232,6 +233,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerFieldOptions(app, core);
   registerEnablements(app, core);
   registerOrchestrations(app, core);
+  registerCacheVariables(app, core);
   registerAudit(app, core);
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);

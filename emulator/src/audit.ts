@@ -40,6 +40,13 @@ function actors(core: EmulatorCore, p: Principal) {
   return list;
 }
 
+/** Who acted, as a reference (a user, else the app, else the API key): the `*_by` fields of objects that record it. */
+export function actorRef(base: string, p: Principal): { id: string; type: string; self: string } {
+  if (p.userId) return { id: p.userId, type: "user_reference", self: `${base}/users/${p.userId}` };
+  if (p.appId) return { id: p.appId, type: "app_reference", self: `${base}/apps/${p.appId}` };
+  return { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
+}
+
 export function audit(core: EmulatorCore, p: Principal, root: Reference, action: AuditAction, resource: Reference, fields: FieldChange[]): void {
   if (action === "update" && fields.length === 0) return;
   const at = core.clock.now();

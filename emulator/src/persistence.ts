@@ -42,5 +42,6 @@ export function loadState(file: string): State | undefined {
   parsed.alertGroupingSettings ??= {};
   parsed.businessServices ??= {};
   parsed.serviceDependencies ??= {};
+  parsed.cacheVariables ??= {};
   return parsed;
 }

@@ -182,3 +182,9 @@ export function schemaErrors(errors: ErrorObject[]): ApiError {
 
 /** Options for fastify's ajv: report every problem, never coerce, add or drop anything. */
 export const AJV_OPTIONS = { allErrors: true, coerceTypes: false, useDefaults: false, removeAdditional: false, verbose: true } as const;
+
+/**
+ * POST and PUT of a service orchestration's cache variable: the envelope only. What the description's
+ * `oneOf` says per `configuration.type` is checked by the handler (cache-variables.ts), naming each field.
+ */
+export const cacheVariableBody = envelope("cache_variable", { type: "object" });

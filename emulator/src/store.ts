@@ -154,6 +154,23 @@ export interface OrchestrationRecord {
   version: number;
 }
 
+/** A cache variable of a service's event orchestration (`.../cache_variables`): a value kept between events. */
+export interface CacheVariableRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Unique within the service's orchestration. */
+  name: string;
+  disabled: boolean;
+  conditions: { expression: string }[];
+  /** `type` and that type's keys only (routes/cache-variables.ts). */
+  configuration: Record<string, unknown>;
+  created_at: string;
+  created_by: { id: string; type: string; self: string };
+  updated_at: string;
+  updated_by: { id: string; type: string; self: string };
+}
+
 export interface IntegrationRecord {
   id: string;
   accountId: string;
@@ -284,6 +301,7 @@ export interface State {
   services: Record<string, ServiceRecord>;
   integrations: Record<string, IntegrationRecord>;
   rules: Record<string, RuleRecord>;
+  cacheVariables: Record<string, CacheVariableRecord>;
   customFields: Record<string, CustomFieldDef>;
   alertGroupingSettings: Record<string, AlertGroupingSettingRecord>;
   businessServices: Record<string, BusinessServiceRecord>;
@@ -312,6 +330,7 @@ export function emptyState(adminToken: string): State {
     services: {},
     integrations: {},
     rules: {},
+    cacheVariables: {},
     customFields: {},
     alertGroupingSettings: {},
     businessServices: {},

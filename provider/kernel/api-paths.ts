@@ -59,3 +59,6 @@ export const DEPENDENCIES_DISASSOCIATE = "/service_dependencies/disassociate";
 /** The immediate dependencies of a technical service (a `service`) or of a business service. */
 export const dependenciesOfPath = (kind: "service" | "business_service", id: string) =>
   `/service_dependencies/${kind === "service" ? "technical_services" : "business_services"}/${seg(id)}`;
+
+/** A service orchestration's cache variables, or one of them (scopes: services.read/write, as the description says). */
+export const cacheVariablesPath = (service: string, id?: string) => `${orchestrationPath(service)}/cache_variables${id === undefined ? "" : `/${seg(id)}`}`;

@@ -21,6 +21,7 @@ import { toBody as integrationBody } from "../../provider/resources/service-inte
 import { toBody as ruleBody } from "../../provider/resources/service-event-rule";
 import { toBody as serviceBody } from "../../provider/resources/service";
 import { toOutputs as conversionOutputs } from "../../provider/resources/service-event-rules-conversion";
+import { toBody as cacheVariableBody } from "../../provider/resources/service-orchestration-cache-variable";
 import { admin, bearer, client, type Client, type Emu, type Registry, registry, type Res, sendEvent, start } from "./helpers";
 
 const OPENAPI = join(__dirname, "..", "..", "..", "shared", "openapi");
@@ -129,15 +130,6 @@ function conformance(): void {
     // The around-services description: the emulator serves its incidents (they set a service's status).
     createIncident: "incidents open from events (POST /v2/enqueue), as monitoring tools open them; the REST create is not served",
     updateIncidents: "incidents are updated one at a time (PUT /incidents/{id}); the bulk update is not served",
-    ...Object.fromEntries(
-      [
-        "listCacheVarOnServiceOrch",
-        "createCacheVarOnServiceOrch",
-        "getCacheVarOnServiceOrch",
-        "updateCacheVarOnServiceOrch",
-        "deleteCacheVarOnServiceOrch",
-      ].map((id) => [id, "orchestration cache variables are not served (no resource of the package manages them yet)"]),
-    ),
     updateBusinessService: "business services are minimal (a side of a service dependency): create, list, show and delete only",
   };
 
@@ -240,6 +232,8 @@ function conformance(): void {
     policy: string;
     integration: string;
     rule: string;
+    /** A recent_value cache variable of the service's orchestration (the update examples change its conditions and type). */
+    cacheVariable: string;
     field: string;
     fieldName: string;
     multiField: string;
@@ -305,6 +299,12 @@ function conformance(): void {
       }),
       "rule",
     ).rule.id;
+    const cacheVariable = must(
+      await api.post(`/event_orchestrations/services/${service}/cache_variables`, {
+        cache_variable: { name: "fixture_var", configuration: { type: "recent_value", source: "event.summary", regex: "(.*)" } },
+      }),
+      "cache variable",
+    ).cache_variable.id;
     const fieldName = "environment";
     const field = must(
       await api.post("/services/custom_fields", {
@@ -354,6 +354,7 @@ function conformance(): void {
       policy,
       integration,
       rule,
+      cacheVariable,
       field: field.id,
       fieldName,
       multiField,
@@ -399,6 +400,7 @@ function conformance(): void {
     const ids: Record<string, string> = {
       integration_id: f.integration,
       rule_id: f.rule,
+      cache_variable_id: f.cacheVariable,
       field_id: f.field,
       field_option_id: f.options[0],
       feature_name: "aiops",
@@ -422,7 +424,8 @@ function conformance(): void {
 
   /** Request bodies of an operation: each named example (or none). */
   function examples(o: Operation): [string, Json][] {
-    const content = o.op.requestBody?.content?.["application/json"];
+    // A body may be given by reference (components/requestBodies), as the cache variables' are.
+    const content = derefIn(o, o.op.requestBody)?.content?.["application/json"];
     if (!content) return [["no body", undefined]];
     if (content.examples) return Object.entries(content.examples as Record<string, Json>).map(([name, ex]) => [name, derefIn(o, ex).value]);
     return [["example", content.example]];
@@ -518,7 +521,7 @@ function conformance(): void {
 
   /** Properties the description requires in a request body: top-level ones and those of the envelope's object. */
   function requiredPaths(o: Operation): string[][] {
-    const schema = derefIn(o, o.op.requestBody?.content?.["application/json"]?.schema);
+    const schema = derefIn(o, derefIn(o, o.op.requestBody)?.content?.["application/json"]?.schema);
     if (!schema) return [];
     const requiredOf = (n: Json): string[] => {
       const r = derefIn(o, n);
@@ -707,6 +710,25 @@ function conformance(): void {
     test("ServiceEventRulesConversion reads the description's convert reply", () => {
       const reply = deref(doc.paths["/services/{id}/rules/convert"].post.responses["200"]).content["application/json"].examples.response.value;
       expect(conversionOutputs("PSVC1", reply)).toMatchObject({ convertStatus: "completed", convertedTo: "PC2D9ML", convertedToType: null });
+    });
+
+    test("ServiceOrchestrationCacheVariable: each type, on create and update", () => {
+      // The around-services description gives its bodies by reference (components/requestBodies).
+      const body = (name: string) => validator(pointer("around", "components", "requestBodies", name, "content", "application/json", "schema"));
+      const variables = [
+        {
+          name: "last_host",
+          conditions: [{ expression: "event.source exists" }],
+          configuration: { type: "recent_value", source: "event.source", regex: "(.*)" },
+        },
+        { name: "db_triggers", disabled: true, conditions: [], configuration: { type: "trigger_event_count", ttlSeconds: 60 } },
+        { name: "in_maintenance", configuration: { type: "external_data", dataType: "boolean", ttlSeconds: 7200 } },
+      ];
+      for (const v of variables) {
+        const sent = { cache_variable: cacheVariableBody({ service: "PSVC", ...v } as never) };
+        expectValid(body("OrchestrationCacheVariablePostRequest"), sent);
+        expectValid(body("OrchestrationCacheVariablePutRequest"), sent);
+      }
     });
 
     test("ServiceCustomFieldValues and ServiceEnablement", () => {

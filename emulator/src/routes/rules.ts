@@ -1,7 +1,7 @@
 // Service event rules: ordered (a rule's position is its index; inserting or deleting shifts the
 // others), partially updatable, and read-only once converted to event orchestration rules.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { audit, changes } from "../audit";
+import { actorRef, audit, changes } from "../audit";
 import type { Principal } from "../auth";
 import type { EmulatorCore } from "../core";
 import { ApiError, invalid, notFound } from "../errors";
@@ -289,11 +289,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
     const base = baseUrl(core, req);
     if (!s.rulesConvertedAt) {
       s.rulesConvertedAt = core.clock.iso();
-      s.rulesConvertedBy = p.userId
-        ? { id: p.userId, type: "user_reference", self: `${base}/users/${p.userId}` }
-        : p.appId
-          ? { id: p.appId, type: "app_reference", self: `${base}/apps/${p.appId}` }
-          : { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };
+      s.rulesConvertedBy = actorRef(base, p);
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_rules", value: "converted", before_value: "active" }]);
       // The rules move, one to one and in order, into the orchestration's start set, which now
       // handles the service's events (the start set's earlier rules are replaced).

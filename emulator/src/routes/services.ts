@@ -11,6 +11,7 @@ import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef, startLag } from "../service-lookup";
 import { ALERTS_AND_INCIDENTS, renderService } from "../service-view";
 import { leaveSetting } from "../grouping-membership";
+import { dropCacheVariables } from "../cache-variables";
 import { dropDependencies } from "../dependencies";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
@@ -367,6 +368,7 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     for (const id of s.integrationIds) delete core.state.integrations[id];
     for (const id of s.ruleIds) delete core.state.rules[id];
     for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
+    dropCacheVariables(core, s.id);
     leaveSetting(core, s.id);
     dropDependencies(core, s.id);
     delete core.state.services[s.id];

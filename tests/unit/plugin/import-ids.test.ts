@@ -6,6 +6,7 @@ test("a child's import id names its service; later calls with that id find both"
   expect(locate("ServiceIntegration", "PSVC/PINT", { service: "PSVC", name: "n" })).toEqual({ id: "PINT", state: { service: "PSVC", name: "n" } });
   expect(locate("ServiceIntegration", "PINT", { service: "PSVC" })).toEqual({ id: "PINT", state: { service: "PSVC" } });
   expect(locate("ServiceEnablement", "PSVC/aiops", {})).toEqual({ id: "PSVC/aiops", state: { service: "PSVC", feature: "aiops" } });
+  expect(locate("ServiceOrchestrationCacheVariable", "PSVC/cv-1", {})).toEqual({ id: "cv-1", state: { service: "PSVC" } });
   expect(locate("Service", "PSVC", {})).toEqual({ id: "PSVC", state: {} });
 });
 
