@@ -88,6 +88,62 @@ export interface PriorityLookupResult {
   summary: string;
 }
 
+export interface BusinessServiceLookupResult {
+  /** Id of the business service. */
+  id: string;
+  /** Always "business_service": with `id`, a `ServiceDependency` side. */
+  type: "business_service";
+  /** The business service's name. */
+  name: string;
+  /** A short text the API gives the business service. */
+  summary: string;
+  /** The business service's description, if it has one. */
+  description: string | null;
+  /** Who to contact about it, if it names someone. */
+  pointOfContact: string | null;
+  /** Id of the team that owns it, if one does. */
+  team: string | null;
+}
+
+export interface AlertGroupingSettingLookupResult {
+  /** The setting's name (not unique; recovery searches by it). */
+  name: string | null;
+  /** The setting's description, if it has one. */
+  description: string | null;
+  /**
+   * How alerts are grouped: by time, by machine learning, by content, or by content and machine learning.
+   */
+  type: "time" | "intelligent" | "content_based" | "content_based_intelligent";
+  /** Settings of the type; each field is checked against `type`. */
+  config: AlertGroupingSettingLookupResultConfig;
+  /** Ids of the services the setting applies to. A service belongs to at most one setting. */
+  services: string[];
+  /** When the setting was created (ISO 8601). */
+  createdAt: string;
+  /** Id of the alert grouping setting. */
+  id: string;
+}
+
+/** Settings of the type; each field is checked against `type`. */
+export interface AlertGroupingSettingLookupResultConfig {
+  /**
+   * Type "time": seconds within which alerts are grouped, 60 to 86400; 0 or unset: until the incident is resolved.
+   */
+  timeout?: number;
+  /**
+   * Types "intelligent", "content_based", "content_based_intelligent": the most seconds between grouped alerts, 300 to 3600 ("content_based" also 86400); 0 or unset: the window PagerDuty recommends.
+   */
+  timeWindow?: number;
+  /** Content types (required): whether all or any of `fields` must match. */
+  aggregate?: "all" | "any";
+  /** Content types (required): the alert fields compared, e.g. `summary`, `custom_details.host`. */
+  fields?: string[];
+  /** Type "intelligent": the fields grouped on (server default `["summary"]`). */
+  iagFields?: string[];
+  /** The window PagerDuty recommends, when it reports one. */
+  recommendedTimeWindow?: number;
+}
+
 export interface ServiceIntegrationLookupResult {
   /** Id of the service. Changing it replaces the integration. */
   service: string;

@@ -172,8 +172,8 @@ async function put(client: ApiClient, id: string, inputs: Partial<SettingInputs>
   return toOutputs(res.alert_grouping_setting);
 }
 
-/** Every setting holding one of `services`, following the listing's `after` cursors. */
-export async function settingsOf(client: ApiClient, services: readonly string[]): Promise<ApiSetting[]> {
+/** Every setting holding one of `services` (none given: every setting), following the listing's `after` cursors. */
+export async function settingsOf(client: ApiClient, services: readonly string[] = []): Promise<ApiSetting[]> {
   const out: ApiSetting[] = [];
   const seen = new Set<string>();
   let after: string | undefined;
