@@ -119,7 +119,10 @@ export const definition = defineResource({
     name: z.string().nullable(),
     description: z.string().nullable(),
     type: z.enum(SETTING_TYPES),
-    config: config.extend({ recommendedTimeWindow: z.number().optional().describe("The window PagerDuty recommends, when it reports one.") }),
+    // Described here, not taken from the input, so the lookup's result (documentedOutputs) reuses the SDK's interface of it.
+    config: config
+      .extend({ recommendedTimeWindow: z.number().optional().describe("The window PagerDuty recommends, when it reports one.") })
+      .describe("Settings of the type; each field is checked against `type`."),
     services: z.array(z.string()),
     createdAt: z.string().describe("When the setting was created (ISO 8601)."),
   }),
