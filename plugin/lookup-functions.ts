@@ -20,6 +20,8 @@ export const LOOKUP_FUNCTIONS: readonly LookupFunction[] = [
   { name: "getEscalationPolicy", query: "escalationPolicy" },
   { name: "getVendor", query: "vendor" },
   { name: "getPriority", query: "priority" },
+  { name: "getBusinessService", query: "businessService" },
+  { name: "getAlertGroupingSetting", query: "alertGroupingSetting" },
   { name: "getServiceIntegration", query: "serviceIntegration" },
   { name: "getServiceEventRules", query: "serviceEventRules" },
   { name: "getServiceEnablements", query: "serviceEnablements" },
@@ -56,6 +58,10 @@ export function resultOf(query: Query, results: ReadonlyArray<{ name: string; sc
       return r("VendorLookupResult");
     case "priority":
       return r("PriorityLookupResult");
+    case "businessService":
+      return r("BusinessServiceLookupResult");
+    case "alertGroupingSetting":
+      return r("AlertGroupingSettingLookupResult");
     case "serviceIntegration":
       return r("ServiceIntegrationLookupResult");
     case "serviceEventRules":

@@ -45,6 +45,7 @@ export interface AlertGroupingSettingConfigArgs {
   iagFields?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
+/** Settings of the type; each field is checked against `type`. */
 export interface AlertGroupingSettingConfig {
   /**
    * Type "time": seconds within which alerts are grouped, 60 to 86400; 0 or unset: until the incident is resolved.

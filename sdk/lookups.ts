@@ -8,7 +8,9 @@ import * as pulumi from "@pulumi/pulumi";
 // The result types are generated from the provider's result schemas (npm run generate); sdk/index.ts
 // exports them.
 import type {
+  AlertGroupingSettingLookupResult,
   AuditRecordLookup,
+  BusinessServiceLookupResult,
   CustomFieldLookup,
   EnablementLookup,
   EscalationPolicyLookupResult,
@@ -114,6 +116,22 @@ export function getVendor(args: { name: pulumi.Input<string> }, opts?: LookupOpt
  */
 export function getPriority(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<PriorityLookupResult> {
   return lookup("getPriority", "priority", { name: args.name }, opts);
+}
+
+/**
+ * The business service with exactly this name (case-sensitive, as Terraform's data source), e.g. for a
+ * `ServiceDependency` side: `{ id: getBusinessService({ name: "Checkout" }).id, type: "business_service" }`.
+ */
+export function getBusinessService(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<BusinessServiceLookupResult> {
+  return lookup("getBusinessService", "businessService", { name: args.name }, opts);
+}
+
+/**
+ * The alert grouping setting with exactly this name (case-sensitive); fails when two settings share
+ * it. Pass an `AlertGroupingSetting` the same program declares in `dependsOn`.
+ */
+export function getAlertGroupingSetting(args: { name: pulumi.Input<string> }, opts?: LookupOptions): pulumi.Output<AlertGroupingSettingLookupResult> {
+  return lookup("getAlertGroupingSetting", "alertGroupingSetting", { name: args.name }, opts);
 }
 
 /** The integration of a service with exactly this name (without its routing key, a secret). */

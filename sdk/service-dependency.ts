@@ -40,8 +40,8 @@ export interface ServiceDependencySupportingService {
 
 /**
  * One dependency between two services: `dependentService` relies on `supportingService`. Either side
- * may be a business service (its id with `type: "business_service"`). Both sides replace the dependency
- * when they change; it has nothing else to update.
+ * may be a business service (its id with `type: "business_service"`; `getBusinessService` finds it by name).
+ * Both sides replace the dependency when they change; it has nothing else to update.
  */
 export class ServiceDependency extends pulumi.CustomResource {
   /** The service the dependent one relies on. Changing it replaces the dependency. */

@@ -119,7 +119,10 @@ export const definition = defineResource({
     name: z.string().nullable(),
     description: z.string().nullable(),
     type: z.enum(SETTING_TYPES),
-    config: config.extend({ recommendedTimeWindow: z.number().optional().describe("The window PagerDuty recommends, when it reports one.") }),
+    // Described here, not taken from the input, so the lookup's result (documentedOutputs) reuses the SDK's interface of it.
+    config: config
+      .extend({ recommendedTimeWindow: z.number().optional().describe("The window PagerDuty recommends, when it reports one.") })
+      .describe("Settings of the type; each field is checked against `type`."),
     services: z.array(z.string()),
     createdAt: z.string().describe("When the setting was created (ISO 8601)."),
   }),
@@ -172,8 +175,8 @@ async function put(client: ApiClient, id: string, inputs: Partial<SettingInputs>
   return toOutputs(res.alert_grouping_setting);
 }
 
-/** Every setting holding one of `services`, following the listing's `after` cursors. */
-export async function settingsOf(client: ApiClient, services: readonly string[]): Promise<ApiSetting[]> {
+/** Every setting holding one of `services` (none given: every setting), following the listing's `after` cursors. */
+export async function settingsOf(client: ApiClient, services: readonly string[] = []): Promise<ApiSetting[]> {
   const out: ApiSetting[] = [];
   const seen = new Set<string>();
   let after: string | undefined;

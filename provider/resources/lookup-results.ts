@@ -6,6 +6,7 @@ import { definition as serviceDefinition } from "./service";
 import { definition as customFieldValuesDefinition } from "./service-custom-field-values";
 import { definition as ruleDefinition } from "./service-event-rule";
 import { definition as integrationDefinition } from "./service-integration";
+import { definition as settingDefinition } from "./alert-grouping-setting";
 
 const id = (what: string) => z.string().describe(`Id of the ${what}.`);
 const ruleOutputs = documentedOutputs(ruleDefinition);
@@ -41,6 +42,26 @@ export const LOOKUP_RESULTS: ReadonlyArray<{ name: string; schema: z.ZodTypeAny 
       name: z.string().describe('The priority\'s name, e.g. "P1".'),
       description: z.string().nullable().describe("The priority's description, if it has one."),
       summary: z.string().describe("A short text the API gives the priority."),
+    }),
+  },
+  {
+    name: "BusinessServiceLookupResult",
+    schema: z.object({
+      id: id("business service"),
+      type: z.literal("business_service").describe('Always "business_service": with `id`, a `ServiceDependency` side.'),
+      name: z.string().describe("The business service's name."),
+      summary: z.string().describe("A short text the API gives the business service."),
+      description: z.string().nullable().describe("The business service's description, if it has one."),
+      pointOfContact: z.string().nullable().describe("Who to contact about it, if it names someone."),
+      team: z.string().nullable().describe("Id of the team that owns it, if one does."),
+    }),
+  },
+  {
+    name: "AlertGroupingSettingLookupResult",
+    // The input's text ("Unset: not managed") is about declaring one, not reading it.
+    schema: documentedOutputs(settingDefinition).extend({
+      id: id("alert grouping setting"),
+      description: z.string().nullable().describe("The setting's description, if it has one."),
     }),
   },
   {

@@ -22,12 +22,15 @@ import { enablementOf, warningsOf, type ApiEnablement } from "./service-enableme
 import { getFieldValues } from "./service-custom-field-values";
 import { servicesNamed, toOutputs as serviceOutputs } from "./service";
 import { toOutputs as integrationOutputs } from "./service-integration";
+import { type ApiSetting, settingsOf, toOutputs as settingOutputs } from "./alert-grouping-setting";
 import { enablementsPath, READ, rulesPath, servicePath } from "../kernel/api-paths";
 
 const AUDIT = ["audit_records.read"];
 const POLICIES = ["escalation_policies.read"];
 const VENDORS = ["vendors.read"];
 const PRIORITIES = ["priorities.read"];
+// Business services and alert grouping settings are listed with `services.read` (READ), as the API
+// description says of listBusinessServices and listAlertGroupingSettings: no scope to add.
 const DAY_MS = 86_400_000;
 
 const serviceId = z.string().min(1, "must be a service id");
@@ -58,6 +61,8 @@ export const lookupInputs = z.discriminatedUnion("query", [
   lookup("escalationPolicy", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
   lookup("vendor", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
   lookup("priority", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("businessService", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
+  lookup("alertGroupingSetting", z.object({ name: z.string().min(1, "must not be empty") }).strict()),
   lookup("serviceIntegration", z.object({ service: serviceId, name: z.string().min(1, "must not be empty") }).strict()),
   lookup("serviceEventRules", byService),
   lookup("serviceEnablements", byService),
@@ -165,6 +170,28 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
       const { name } = inputs.args;
       const p = byName(await listOffset<Named>(client, "/priorities", "priorities", PRIORITIES), name, "priority");
       return { id: p.id, name: nameOf(p), description: p.description ?? null, summary: p.summary ?? nameOf(p) };
+    }
+    case "businessService": {
+      // The listing takes no `query`: every page is read and the name matched here, exactly (as Terraform's data source does).
+      const { name } = inputs.args;
+      const b = byName(await listOffset<Named>(client, "/business_services", "business_services", READ), name, "business service");
+      const team = b.team as { id?: string } | null | undefined;
+      return {
+        id: b.id,
+        type: "business_service",
+        name: nameOf(b),
+        summary: b.summary ?? nameOf(b),
+        description: b.description ?? null,
+        pointOfContact: b.point_of_contact ?? null,
+        team: team?.id ?? null,
+      };
+    }
+    case "alertGroupingSetting": {
+      // Names are not unique here (the API allows two settings of one name): a repeated name is reported, not guessed.
+      const { name } = inputs.args;
+      const settings = (await settingsOf(client)) as Array<ApiSetting & Named>;
+      const g = byName(settings, name, "alert grouping setting", { hint: " (if this program creates it, pass it in dependsOn)" });
+      return { id: g.id, ...settingOutputs(g) };
     }
     case "serviceIntegration": {
       const { service, name } = inputs.args;

@@ -42,9 +42,11 @@ export const definition = defineResource({
   kind: "ServiceDependency",
   description:
     "One dependency between two services: `dependentService` relies on `supportingService`. Either side\n" +
-    'may be a business service (its id with `type: "business_service"`). Both sides replace the dependency\n' +
-    "when they change; it has nothing else to update.",
-  notes: "Made by associate, removed by disassociate; read back from the dependent service's dependencies. Either side may be a business service by id.",
+    'may be a business service (its id with `type: "business_service"`; `getBusinessService` finds it by name).\n' +
+    "Both sides replace the dependency when they change; it has nothing else to update.",
+  notes:
+    "Made by associate, removed by disassociate; read back from the dependent service's dependencies. " +
+    "Either side may be a business service by id (`getBusinessService`).",
   inputs: dependencyInputs,
   outputs: z.object({ supportingService: sideOut, dependentService: sideOut }),
   replaceOn: ["supportingService", "dependentService"],

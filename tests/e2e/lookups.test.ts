@@ -141,7 +141,7 @@ test("destroy removes only the program's own service; the looked-up one is untou
   expect(await auditIds(pre)).toEqual(trail);
 });
 
-describe("lookups by name: escalation policy, vendor, priority and a service's integration", () => {
+describe("lookups by name: escalation policy, vendor, priority, business service, alert grouping setting and a service's integration", () => {
   const byName = `
 import * as pulumi from "@pulumi/pulumi";
 import * as pagerduty from "pulumi-pagerduty-dynamic";
@@ -150,7 +150,10 @@ const policy = pagerduty.getEscalationPolicy({ name: "Default" });
 const vendor = pagerduty.getVendor({ name: "datadog" });
 const p1 = pagerduty.getPriority({ name: "P1" });
 const alerts = pagerduty.getServiceIntegration({ service: pre, name: "Alerts" });
+const checkout = pagerduty.getBusinessService({ name: "Checkout" });
+const grouping = pagerduty.getAlertGroupingSetting({ name: "Grouped by hand" });
 const svc = new pagerduty.Service("by-policy", { name: "Lookups by policy", escalationPolicy: policy.id });
+new pagerduty.ServiceDependency("checkout-on-svc", { supportingService: { id: svc.id }, dependentService: { id: checkout.id, type: "business_service" } });
 const dd = new pagerduty.ServiceIntegration("dd", { service: svc.id, vendor: vendor.id, name: "DD" });
 new pagerduty.ServiceEventRule("urgent", {
   service: svc.id,
@@ -164,12 +167,27 @@ export const priorityId = p1.id;
 export const alerts_ = alerts;
 export const serviceId = svc.id;
 export const ddType = dd.type;
+export const checkout_ = checkout;
+export const grouping_ = grouping;
 `;
   let named: PulumiProject;
   let alertsId: string;
   let routingKey: string;
+  let business: string;
+  let grouped: string;
+  let groupingId: string;
 
   beforeAll(async () => {
+    // Made by hand, as another tool would: this package manages neither business services nor, here, the setting.
+    const made = await emu.api("POST", "/business_services", { business_service: { name: "Checkout", description: "Pay" } });
+    expect(made.status).toBe(200);
+    business = made.body.business_service.id;
+    grouped = await createService(emu, "Lookups grouped");
+    const setting = await emu.api("POST", "/alert_grouping_settings", {
+      alert_grouping_setting: { name: "Grouped by hand", type: "time", config: { timeout: 300 }, services: [{ id: grouped }] },
+    });
+    expect(setting.status).toBe(201);
+    groupingId = setting.body.alert_grouping_setting.id;
     const created = await emu.api("POST", `/services/${pre}/integrations`, { integration: { type: "events_api_v2_inbound_integration", name: "Alerts" } });
     expect(created.status).toBe(201);
     alertsId = created.body.integration.id;
@@ -189,6 +207,19 @@ export const ddType = dd.type;
     const priorities = (await emu.api("GET", "/priorities")).body.priorities;
     expect(out).toMatchObject({ policyId: emu.escalationPolicyId, vendorId: "PAM4FGS", vendorName: "Datadog", priorityId: priorities[0].id });
     expect(out.alerts_).toMatchObject({ id: alertsId, service: pre, name: "Alerts", type: "events_api_v2_inbound_integration" });
+    expect(out.checkout_).toEqual({
+      id: business,
+      type: "business_service",
+      name: "Checkout",
+      summary: "Checkout",
+      description: "Pay",
+      pointOfContact: null,
+      team: null,
+    });
+    expect(out.grouping_).toMatchObject({ id: groupingId, name: "Grouped by hand", type: "time", config: { timeout: 300 }, services: [grouped] });
+    // The looked-up business service's id made the dependency.
+    const deps = (await emu.api("GET", `/service_dependencies/business_services/${business}`)).body.relationships;
+    expect(deps.map((d: { supporting_service: { id: string } }) => d.supporting_service.id)).toEqual([out.serviceId]);
     const svc = (await emu.api("GET", `/services/${out.serviceId}?include[]=integrations`)).body.service;
     expect(svc.escalation_policy.id).toBe(emu.escalationPolicyId);
     expect(svc.integrations.map((i: { vendor: { id: string } | null }) => i.vendor?.id)).toEqual(["PAM4FGS"]);
@@ -205,6 +236,12 @@ export const ddType = dd.type;
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain(
       'args.name: no priority is named "P9" (names match exactly, including case); there are: "P1", "P2", "P3", "P4", "P5"',
+    );
+    named.setProgram(byName.replace('getBusinessService({ name: "Checkout" })', 'getBusinessService({ name: "checkout" })'));
+    const miss = named.run(["preview"]);
+    expect(miss.code).not.toBe(0);
+    expect(miss.stdout + miss.stderr).toContain(
+      'args.name: no business service is named "checkout" (names match exactly, including case); there are: "Checkout"',
     );
     named.setProgram(byName);
     named.must(["config", "set", "pagerduty:scopes", "services.read services.write custom_fields.read audit_records.read"]);
@@ -227,5 +264,9 @@ export const ddType = dd.type;
     named.must(["destroy", "--yes", "--skip-preview"]);
     expect((await emu.api("GET", `/services/${id}`)).status).toBe(404);
     expect((await emu.api("GET", `/services/${pre}/integrations/${alertsId}`)).status).toBe(200);
+    expect((await emu.api("GET", `/business_services/${business}`)).status).toBe(200);
+    expect((await emu.api("GET", `/alert_grouping_settings/${groupingId}`)).body.alert_grouping_setting.services).toEqual([
+      expect.objectContaining({ id: grouped }),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
-// Lookups by name beside getService: escalation policy, vendor, priority, and a service's integration.
+// Lookups by name beside getService: escalation policy, vendor, priority, business service, alert
+// grouping setting, and a service's integration.
 import { lookupProvider, runLookup as runWith, type LookupInputs } from "../../../../provider/resources/lookup";
 import { lookupName } from "../../../../sdk/lookups";
 import { notFound, reply, useApi } from "../../support/resource-api";
@@ -12,6 +13,8 @@ test.each([
   ["escalationPolicy", { name: "" }, "args.name"],
   ["vendor", {}, "args.name"],
   ["priority", { name: "P1", extra: true }, "args"],
+  ["businessService", { name: "" }, "args.name"],
+  ["alertGroupingSetting", {}, "args.name"],
   ["serviceIntegration", { name: "Alerts" }, "args.service"],
   ["serviceIntegration", { service: "P1", name: "" }, "args.name"],
 ])("check names the wrong argument: %s %j", async (query, args, property) => {
@@ -94,6 +97,104 @@ describe("getPriority", () => {
   });
 });
 
+/** The scopes each request of a lookup asked for. */
+function scopesAsked(): string[][] {
+  const request = api.ctx().client.request.bind(api.ctx().client);
+  const asked: string[][] = [];
+  jest.spyOn(api.ctx().client, "request").mockImplementation((method, path, opts) => {
+    asked.push(opts?.scopes ?? []);
+    return request(method, path, opts);
+  });
+  return asked;
+}
+
+describe("getBusinessService", () => {
+  test("reads every page (the listing takes no query) and matches the name exactly, with services.read", async () => {
+    const asked = scopesAsked();
+    reply(api, "GET", "/business_services?limit=100&offset=0", { business_services: [{ id: "B1", name: "checkout", summary: "checkout" }], more: true });
+    reply(api, "GET", "/business_services?limit=100&offset=1", {
+      business_services: [
+        {
+          id: "B2",
+          type: "business_service",
+          name: "Checkout",
+          summary: "Checkout",
+          description: "Pay",
+          point_of_contact: "Ann",
+          team: { id: "T1", type: "team_reference" },
+        },
+      ],
+      more: false,
+    });
+    await expect(runLookup({ query: "businessService", args: { name: "Checkout" } })).resolves.toEqual({
+      id: "B2",
+      type: "business_service",
+      name: "Checkout",
+      summary: "Checkout",
+      description: "Pay",
+      pointOfContact: "Ann",
+      team: "T1",
+    });
+    expect(asked).toEqual([["services.read"], ["services.read"]]);
+  });
+
+  test("no exact match is a failure on args.name listing the candidates; absent fields are null", async () => {
+    const page = { business_services: [{ id: "B1", name: "checkout" }], more: false };
+    reply(api, "GET", "/business_services?limit=100&offset=0", page);
+    await expect(check("businessService", { name: "Checkout" })).resolves.toMatchObject({
+      failures: [{ reason: 'args.name: no business service is named "Checkout" (names match exactly, including case); there are: "checkout"' }],
+    });
+    reply(api, "GET", "/business_services?limit=100&offset=0", page);
+    await expect(runLookup({ query: "businessService", args: { name: "checkout" } })).resolves.toMatchObject({
+      summary: "checkout",
+      description: null,
+      pointOfContact: null,
+      team: null,
+    });
+  });
+});
+
+describe("getAlertGroupingSetting", () => {
+  const setting = (id: string, name: string) => ({
+    id,
+    name,
+    description: null,
+    type: "time",
+    config: { timeout: 300 },
+    services: [{ id: "P1", type: "service_reference" }],
+    created_at: "2026-01-01T00:00:00Z",
+  });
+
+  test("follows the after cursors of every setting and matches the name exactly, with services.read", async () => {
+    const asked = scopesAsked();
+    reply(api, "GET", "/alert_grouping_settings?limit=100", { alert_grouping_settings: [setting("G1", "Checkout nights")], after: "c1" });
+    reply(api, "GET", "/alert_grouping_settings?limit=100&after=c1", {
+      alert_grouping_settings: [{ ...setting("G2", "Checkout"), type: "content_based", config: { aggregate: "all", fields: ["summary"], time_window: 300 } }],
+    });
+    await expect(runLookup({ query: "alertGroupingSetting", args: { name: "Checkout" } })).resolves.toEqual({
+      id: "G2",
+      name: "Checkout",
+      description: null,
+      type: "content_based",
+      config: { aggregate: "all", fields: ["summary"], timeWindow: 300 },
+      services: ["P1"],
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    expect(asked).toEqual([["services.read"], ["services.read"]]);
+  });
+
+  test("no match fails on args.name with the dependsOn hint; a repeated name is ambiguous", async () => {
+    reply(api, "GET", "/alert_grouping_settings?limit=100", { alert_grouping_settings: [setting("G1", "Nights")] });
+    await expect(check("alertGroupingSetting", { name: "Days" })).resolves.toMatchObject({
+      failures: [{ reason: expect.stringMatching(/^args\.name: no alert grouping setting is named "Days" .*dependsOn.*there are: "Nights"$/) }],
+    });
+    reply(api, "GET", "/alert_grouping_settings?limit=100", { alert_grouping_settings: [setting("G1", "Nights"), setting("G2", "Nights")] });
+    await expect(runLookup({ query: "alertGroupingSetting", args: { name: "Nights" } })).rejects.toThrow(
+      '2 alert grouping settings are named "Nights" (G1, G2)',
+    );
+  });
+});
+
 describe("getServiceIntegration", () => {
   test("finds the integration by name among the service's, without its routing key", async () => {
     reply(api, "GET", "/services/P1?include%5B%5D=integrations", {
@@ -134,5 +235,6 @@ describe("getServiceIntegration", () => {
 
 test("lookup names follow the SDK function and the arguments", () => {
   expect(lookupName("getVendor", { name: "Datadog" })).toBe("getVendor-Datadog");
+  expect(lookupName("getBusinessService", { name: "Checkout" })).toBe("getBusinessService-Checkout");
   expect(lookupName("getServiceIntegration", { service: "P1", name: "Alerts" })).toMatch(/^getServiceIntegration-P1-[0-9a-f]{8}$/);
 });
