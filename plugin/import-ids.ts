@@ -1,43 +1,41 @@
 // Ids for `pulumi import`. The engine imports by id alone: its Read carries no state. Most kinds
-// read by their own id, but an integration, an event rule or a cache variable is addressed under its service, and an
-// enablement is a service's feature, so their import ids name the service too: `<service>/<id>`
-// (`<service>/<feature>` for an enablement, which is that kind's own id anyway). The engine keeps
-// the id it imported with, so every later call may carry such an id: `locate` turns it back into
-// the kind's own id and the state fields it stands for. Imported inputs are rebuilt from what the
-// read found, as the program that `pulumi import` prints declares them.
+// read by their own id, but a child (an integration, an event rule, a cache variable) is addressed
+// under its service, and an enablement is a service's feature, so their import ids name the service
+// too; each definition says which (`importId`, provider/kernel/define.ts). The engine keeps the id it
+// imported with, so every later call may carry such an id: `locate` turns it back into the kind's
+// own id and the state fields it stands for. Imported inputs are rebuilt from what the read found,
+// as the program that `pulumi import` prints declares them.
 import { PagerDutyError } from "../provider/errors";
 import { DECLARED, shapeOf } from "../provider/kernel/declared";
-import { declaredView, inputShape, type ResourceDefinition } from "../provider/kernel/define";
+import { declaredView, type ImportId, inputShape, type ResourceDefinition } from "../provider/kernel/define";
+import { isResourceKind, RESOURCES } from "../provider/registry";
 
 type Props = Record<string, unknown>;
 
-/** Kinds whose import id is `<service>/<own id>`. */
-const UNDER_SERVICE = new Set(["ServiceIntegration", "ServiceEventRule", "ServiceOrchestrationCacheVariable"]);
-
-/** How to import a kind, in words (for errors and docs). */
-export function importIdFormat(kind: string): string | undefined {
-  if (UNDER_SERVICE.has(kind)) return "<service id>/<id>";
-  if (kind === "ServiceEnablement") return "<service id>/<feature>";
-  if (kind === "ServiceDependency") return undefined;
-  if (["ServiceOrchestration", "ServiceCustomFieldValues", "ServiceEventRulesConversion"].includes(kind)) return "<service id>";
-  return "<id>";
+/** How to import a kind (for errors and docs); undefined: it cannot be imported. */
+export function importIdFormat(kind: string): ImportId | undefined {
+  const format = isResourceKind(kind) ? RESOURCES[kind].definition.importId : undefined;
+  return format === null ? undefined : (format ?? "<id>");
 }
 
 /** The kind's own id and the state a call should see, from the engine's id and state. */
 export function locate(kind: string, id: string, state: Props | undefined): { id: string; state: Props } {
   const props = state ?? {};
   const importing = !Object.keys(props).length;
-  if (UNDER_SERVICE.has(kind) && id.includes("/")) {
-    const [service, own] = split(kind, id);
-    return { id: own, state: { service, ...props } };
+  const format = importIdFormat(kind);
+  if (format === "<service id>/<id>") {
+    if (id.includes("/")) {
+      const [service, own] = split(kind, id);
+      return { id: own, state: { service, ...props } };
+    }
+    if (importing) throw badId(kind, id);
   }
-  if (kind === "ServiceEnablement" && importing) {
+  if (format === "<service id>/<feature>" && importing) {
     const [service, feature] = split(kind, id);
     return { id, state: { service, feature } };
   }
-  if (importing && UNDER_SERVICE.has(kind)) throw badId(kind, id);
-  if (importing && kind === "ServiceDependency")
-    throw new PagerDutyError("ERR_INPUT", "a ServiceDependency cannot be imported (its id alone does not locate it); declare it and `up` records it");
+  if (format === undefined && importing)
+    throw new PagerDutyError("ERR_INPUT", `a ${kind} cannot be imported (its id alone does not locate it); declare it and \`up\` records it`);
   return { id, state: props };
 }
 

@@ -41,7 +41,16 @@ export interface ResourceDefinition {
    * SDK fails the program when two resources share a value.
    */
   uniqueInAccount?: string;
+  /**
+   * How `pulumi import` names one, since the engine imports by id alone (default `"<id>"`): an object
+   * that lives under its service by `"<service id>/<id>"`, a service's feature by
+   * `"<service id>/<feature>"` (its own id), a service's one object of the kind by `"<service id>"`;
+   * null: it cannot be imported (its id alone does not locate it).
+   */
+  importId?: ImportId | null;
 }
+
+export type ImportId = "<id>" | "<service id>/<id>" | "<service id>/<feature>" | "<service id>";
 
 type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "liveAsDeclared" | "secretOutputs" | "uniqueInAccount";
 

@@ -60,6 +60,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   origin: false,
+  importId: "<service id>",
 });
 
 export type CustomFieldValuesInputs = z.infer<typeof customFieldValuesInputs>;

@@ -51,6 +51,7 @@ export const definition = defineResource({
   outputs: z.object({ supportingService: sideOut, dependentService: sideOut }),
   replaceOn: ["supportingService", "dependentService"],
   origin: false,
+  importId: null,
 });
 
 type DependencyOutputs = OutputsOf<typeof definition>;

@@ -46,6 +46,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service", "feature"],
   origin: false,
+  importId: "<service id>/<feature>",
 });
 
 export type EnablementInputs = z.infer<typeof enablementInputs>;

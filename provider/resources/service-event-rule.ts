@@ -190,6 +190,7 @@ export const definition = defineResource({
   replaceOn: ["service"],
   diffIgnore: ["adoptId"],
   origin: true,
+  importId: "<service id>/<id>",
 });
 
 type RuleOutputs = OutputsOf<typeof definition>;

@@ -40,6 +40,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   origin: false,
+  importId: "<service id>",
 });
 
 /** The reply of `POST /services/{id}/rules/convert`, as the API description shows it. */

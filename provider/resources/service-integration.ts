@@ -203,6 +203,7 @@ export const definition = defineResource({
   diffIgnore: ["adoptId"],
   secretOutputs: ["integrationKey"],
   origin: true,
+  importId: "<service id>/<id>",
   uniqueInAccount: "integrationEmail",
 });
 

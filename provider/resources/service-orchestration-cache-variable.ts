@@ -135,6 +135,7 @@ export const definition = defineResource({
   replaceOn: ["service"],
   diffIgnore: ["adoptId"],
   origin: true,
+  importId: "<service id>/<id>",
 });
 
 type Outputs = OutputsOf<typeof definition>;

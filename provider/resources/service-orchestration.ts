@@ -192,6 +192,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   origin: false,
+  importId: "<service id>",
 });
 
 type Outputs = OutputsOf<typeof definition>;

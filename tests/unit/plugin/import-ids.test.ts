@@ -1,4 +1,5 @@
 import { importedInputs, importIdFormat, locate } from "../../../plugin/import-ids";
+import { inputShape } from "../../../provider/kernel/define";
 import { RESOURCES } from "../../../provider/registry";
 
 test("a child's import id names its service; later calls with that id find both", () => {
@@ -23,4 +24,14 @@ test("imported inputs are the input fields found set, nulls and objects of nulls
   const { inputs, props } = importedInputs(definition, found);
   expect(inputs).toEqual({ name: "n", escalationPolicy: "P1", status: "active" });
   expect(props.__declared).toEqual({ name: true, escalationPolicy: true, status: true });
+});
+
+test("each kind's import id comes from its definition: a kind addressed by its service has a service input", () => {
+  for (const [kind, r] of Object.entries(RESOURCES)) {
+    const format = importIdFormat(kind);
+    if (format?.startsWith("<service id>")) expect({ kind, service: "service" in inputShape(r.definition) }).toEqual({ kind, service: true });
+    if (format === undefined) expect(() => locate(kind, "X", {})).toThrow(/cannot be imported/);
+  }
+  expect(importIdFormat("ServiceDependency")).toBeUndefined();
+  expect(importIdFormat("NoSuchKind")).toBe("<id>");
 });
