@@ -3,6 +3,7 @@
 import type { Principal } from "./auth";
 import type { EmulatorCore } from "./core";
 import type { Reference } from "./http";
+import type { ActorRef } from "./store";
 
 export type AuditAction = "create" | "update" | "delete";
 
@@ -41,7 +42,7 @@ function actors(core: EmulatorCore, p: Principal) {
 }
 
 /** Who acted, as a reference (a user, else the app, else the API key): the `*_by` fields of objects that record it. */
-export function actorRef(base: string, p: Principal): { id: string; type: string; self: string } {
+export function actorRef(base: string, p: Principal): ActorRef {
   if (p.userId) return { id: p.userId, type: "user_reference", self: `${base}/users/${p.userId}` };
   if (p.appId) return { id: p.appId, type: "app_reference", self: `${base}/apps/${p.appId}` };
   return { id: p.apiKeyId ?? "", type: "api_key_reference", self: `${base}/api_keys/${p.apiKeyId ?? ""}` };

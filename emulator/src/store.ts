@@ -95,7 +95,7 @@ export interface ServiceRecord {
   ruleIds: string[];
   rulesConvertedAt: string | null;
   /** Who converted them (a reference), for include[]=migrated_metadata. */
-  rulesConvertedBy?: { id: string; type: string; self: string };
+  rulesConvertedBy?: ActorRef;
   /** Custom field values by field definition id. */
   fieldValues: Record<string, unknown>;
   enablements: Record<string, Enablement>;
@@ -154,6 +154,13 @@ export interface OrchestrationRecord {
   version: number;
 }
 
+/** Who made or changed an object, as the API records it (`created_by`, `updated_by`; audit.ts `actorRef`). */
+export interface ActorRef {
+  id: string;
+  type: string;
+  self: string;
+}
+
 /** A cache variable of a service's event orchestration (`.../cache_variables`): a value kept between events. */
 export interface CacheVariableRecord {
   id: string;
@@ -166,9 +173,9 @@ export interface CacheVariableRecord {
   /** `type` and that type's keys only (routes/cache-variables.ts). */
   configuration: Record<string, unknown>;
   created_at: string;
-  created_by: { id: string; type: string; self: string };
+  created_by: ActorRef;
   updated_at: string;
-  updated_by: { id: string; type: string; self: string };
+  updated_by: ActorRef;
 }
 
 export interface IntegrationRecord {

@@ -20,8 +20,6 @@ import { PagerDutyError } from "../errors";
 import { checkpointFile, decompress, fileBackendDir } from "../fs/file-backend";
 import type { Pulumi } from "./pulumi-runner";
 
-export { fileBackendDir };
-
 /** Where a stack's state lives, as the `pulumi` CLI reports it. */
 export interface StackLocation {
   /** `pulumi whoami --json`'s `url`, e.g. `file://~` or `file:///var/state`. */

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
-import { fileBackendDir, locateStack, repairCheckpoint, type StackLocation } from "../../../../provider/cli/checkpoint-repair";
+import { locateStack, repairCheckpoint, type StackLocation } from "../../../../provider/cli/checkpoint-repair";
 import { recover } from "../../../../provider/cli/recover";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 
@@ -120,14 +120,6 @@ describe("repairCheckpoint", () => {
     expect(repairCheckpoint({ ...where(), backendUrl: "https://api.pulumi.com" }, "/")).toMatchObject({ kind: "not-local" });
     expect(repairCheckpoint({ ...where(), backendUrl: "s3://bucket" }, "/")).toMatchObject({ kind: "not-local" });
     expect(repairCheckpoint(where(), "/")).toMatchObject({ kind: "not-local", reason: expect.stringContaining('no checkpoint of stack "dev"') });
-  });
-
-  it("file URLs resolve as the CLI resolves them", () => {
-    expect(fileBackendDir("file://~", "/p")).toBe(os.homedir());
-    expect(fileBackendDir("file://~/state?no_tmp_dir=false", "/p")).toBe(path.join(os.homedir(), "state"));
-    expect(fileBackendDir("file:///var/state", "/p")).toBe("/var/state");
-    expect(fileBackendDir("file://./state", "/p")).toBe("/p/state");
-    expect(fileBackendDir("https://api.pulumi.com", "/p")).toBeUndefined();
   });
 });
 
