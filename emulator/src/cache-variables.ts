@@ -15,7 +15,7 @@ import type { EmulatorCore } from "./core";
 import type { CacheVariableRecord } from "./store";
 import { type Json, Validator } from "./validate";
 
-export const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
+const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
 const DATA_TYPES = ["string", "number", "boolean"] as const;
 
 type Fields = Pick<CacheVariableRecord, "name" | "disabled" | "conditions" | "configuration">;

@@ -24,7 +24,7 @@ import { orGone, parentService } from "../kernel/gone";
 import { type Candidate, createOnce, RECOVER_COMMAND } from "../engine/recovery";
 import type { Resource } from "../engine/resource";
 
-export const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
+const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
 type CacheType = (typeof CACHE_TYPES)[number];
 export const DATA_TYPES = ["string", "number", "boolean"] as const;
 
@@ -70,7 +70,7 @@ const configuration = named(
 
 const condition = z.object({ expression: z.string().min(1, "must not be empty").describe("A PCL condition, e.g. `event.source exists`.") }).strict();
 
-export const cacheVariableInputs = z
+const cacheVariableInputs = z
   .object({
     service: z.string().min(1).describe("Id of the service whose event orchestration holds the variable; changing it replaces the variable."),
     name: z
