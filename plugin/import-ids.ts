@@ -6,7 +6,7 @@
 // own id and the state fields it stands for. Imported inputs are rebuilt from what the read found,
 // as the program that `pulumi import` prints declares them.
 import { PagerDutyError } from "../provider/errors";
-import { DECLARED, shapeOf } from "../provider/kernel/declared";
+import { DECLARED, declaredRecord } from "../provider/kernel/declared";
 import { declaredView, type ImportId, inputShape, type ResourceDefinition } from "../provider/kernel/define";
 import { isResourceKind, RESOURCES } from "../provider/registry";
 
@@ -60,7 +60,7 @@ export function importedInputs(definition: ResourceDefinition, props: Props): { 
     const value = withoutNulls(live === undefined || live === null ? undefined : asDeclared(key, live));
     if (value !== undefined) inputs[key] = value;
   }
-  return { inputs, props: { ...props, [DECLARED]: shapeOf(inputs) } };
+  return { inputs, props: { ...props, [DECLARED]: declaredRecord(inputs) } };
 }
 
 /** A value without its null fields (a program leaves unset what the API reports as null), deeply; objects left empty go too. */

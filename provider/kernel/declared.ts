@@ -5,10 +5,12 @@
 // the declared inputs (which fields, and inside objects which keys; no values, so never a secret),
 // and the values of declared inputs no output mirrors (`adoptId`, the provenance key `__origin`),
 // each under its own name so that the engine, which keeps an input's secretness on the output of the
-// same name, keeps it secret. The rebuilt inputs are the live values cut to the declared shape.
+// same name, keeps it secret. The rebuilt inputs are the live values cut to the declared shape. The
+// shape is kept as one string (kernel/shape-text.ts); a state written before that holds the tree.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { userInputs } from "./check";
 import { declaredView, outputShape, type ResourceDefinition } from "./define";
+import { parseShapeText, type Shape, shapeText } from "./shape-text";
 
 type Props = Record<string, unknown>;
 
@@ -18,9 +20,6 @@ export const DECLARED = "__declared";
 /** Hidden inputs the SDK passes that the provider keeps (the account is carried by the factory). */
 const KEPT_HIDDEN = ["__origin"] as const;
 
-/** A value's shape: `true` for a leaf, the keys of an object, the elements of an array. */
-export type Shape = true | Shape[] | { [key: string]: Shape };
-
 const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
 
 export function shapeOf(value: unknown): Shape {
@@ -28,6 +27,20 @@ export function shapeOf(value: unknown): Shape {
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v)]));
   return true;
 }
+
+/** The declared shape a state records: its text, or the tree states before the text held (undefined: none, or damaged). */
+export function recordedShape(recorded: unknown): Record<string, Shape> | undefined {
+  if (isPlainObject(recorded)) return recorded as Record<string, Shape>;
+  if (typeof recorded !== "string") return undefined;
+  try {
+    return parseShapeText(recorded);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the state keeps of the program's declared inputs. */
+export const declaredRecord = (declared: Props): string => shapeText(shapeOf(declared) as Record<string, Shape>);
 
 /**
  * `live` cut to `shape`: keys the server adds inside declared objects (its defaults) are left out, so
@@ -51,7 +64,7 @@ export function recordDeclared(definition: ResourceDefinition, outs: Props | und
   if (!outs || !inputs) return outs;
   const declared = userInputs(inputs);
   const mirrored = outputShape(definition);
-  const record: Props = { [DECLARED]: shapeOf(declared) };
+  const record: Props = { [DECLARED]: declaredRecord(declared) };
   for (const [k, v] of Object.entries(declared)) if (!(k in mirrored)) record[k] = v;
   for (const k of KEPT_HIDDEN) if (typeof inputs[k] === "string") record[k] = inputs[k];
   return { ...outs, ...record };
@@ -64,13 +77,14 @@ export function recordDeclared(definition: ResourceDefinition, outs: Props | und
  * before the record existed gets no inputs (the engine then keeps the old ones), as does an object that is gone.
  */
 export function withReadInputs(definition: ResourceDefinition, result: dynamic.ReadResult, state: Props | undefined): dynamic.ReadResult {
-  const shape = state?.[DECLARED];
-  if (!result.id || !result.props || !isPlainObject(shape)) return result;
+  const shape = recordedShape(state?.[DECLARED]);
+  if (!result.id || !result.props || !shape) return result;
   const mirrored = outputShape(definition);
   const asDeclared = declaredView(definition);
-  const props: Props = { ...result.props, [DECLARED]: shape };
+  // A tree from an older state is written back as text.
+  const props: Props = { ...result.props, [DECLARED]: shapeText(shape) };
   const inputs: Props = {};
-  for (const [k, s] of Object.entries(shape as Record<string, Shape>)) {
+  for (const [k, s] of Object.entries(shape)) {
     if (!(k in mirrored)) {
       if (state![k] !== undefined) props[k] = inputs[k] = state![k];
     } else if (props[k] !== undefined) {

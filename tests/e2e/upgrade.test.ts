@@ -3,6 +3,9 @@
 // captured in it) calling `resource(kind)` and `configure(req, stack)` of the installed package;
 // the current one is a single `require` line. Refresh and delete run through the old strings, and
 // the first `up` moves every resource to the new form without a request for it.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseShapeText } from "../../provider/kernel/shape-text";
 import { requestCounts } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, tarball, type RunningEmulator } from "./harness";
 import { installTarball, PREVIOUS_COMMIT, previousTarball } from "./previous-package";
@@ -108,6 +111,37 @@ test("the first up updates, deletes through the old __provider and moves every r
     expect(p.inputs).toBe(p.outputs);
     expect(p.outputs).toBe(newForm(p.kind));
   }
+});
+
+test("a state that records the declared inputs as a tree (versions before issue 38) refreshes with no change and is rewritten as text", async () => {
+  const declared = () =>
+    project
+      .resources()
+      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/pagerduty:"))
+      .map((r) => r.outputs.__declared);
+  const texts = declared();
+  // The updated resources hold the record (the moved-only ones keep the previous version's state, which has none).
+  const recorded = texts.filter((d) => d !== undefined);
+  expect(recorded.length).toBeGreaterThanOrEqual(SERVICES);
+  expect(recorded.every((d) => typeof d === "string" && d.length > 0)).toBe(true);
+  // The state as the versions before the text wrote it: the same shapes, as trees of `true`s.
+  const exported = JSON.parse(project.must(["stack", "export"]).stdout);
+  for (const r of exported.deployment.resources) if (typeof r.outputs?.__declared === "string") r.outputs.__declared = parseShapeText(r.outputs.__declared);
+  const file = path.join(project.dir, "tree-state.json");
+  fs.writeFileSync(file, JSON.stringify(exported));
+  project.must(["stack", "import", "--file", file]);
+  expect(
+    declared()
+      .filter((d) => d !== undefined)
+      .every((d) => typeof d === "object"),
+  ).toBe(true);
+
+  expect(project.run(["preview", "--expect-no-changes"]).code).toBe(0);
+  const before = await requestCounts(emu);
+  project.must(["refresh", "--yes", "--expect-no-changes"]);
+  const after = await requestCounts(emu);
+  expect(Object.keys(after).filter((route) => /^(POST|PUT|DELETE) /.test(route) && !route.includes("/oauth/") && after[route] !== before[route])).toEqual([]);
+  expect(declared()).toEqual(texts);
 });
 
 test("afterwards nothing is left to move, and destroy removes everything", async () => {

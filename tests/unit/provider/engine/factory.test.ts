@@ -64,8 +64,8 @@ describe("factory", () => {
   test("create: an adoption id takes over the object instead of creating one", async () => {
     calls.length = 0;
     // The outputs record what the program declared (kernel/declared.ts); adoptId, which no output mirrors, by value.
-    await expect(p.create({ name: "a", adoptId: "T9" })).resolves.toEqual({ id: "T9", outs: { __declared: { name: true, adoptId: true }, adoptId: "T9" } });
-    await expect(p.create({ name: "a" })).resolves.toEqual({ id: "T1", outs: { __declared: { name: true } } });
+    await expect(p.create({ name: "a", adoptId: "T9" })).resolves.toEqual({ id: "T9", outs: { __declared: "name,adoptId", adoptId: "T9" } });
+    await expect(p.create({ name: "a" })).resolves.toEqual({ id: "T1", outs: { __declared: "name" } });
     expect(calls).toEqual(["adopt T9", "create"]);
     calls.length = 0;
   });

@@ -68,7 +68,7 @@ test("a read returns the declared inputs with their live values, and keeps the r
   const made = await p.create(declared);
   // No output mirrors adoptId or __origin: the outputs keep them under their own names.
   expect(made.outs).toMatchObject({
-    [DECLARED]: { name: true, description: true, limits: { soft: true }, adoptId: true },
+    [DECLARED]: "name,description,limits{soft},adoptId",
     adoptId: "T1",
     __origin: "o1",
     account: "eu",
@@ -81,6 +81,21 @@ test("a read returns the declared inputs with their live values, and keeps the r
   // The next read finds the record again.
   expect(read.props).toMatchObject({ [DECLARED]: made.outs![DECLARED], adoptId: "T1", __origin: "o1", account: "eu", description: "edited by hand" });
   expect((await p.read("T1", read.props!)).inputs).toEqual(read.inputs);
+});
+
+test("a record a state holds as a tree (written before the text) is read, and written back as text", async () => {
+  live.set("T1", { name: "a", description: "edited by hand", limits: { soft: 1, hard: 9, burst: 3 }, steps: [], createdAt: "t0" });
+  const state = { ...live.get("T1")!, [DECLARED]: { name: true, description: true, limits: { soft: true } } };
+  const read = await p.read("T1", state);
+  expect(read.inputs).toEqual({ name: "a", description: "edited by hand", limits: { soft: 1 } });
+  expect(read.props![DECLARED]).toBe("name,description,limits{soft}");
+});
+
+test("a damaged record is no record: the engine keeps the old inputs", async () => {
+  live.set("T1", { name: "a", description: "", limits: null, steps: [], createdAt: "t0" });
+  const read = await p.read("T1", { ...live.get("T1")!, [DECLARED]: "name,limits{soft" });
+  expect(read.id).toBe("T1");
+  expect(read).not.toHaveProperty("inputs");
 });
 
 test("fields the program leaves unset stay out of the inputs; an update records the new declaration", async () => {
@@ -96,7 +111,7 @@ test("a state written before the record, and an object that is gone, get no inpu
   expect(legacy.id).toBe("T1");
   expect(legacy).not.toHaveProperty("inputs");
   live.clear();
-  await expect(p.read("T1", { name: "a", [DECLARED]: { name: true } })).resolves.toEqual({ id: "", props: {} });
+  await expect(p.read("T1", { name: "a", [DECLARED]: "name" })).resolves.toEqual({ id: "", props: {} });
 });
 
 test("shapes: objects by key, arrays by element, elements past the declared ones kept whole", () => {

@@ -118,7 +118,7 @@ describe("create", () => {
         service: "PSVC",
         values: { tier: "silver", runbook: "https://runbooks/x" },
         previousValues: { tier: "gold", runbook: null },
-        __declared: { service: true, values: { tier: true, runbook: true } },
+        __declared: "service,values{tier,runbook}",
       },
     });
   });
@@ -161,7 +161,7 @@ describe("update", () => {
       service: "PSVC",
       values: { tier: "gold", pci: false },
       previousValues: { pci: true, tier: "gold" },
-      __declared: { service: true, values: { tier: true, pci: true } },
+      __declared: "service,values{tier,pci}",
     });
   });
 });

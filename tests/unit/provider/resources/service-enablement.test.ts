@@ -79,7 +79,7 @@ describe("create", () => {
         enabled: false,
         updatedAt: "2026-11-22T10:00:00Z",
         previousEnabled: true,
-        __declared: { service: true, feature: true, enabled: true },
+        __declared: "service,feature,enabled",
       },
     });
   });
@@ -124,7 +124,7 @@ describe("read and update", () => {
   test("update writes and keeps previousEnabled", async () => {
     reply(api, "PUT", ONE, { enablements: [aiops(true)] });
     await expect(provider.update!("PSVC/aiops", props, { service: "PSVC", feature: "aiops", enabled: true })).resolves.toEqual({
-      outs: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z", __declared: { service: true, feature: true, enabled: true } },
+      outs: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z", __declared: "service,feature,enabled" },
     });
   });
   test("update of a service deleted out of band says it is gone and that pulumi refresh reconciles", async () => {

@@ -119,7 +119,7 @@ describe("status: what the service computes is not drift", () => {
     test("a refresh of a busy service rebuilds the declared status as active and reports the live one", async () => {
       const p = api.provider(resource);
       reply(api, "GET", "/services/PABC123", service("critical"));
-      const state = { ...toOutputs(live), __declared: { name: true, escalationPolicy: true, status: true } };
+      const state = { ...toOutputs(live), __declared: "name,escalationPolicy,status" };
       const read = await p.read!("PABC123", state);
       expect(read.props).toMatchObject({ status: "critical" });
       expect(read.inputs).toEqual({ name: "Checkout", escalationPolicy: "PEP1", status: "active" });
