@@ -11,12 +11,17 @@
 // - "bare floor": the same provider object, but each resource writes its `__provider` as one short
 //   `require` line, as this package's classes do (sdk/provider.ts): lighter than Pulumi's dynamic
 //   API makes any provider.
+// - "shaped floor": the bare floor's provider object per kind, but its resources carry what this
+//   package's do: the same `__provider` line form, `__origin` in the inputs, and as outputs the
+//   outputs this package's resources have with its bookkeeping (`__declared` as one string,
+//   `__createdAt` on event rules), the integration key a secret. Beside the floor it measures what
+//   the engine pays for this package's state alone; beside this package, what the work costs.
 // - "heavy floor": a provider per kind that returns the outputs this package's resources have (the
 //   integration key a secret too), made in the program, so the serializer inlines its methods with
 //   what they capture (about 2 KB of `__provider`, stored twice per resource): a floor whose
 //   resources weigh about what this package's did before its providers became modules (issue 30).
 
-export type Impl = "provider" | "floor" | "bare floor" | "heavy floor";
+export type Impl = "provider" | "floor" | "bare floor" | "shaped floor" | "heavy floor";
 
 export interface ProgramOptions {
   services: number;
@@ -78,6 +83,29 @@ const KINDS: Record<string, { computed: string; secret: string[] }> = {
   },
 };
 
+/**
+ * The shaped floor's provider objects by kind: the heavy floor's outputs with the inputs over them,
+ * and the record this package keeps of the declared inputs (provider/kernel/shape-text.ts's form).
+ */
+const SHAPED_PROVIDER = `
+const shapeOf = (v) => Array.isArray(v) ? "[" + v.map((e) => e !== null && typeof e === "object" ? shapeOf(e) : ".").join(",") + "]"
+  : v !== null && typeof v === "object" ? "{" + members(v) + "}" : "";
+const members = (o) => Object.keys(o).filter((k) => !k.startsWith("__")).map((k) => k + shapeOf(o[k])).join(",");
+function shaped(kind, computed) {
+  const outs = (inputs) => ({ ...computed, ...inputs, __declared: members(inputs), ...(kind === "ServiceEventRule" ? { __createdAt: Date.now() } : {}) });
+  return {
+    create: async (inputs) => ({ id: kind + "-" + Math.random().toString(36).slice(2, 12), outs: outs(inputs) }),
+    read: async (id, props) => ({ id, props }),
+    // Changed user inputs are an update, as this package's diff reports them.
+    diff: async (_id, olds, news) => ({
+      changes: Object.keys(news).some((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])),
+    }),
+    update: async (_id, _olds, news) => ({ outs: outs(news) }),
+    delete: async () => {},
+  };
+}
+`;
+
 /** The floor's package, `ppd-bench-floor`: its files by path inside the package. */
 export function floorModule(): Record<string, string> {
   const files: Record<string, string> = {
@@ -86,6 +114,9 @@ export function floorModule(): Record<string, string> {
     "index.d.ts": `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`,
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
+    "shaped.js": `"use strict";\n${SHAPED_PROVIDER}\nmodule.exports = {\n${Object.entries(KINDS)
+      .map(([kind, k]) => `  ${kind}: shaped(${JSON.stringify(kind)}, ${k.computed}),`)
+      .join("\n")}\n};\n`,
   };
   return files;
 }
@@ -100,6 +131,25 @@ function floorKind(kind: string) {
   return class extends pulumi.CustomResource {
     constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
       super("pulumi-nodejs:dynamic/floor:" + kind, name, { ...args, __provider: floorProvider }, opts);
+    }
+  };
+}
+const pagerduty = { Service: floorKind("Service"), ServiceIntegration: floorKind("ServiceIntegration"), ServiceEventRule: floorKind("ServiceEventRule") };
+`;
+
+/**
+ * The shaped floor's classes: as the bare floor's, with this package's hidden inputs (its
+ * provenance key, 32 hex digits) and its secret output.
+ */
+const SHAPED_CLASSES = `
+import { createHash } from "crypto";
+function floorKind(kind: string) {
+  return class extends pulumi.CustomResource {
+    constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+      const __origin = createHash("md5").update(kind + "/" + name).digest("hex");
+      const __provider = 'exports.handler=()=>require("ppd-bench-floor/shaped").' + kind;
+      const secret = kind === "ServiceIntegration" ? { additionalSecretOutputs: ["integrationKey"] } : {};
+      super("pulumi-nodejs:dynamic/floor:" + kind, name, { ...args, __origin, __provider }, pulumi.mergeOptions(opts, secret));
     }
   };
 }
@@ -150,6 +200,8 @@ function implementation(impl: Impl): string {
       return FLOOR_CLASSES;
     case "bare floor":
       return BARE_CLASSES;
+    case "shaped floor":
+      return SHAPED_CLASSES;
     case "heavy floor":
       // The same factory, called in the program: its objects are no module's exports, so the
       // serializer inlines their methods with the kind and the computed outputs they capture.

@@ -1,7 +1,8 @@
 // Side-by-side benchmark (issues 8, 30, 38): this provider against the minimal floor (the same
 // program graph with a do-nothing dynamic provider over Pulumi's API whose state holds the same
 // user fields and nothing else, bench/compare-program.ts; or, with --floor bare, the same with a
-// one-line `__provider`, lighter than Pulumi's API makes any provider), phase by phase and interleaved, at 0 ms and at added
+// one-line `__provider`, lighter than Pulumi's API makes any provider; or, with --floor shaped, a
+// do-nothing provider whose state is shaped as ours), phase by phase and interleaved, at 0 ms and at added
 // latency, for up, `preview --refresh --expect-no-changes`, an update of every service and rule,
 // and destroy: time (medians and spread over rounds), CPU apart for the provider process, the whole
 // `pulumi` run and the emulator, requests per resource operation, and the state after each phase.
@@ -20,7 +21,7 @@
 // Usage: npm run bench:compare [-- --quick] [--services N] [--latency MS (0: none)] [--rounds R]
 //        [--cases comparison,scale,concurrent] [--wide-parallel P] [--profile DIR] [--scale N]
 //        [--scale-runs floor,heavy-floor,no-limit,limit] [--stacks K] [--stack-services N]
-//        [--binding-limit PER_MINUTE] [--floor floor|bare]
+//        [--binding-limit PER_MINUTE] [--floor floor|bare|shaped]
 // Prints markdown tables on stdout (progress on stderr) and writes bench/results/compare[-quick].json.
 // The parts: compare/options.ts (flags, targets), compare/phase.ts (one measured run), cpu.ts,
 // state.ts, comparison.ts, profile.ts, scale.ts, concurrent.ts, report.ts.

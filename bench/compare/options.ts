@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 
 export const CASES = ["comparison", "scale", "concurrent"] as const;
-/** The comparison's floor (bench/compare-program.ts): issue 38's, or the bare one. */
-export const FLOORS = { floor: "floor", bare: "bare floor" } as const;
+/** The comparison's floor (bench/compare-program.ts): issue 38's, the bare one, or the one shaped as this package's state. */
+export const FLOORS = { floor: "floor", bare: "bare floor", shaped: "shaped floor" } as const;
 export type FloorName = keyof typeof FLOORS;
 export type Case = (typeof CASES)[number];
 

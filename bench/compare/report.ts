@@ -4,7 +4,7 @@ import { RESOURCES_PER_SERVICE } from "../compare-program";
 import type { ComparisonRow, ComparisonState, Spread } from "./comparison";
 import type { ConcurrentResult } from "./concurrent";
 import { PER_MINUTE } from "./emulator";
-import { type Options, TARGET } from "./options";
+import { type FloorName, type Options, TARGET } from "./options";
 import { ENGINE_DEFAULT_PARALLEL, PHASES } from "./phase";
 import type { ProfileSummary } from "./profile";
 import type { ScaleRow, ScaleState } from "./scale";
@@ -46,6 +46,20 @@ function emulatorShare(r: ComparisonRow): string {
   return `${cpu} = ${r.emulatorShareOfGap >= 1 ? "≥ all" : pct(r.emulatorShareOfGap)} of ${(r.ours.median - r.floor.median).toFixed(2)} s`;
 }
 
+/** What each floor is, in the comparison's heading (bench/compare-program.ts). */
+const FLOOR_TEXT: Record<FloorName, string> = {
+  floor:
+    "its outputs are its inputs: the same user fields as ours and nothing else; used through `pulumi.dynamic.Resource`, whose " +
+    "serializer writes it as a `require` of the package (issue 38's floor). ",
+  bare:
+    "its outputs are its inputs: the same user fields as ours and nothing else; its resources write their `__provider` as one " +
+    "short `require` line, as ours do (the bare floor, `--floor bare`: lighter than Pulumi's dynamic API makes any provider). ",
+  shaped:
+    "its resources carry what ours do, the outputs this package's resources have with its bookkeeping (`__declared`, `__origin`, " +
+    "`__createdAt`, the integration key a secret) and a one-line `__provider`, but it makes no request (the shaped floor, " +
+    "`--floor shaped`: beside the floor it is the engine's cost of our state, beside ours the cost of the work). ",
+};
+
 function comparisonSection(o: Options, rows: ComparisonRow[]): string[] {
   const n = o.services;
   const ops = n * RESOURCES_PER_SERVICE;
@@ -54,11 +68,7 @@ function comparisonSection(o: Options, rows: ComparisonRow[]): string[] {
   return [
     `**This provider against the minimal floor**: ${n} services, each with an Events API v2 integration and an event rule ` +
       `(${ops} resources, as many operations per phase). Floor: the same graph with a do-nothing dynamic provider, the \`module.exports\` ` +
-      "of a package under the project's node_modules, whose outputs are their inputs: the same user fields as ours and nothing else; " +
-      (o.floor === "bare"
-        ? "its resources write their `__provider` as one short `require` line, as ours do (the bare floor, `--floor bare`: lighter than " +
-          "Pulumi's dynamic API makes any provider). "
-        : "used through `pulumi.dynamic.Resource`, whose serializer writes it as a `require` of the package (issue 38's floor). ") +
+      `of a package under the project's node_modules; ${FLOOR_TEXT[o.floor]}` +
       "Each in its own stack, the two run phase by phase, interleaved, " +
       `the order flipped every round (ABBA); ${rounds}. ` +
       `Both at the engine's default parallelism (${ENGINE_DEFAULT_PARALLEL} here: 4 × CPUs)` +

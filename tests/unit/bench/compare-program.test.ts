@@ -2,13 +2,16 @@
 // bare floor hold the user's fields and nothing else: the floor's provider is its package's object,
 // which the serializer writes as a `require`; the bare floor's `__provider` line loads that object
 // the way the dynamic-provider host does. The heavy floor returns the outputs this package's
-// resources have, and its provider objects, made in the program, are inlined by the serializer.
+// resources have, and its provider objects, made in the program, are inlined by the serializer. The
+// shaped floor's resources carry what this package's carry, outputs and bookkeeping.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { floorModule, program } from "../../../bench/compare-program";
+import { shapeOf } from "../../../provider/kernel/declared";
 import { outputShape } from "../../../provider/kernel/define";
+import { shapeText } from "../../../provider/kernel/shape-text";
 import { RESOURCES } from "../../../provider/registry";
 import { ROOT } from "../../../scripts/repo-root";
 
@@ -105,4 +108,29 @@ test("the floor: Pulumi's dynamic resource over the package's object, which the 
   expect(out.updated).toEqual({ ...INPUTS.ServiceIntegration, name: "x" });
   expect(out.text).toMatch(/require\("ppd-bench-floor(\/index\.js)?"\)/);
   expect(out.text.length).toBeLessThan(400);
+});
+
+test("the shaped floor: its resources carry this package's outputs and bookkeeping, with the same record of the declared inputs", () => {
+  const dir = project();
+  const source = program({ services: 1, prefix: "B", impl: "shaped floor" });
+  expect(source).toContain('"pulumi-nodejs:dynamic/floor:" + kind');
+  expect(source).toContain('additionalSecretOutputs: ["integrationKey"]');
+  const out = inDir(
+    dir,
+    `
+    const req = require("node:module").createRequire(process.cwd() + "/");
+    const shaped = req("ppd-bench-floor/shaped");
+    (async () => {
+      const outs = {};
+      for (const [kind, inputs] of Object.entries(${JSON.stringify(INPUTS)})) outs[kind] = (await shaped[kind].create({ ...inputs, __origin: "o" })).outs;
+      const updated = (await shaped.Service.update("S", outs.Service, { ...${JSON.stringify(INPUTS.Service)}, description: "x" })).outs;
+      console.log(JSON.stringify({ outs, updated }));
+    })();`,
+  );
+  for (const kind of Object.keys(INPUTS) as (keyof typeof INPUTS)[]) {
+    const bookkeeping = kind === "ServiceEventRule" ? ["__createdAt", "__declared", "__origin"] : ["__declared", "__origin"];
+    expect(Object.keys(out.outs[kind]).sort()).toEqual([...Object.keys(outputShape(RESOURCES[kind].definition)), ...bookkeeping].sort());
+    expect(out.outs[kind].__declared).toBe(shapeText(shapeOf(INPUTS[kind]) as never));
+  }
+  expect(out.updated).toMatchObject({ description: "x", __declared: "name,description,escalationPolicy" });
 });
