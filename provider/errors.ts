@@ -12,7 +12,7 @@ export type ErrorCode =
   | "ERR_NETWORK" // the request failed below HTTP (socket, DNS, timeout)
   | "ERR_INPUT" // a resource's inputs are invalid
   | "ERR_CONFLICT" // the object is in a state that forbids the operation (e.g. converted rules)
-  | "ERR_STATE" // the stack's state could not be read to settle an interrupted create
+  | "ERR_STATE" // the stack's state could not be read (to settle an interrupted create; a damaged record)
   | "ERR_PULUMI"; // a \`pulumi\` command a CLI ran failed
 
 export class PagerDutyError extends Error {

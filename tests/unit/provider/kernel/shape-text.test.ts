@@ -38,6 +38,7 @@ test.each(["a{b", "a[.", "a[x]", "a,", ",a", "a}b", '"unterminated', '"\\x"', "a
   try {
     parseShapeText(text);
   } catch (e) {
-    expect((e as ShapeTextError).code).toBe("SHAPE_TEXT");
+    expect((e as ShapeTextError).code).toBe("ERR_STATE");
+    expect((e as ShapeTextError).message).toMatch(/^__declared is not a declared shape at offset \d+/);
   }
 });
