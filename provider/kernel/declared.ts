@@ -77,12 +77,13 @@ export function recordDeclared(definition: ResourceDefinition, outs: Props | und
  * before the record existed gets no inputs (the engine then keeps the old ones), as does an object that is gone.
  */
 export function withReadInputs(definition: ResourceDefinition, result: dynamic.ReadResult, state: Props | undefined): dynamic.ReadResult {
-  const shape = recordedShape(state?.[DECLARED]);
+  const recorded = state?.[DECLARED];
+  const shape = recordedShape(recorded);
   if (!result.id || !result.props || !shape) return result;
   const mirrored = outputShape(definition);
   const asDeclared = declaredView(definition);
-  // A tree from an older state is written back as text.
-  const props: Props = { ...result.props, [DECLARED]: shapeText(shape) };
+  // A text is carried as it is; a tree from an older state is written back as text.
+  const props: Props = { ...result.props, [DECLARED]: typeof recorded === "string" ? recorded : shapeText(shape) };
   const inputs: Props = {};
   for (const [k, s] of Object.entries(shape)) {
     if (!(k in mirrored)) {

@@ -18,6 +18,8 @@ export type Shape = true | Shape[] | { [key: string]: Shape };
 type Members = { [key: string]: Shape };
 
 const BARE_KEY = /^[A-Za-z0-9_$]+$/;
+/** A bare key where the parser stands (sticky: matched in place, not on a copy of the rest). */
+const BARE_KEY_AT = /[A-Za-z0-9_$]+/y;
 
 const keyText = (k: string) => (BARE_KEY.test(k) ? k : JSON.stringify(k));
 
@@ -57,7 +59,8 @@ export function parseShapeText(text: string): Members {
 
   const key = (): string => {
     if (text[at] !== '"') {
-      const m = /^[A-Za-z0-9_$]+/.exec(text.slice(at));
+      BARE_KEY_AT.lastIndex = at;
+      const m = BARE_KEY_AT.exec(text);
       if (!m) return fail();
       at += m[0].length;
       return m[0];
