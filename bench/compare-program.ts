@@ -64,9 +64,13 @@ function floorProvider(kind, computed) {
 
 const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" }`;
 
-/** Per kind: the outputs the heavy floor computes, and which are secret. */
-const KINDS: Record<string, { computed: string; secret: string[] }> = {
+/**
+ * Per kind: the outputs the heavy floor computes, and which are secret; `live`: where the shaped
+ * floor reports what the service reports for the benchmark's services instead.
+ */
+const KINDS: Record<string, { computed: string; secret: string[]; live?: string }> = {
   Service: {
+    live: "{ autoResolveTimeout: 14400, acknowledgementTimeout: 1800, alertGroupingParameters: { type: null } }",
     computed: `{ description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
     incidentUrgencyRule: { type: "constant", urgency: "high" }, supportHours: null, scheduledActions: [], alertGroupingParameters: null,
     autoPauseNotificationsParameters: { enabled: false, timeout: null }, ...${AT}, summary: "Bench", lastIncidentTimestamp: null }`,
@@ -91,8 +95,11 @@ const SHAPED_PROVIDER = `
 const shapeOf = (v) => Array.isArray(v) ? "[" + v.map((e) => e !== null && typeof e === "object" ? shapeOf(e) : ".").join(",") + "]"
   : v !== null && typeof v === "object" ? "{" + members(v) + "}" : "";
 const members = (o) => Object.keys(o).filter((k) => !k.startsWith("__")).map((k) => k + shapeOf(o[k])).join(",");
+// Unset (null) outputs are left out of the state, as this package does (provider/kernel/unset.ts).
+const withoutUnset = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
 function shaped(kind, computed) {
-  const outs = (inputs) => ({ ...computed, ...inputs, __declared: members(inputs), ...(kind === "ServiceEventRule" ? { __createdAt: Date.now() } : {}) });
+  const outs = (inputs) =>
+    withoutUnset({ ...computed, ...inputs, __declared: members(inputs), ...(kind === "ServiceEventRule" ? { __createdAt: Date.now() } : {}) });
   return {
     create: async (inputs) => ({ id: kind + "-" + Math.random().toString(36).slice(2, 12), outs: outs(inputs) }),
     read: async (id, props) => ({ id, props }),
@@ -115,7 +122,7 @@ export function floorModule(): Record<string, string> {
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
     "shaped.js": `"use strict";\n${SHAPED_PROVIDER}\nmodule.exports = {\n${Object.entries(KINDS)
-      .map(([kind, k]) => `  ${kind}: shaped(${JSON.stringify(kind)}, ${k.computed}),`)
+      .map(([kind, k]) => `  ${kind}: shaped(${JSON.stringify(kind)}, { ...${k.computed}, ...${k.live ?? "{}"} }),`)
       .join("\n")}\n};\n`,
   };
   return files;

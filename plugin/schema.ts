@@ -93,7 +93,7 @@ const isObject = (s: z.ZodTypeAny): boolean => {
   return false;
 };
 
-/** Inputs: not optional. Outputs: neither optional nor nullable (the provider reports null for unset). */
+/** Inputs: not optional. Outputs: neither optional nor nullable (the provider leaves an unset output out). */
 function isRequired(s: z.ZodTypeAny, mode: Mode): boolean {
   if (s.isOptional()) return false;
   return mode === "input" || !s.isNullable();

@@ -73,9 +73,9 @@ export interface AlertGroupingSettingConfig {
  */
 export class AlertGroupingSetting extends pulumi.CustomResource {
   /** The setting's name (not unique; recovery searches by it). */
-  declare readonly name: pulumi.Output<string | null>;
+  declare readonly name: pulumi.Output<string | undefined>;
   /** Free text about the setting. Unset: not managed. */
-  declare readonly description: pulumi.Output<string | null>;
+  declare readonly description: pulumi.Output<string | undefined>;
   /**
    * How alerts are grouped: by time, by machine learning, by content, or by content and machine learning.
    */

@@ -44,7 +44,7 @@ export interface ServiceLookupResult {
   createdAt: string;
   /** A short text the API gives the service (its name). */
   summary: string;
-  /** When the service's last incident was opened (ISO 8601); null when it had none. */
+  /** When the service's last incident was opened (ISO 8601), if it had one. */
   lastIncidentTimestamp: string | null;
   /** Id of the service. */
   id: string;

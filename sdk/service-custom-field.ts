@@ -56,15 +56,15 @@ export class ServiceCustomField extends pulumi.CustomResource {
   /** The name people see, unique in the account (at most 50 characters). */
   declare readonly displayName: pulumi.Output<string>;
   /** What the field holds. Unset: not managed; null clears it. */
-  declare readonly description: pulumi.Output<string | null>;
+  declare readonly description: pulumi.Output<string | undefined>;
   /** The kind of data the field holds. Changing it replaces the field. */
   declare readonly dataType: pulumi.Output<"boolean" | "integer" | "float" | "string" | "datetime" | "url">;
   /**
    * One value or a list (`multi_*`), free or chosen from `fieldOptions` (`*_fixed`, string fields only). Changing it replaces the field.
    */
   declare readonly fieldType: pulumi.Output<"single_value" | "single_value_fixed" | "multi_value" | "multi_value_fixed">;
-  /** The value services get when none is set; null when none. */
-  declare readonly defaultValue: pulumi.Output<null | boolean | number | string | (boolean | number | string)[]>;
+  /** The value services get when none is set; unset when none. */
+  declare readonly defaultValue: pulumi.Output<boolean | number | string | (boolean | number | string)[] | undefined>;
   /** Whether the field shows on services. Unset: not managed (the API enables new fields). */
   declare readonly enabled: pulumi.Output<boolean>;
   /** The values the field allows, in the API's order (empty unless the field type is fixed). */

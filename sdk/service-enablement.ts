@@ -30,8 +30,8 @@ export class ServiceEnablement extends pulumi.CustomResource {
   declare readonly feature: pulumi.Output<"aiops">;
   /** Whether the feature is on for the service. */
   declare readonly enabled: pulumi.Output<boolean>;
-  /** When the switch was last written (ISO 8601); null when it never was. */
-  declare readonly updatedAt: pulumi.Output<string | null>;
+  /** When the switch was last written (ISO 8601); unset when it never was. */
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
   /** The value before this resource first wrote it; restored on delete. */
   declare readonly previousEnabled: pulumi.Output<boolean>;
   /** The account the object lives in, as the program names it (undefined: the default account). */

@@ -314,9 +314,9 @@ export class ServiceEventRule extends pulumi.CustomResource {
   /** Whether the rule is off. */
   declare readonly disabled: pulumi.Output<boolean>;
   /** When the rule matches an event. */
-  declare readonly conditions: pulumi.Output<ServiceEventRuleConditions | null>;
+  declare readonly conditions: pulumi.Output<ServiceEventRuleConditions | undefined>;
   /** When the rule is active: exactly one of `activeBetween` and `scheduledWeekly`; `null` removes it. */
-  declare readonly timeFrame: pulumi.Output<ServiceEventRuleTimeFrame | null>;
+  declare readonly timeFrame: pulumi.Output<ServiceEventRuleTimeFrame | undefined>;
   /** Values captured from the event for the actions' templates. */
   declare readonly variables: pulumi.Output<ServiceEventRuleVariable[]>;
   /** What a matching event does, as the rule has it (actions it does not take left out). */

@@ -33,9 +33,9 @@ export class ServiceEventRulesConversion extends pulumi.CustomResource {
   /** The state the API reports for the conversion, e.g. "completed". */
   declare readonly convertStatus: pulumi.Output<string>;
   /** Id of the event orchestration the rules now live in. */
-  declare readonly convertedTo: pulumi.Output<string | null>;
+  declare readonly convertedTo: pulumi.Output<string | undefined>;
   /** Type of the object the rules were converted to, when the API says. */
-  declare readonly convertedToType: pulumi.Output<string | null>;
+  declare readonly convertedToType: pulumi.Output<string | undefined>;
   /** The account the object lives in, as the program names it (undefined: the default account). */
   declare readonly account: pulumi.Output<string | undefined>;
 

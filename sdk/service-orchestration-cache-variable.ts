@@ -100,8 +100,8 @@ export class ServiceOrchestrationCacheVariable extends pulumi.CustomResource {
   declare readonly conditions: pulumi.Output<ServiceOrchestrationCacheVariableCondition[]>;
   /** The live configuration. */
   declare readonly configuration: pulumi.Output<ServiceOrchestrationCacheVariableConfiguration>;
-  /** Type "external_data": the endpoint that sets the variable's data; null otherwise. */
-  declare readonly dataEndpoint: pulumi.Output<string | null>;
+  /** Type "external_data": the endpoint that sets the variable's data; unset otherwise. */
+  declare readonly dataEndpoint: pulumi.Output<string | undefined>;
   /** When the variable was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
   /** The account the object lives in, as the program names it (undefined: the default account). */

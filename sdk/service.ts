@@ -220,11 +220,11 @@ export class Service extends pulumi.CustomResource {
   /**
    * Seconds until an incident resolves itself; `null` disables. Unset: not managed (server default 14400).
    */
-  declare readonly autoResolveTimeout: pulumi.Output<number | null>;
+  declare readonly autoResolveTimeout: pulumi.Output<number | undefined>;
   /**
    * Seconds until an acknowledged incident triggers again; `null` disables. Unset: not managed (server default 1800).
    */
-  declare readonly acknowledgementTimeout: pulumi.Output<number | null>;
+  declare readonly acknowledgementTimeout: pulumi.Output<number | undefined>;
   /**
    * The service's status as PagerDuty reports it: "active" (enabled, no open incident), "warning" (acknowledged incidents), "critical" (triggered incidents), "maintenance" (in a maintenance window) or "disabled".
    */
@@ -234,23 +234,23 @@ export class Service extends pulumi.CustomResource {
    */
   declare readonly alertCreation: pulumi.Output<"create_incidents" | "create_alerts_and_incidents">;
   /** How the urgency of new incidents is chosen. */
-  declare readonly incidentUrgencyRule: pulumi.Output<ServiceIncidentUrgencyRule | null>;
+  declare readonly incidentUrgencyRule: pulumi.Output<ServiceIncidentUrgencyRule | undefined>;
   /** Support hours, for incidentUrgencyRule type "use_support_hours"; `null` removes them. */
-  declare readonly supportHours: pulumi.Output<ServiceSupportHours | null>;
+  declare readonly supportHours: pulumi.Output<ServiceSupportHours | undefined>;
   /** Urgency changes at the start or end of the support hours. */
   declare readonly scheduledActions: pulumi.Output<ServiceScheduledAction[]>;
   /** How alerts are grouped into incidents; `null` turns grouping off. */
-  declare readonly alertGroupingParameters: pulumi.Output<ServiceAlertGroupingParameters | null>;
+  declare readonly alertGroupingParameters: pulumi.Output<ServiceAlertGroupingParameters | undefined>;
   /** Pausing notifications of transient alerts. */
-  declare readonly autoPauseNotificationsParameters: pulumi.Output<ServiceAutoPauseNotificationsParameters | null>;
+  declare readonly autoPauseNotificationsParameters: pulumi.Output<ServiceAutoPauseNotificationsParameters | undefined>;
   /** The service's page in the PagerDuty web app. */
   declare readonly htmlUrl: pulumi.Output<string>;
   /** When the service was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
   /** A short text the API gives the service (its name). */
   declare readonly summary: pulumi.Output<string>;
-  /** When the service's last incident was opened (ISO 8601); null when it had none. */
-  declare readonly lastIncidentTimestamp: pulumi.Output<string | null>;
+  /** When the service's last incident was opened (ISO 8601), if it had one. */
+  declare readonly lastIncidentTimestamp: pulumi.Output<string | undefined>;
   /** The account the object lives in, as the program names it (undefined: the default account). */
   declare readonly account: pulumi.Output<string | undefined>;
 

@@ -13,6 +13,7 @@ import { diffManaged } from "../kernel/diff";
 import { serverMaintained, unmanagedChanges } from "../kernel/drift";
 import { deleteOrGone, readOrGone, updateOrGone } from "../kernel/gone";
 import { PartialCreateError } from "../kernel/partial";
+import { leanResult } from "../kernel/unset";
 import { assertWritable, writeRefused } from "./planned-write";
 import type { Checked, Definition, Proposed, Recorded, Resource, StateOf } from "./resource";
 import { withServiceNotFoundHint } from "./service-hint";
@@ -154,7 +155,7 @@ export function makeProvider<D extends Definition>(
       // Adoption by id: the object exists already; nothing is created.
       const adoptId = news?.adoptId;
       if (resource.adopt && typeof adoptId === "string" && adoptId)
-        return carryAccount(declared(await resource.adopt(ctx, adoptId, asChecked(news)), news), inputs);
+        return leanResult(carryAccount(declared(await resource.adopt(ctx, adoptId, asChecked(news)), news), inputs));
       // The state records when what this process made was made, so a later process can tell a 404 of
       // it from lag: the API's `createdAt` where the kind has one, else a stamp of ours (the object's
       // own create, or that of the service whose settings it holds).
@@ -164,7 +165,7 @@ export function makeProvider<D extends Definition>(
           : undefined;
       try {
         const made = await resource.create(ctx, asChecked(news));
-        return carryAccount(carryStamp(declared(made, news), stamp(made.id, made.outs)), inputs);
+        return leanResult(carryAccount(carryStamp(declared(made, news), stamp(made.id, made.outs)), inputs));
       } catch (e) {
         if (e instanceof PartialCreateError)
           Object.assign(
@@ -185,7 +186,8 @@ export function makeProvider<D extends Definition>(
       const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, asState(props ?? {}))));
       if (result.id) ctx.drift.markRead(kind, id);
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
-      return carryAccount(withReadInputs(definition, result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, props), state);
+      // The inputs are rebuilt before the unset fields go: a declared `null` stays declared.
+      return leanResult(carryAccount(withReadInputs(definition, result.id ? carryStamp(result, state?.[CREATED_AT_KEY]) : result, props), state));
     },
 
     async update(id, olds, inputs) {
@@ -196,7 +198,7 @@ export function makeProvider<D extends Definition>(
       const updated = await updateOrGone(resource.subject(id, asState(before)), () =>
         ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))),
       );
-      return carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs);
+      return leanResult(carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs));
     },
 
     async delete(id, state) {

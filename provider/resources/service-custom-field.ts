@@ -102,7 +102,7 @@ export const definition = defineResource({
     description: z.string().nullable(),
     dataType: shape.dataType,
     fieldType: shape.fieldType,
-    defaultValue: defaultValue.describe("The value services get when none is set; null when none."),
+    defaultValue: defaultValue.describe("The value services get when none is set; unset when none."),
     enabled: z.boolean(),
     fieldOptions: z.array(z.string()).describe("The values the field allows, in the API's order (empty unless the field type is fixed)."),
     fieldOptionIds: z.record(z.string()).describe("Each option's id, by value."),

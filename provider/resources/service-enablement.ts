@@ -41,7 +41,7 @@ export const definition = defineResource({
     service: z.string(),
     feature: enablementInputs.shape.feature,
     enabled: z.boolean(),
-    updatedAt: z.string().nullable().describe("When the switch was last written (ISO 8601); null when it never was."),
+    updatedAt: z.string().nullable().describe("When the switch was last written (ISO 8601); unset when it never was."),
     previousEnabled: z.boolean().describe("The value before this resource first wrote it; restored on delete."),
   }),
   replaceOn: ["service", "feature"],

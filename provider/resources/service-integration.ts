@@ -194,7 +194,7 @@ export const definition = defineResource({
     emailFilters: z.array(emailFilter).nullable(),
     emailParsers: z.array(emailParser).nullable(),
     emailParsingFallback: shape.emailParsingFallback.unwrap().nullable(),
-    integrationKey: z.string().nullable().describe("The routing key events are sent with; null for types without one (email)."),
+    integrationKey: z.string().nullable().describe("The routing key events are sent with; unset for types without one (email)."),
     htmlUrl: z.string().describe("The integration's page in the PagerDuty web app."),
     summary: z.string().describe("A short text the API gives the integration (its name)."),
     createdAt: z.string().describe("When the integration was created (ISO 8601)."),
@@ -228,7 +228,7 @@ export interface ApiIntegration {
   email_parsing_fallback?: string;
 }
 
-/** Live integration -> Pulumi outputs. Settings a type does not have are null, not absent. */
+/** Live integration -> Pulumi outputs. Settings a type does not have are null (the state leaves them out: kernel/unset.ts). */
 export function toOutputs(i: ApiIntegration, service: string): IntegrationOutputs {
   return {
     service: i.service?.id ?? service,

@@ -129,7 +129,7 @@ export const definition = defineResource({
     disabled: z.boolean(),
     conditions: z.array(condition).describe("The live conditions (empty: every event)."),
     configuration: configuration.describe("The live configuration."),
-    dataEndpoint: z.string().nullable().describe('Type "external_data": the endpoint that sets the variable\'s data; null otherwise.'),
+    dataEndpoint: z.string().nullable().describe('Type "external_data": the endpoint that sets the variable\'s data; unset otherwise.'),
     createdAt: z.string().describe("When the variable was created (ISO 8601)."),
   }),
   replaceOn: ["service"],

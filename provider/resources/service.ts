@@ -220,7 +220,7 @@ const serviceOutputs = z.object({
   htmlUrl: z.string().describe("The service's page in the PagerDuty web app."),
   createdAt: z.string().describe("When the service was created (ISO 8601)."),
   summary: z.string().describe("A short text the API gives the service (its name)."),
-  lastIncidentTimestamp: z.string().nullable().describe("When the service's last incident was opened (ISO 8601); null when it had none."),
+  lastIncidentTimestamp: z.string().nullable().describe("When the service's last incident was opened (ISO 8601), if it had one."),
 });
 
 export const definition = defineResource({

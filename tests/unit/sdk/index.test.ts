@@ -29,7 +29,8 @@ export function nestedInputs(priority: pulumi.Output<string>, zone: pulumi.Outpu
 export function compatible(svc: pagerduty.Service, integ: pagerduty.ServiceIntegration, values: pagerduty.ServiceCustomFieldValues) {
   const status: pulumi.Output<string> = svc.status;
   const name: pulumi.Output<string> = svc.name;
-  const key: pulumi.Output<string | null> = integ.integrationKey;
+  // Unset outputs are left out of state (0.x breaking change, CHANGELOG): undefined, not null.
+  const key: pulumi.Output<string | undefined> = integ.integrationKey;
   const predicate: pagerduty.EmailMatchPredicate = { type: "all", children: [{ type: "contains", matcher: "x", part: "subject" }] };
   const value: pagerduty.CustomFieldValue = ["a", "b"];
   const stored: pulumi.Output<Record<string, pagerduty.CustomFieldValue>> = values.values;

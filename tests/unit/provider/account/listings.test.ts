@@ -5,6 +5,7 @@ import * as integration from "../../../../provider/resources/service-integration
 import * as service from "../../../../provider/resources/service";
 import * as rule from "../../../../provider/resources/service-event-rule";
 import { TTL_MS } from "../../../../provider/account/listings";
+import { withoutUnset } from "../../../../provider/kernel/unset";
 import { API, notFound, useApi } from "../../support/resource-api";
 import { apiService } from "../../support/api-objects";
 
@@ -85,8 +86,8 @@ test("reads in a burst: one GET, then one listing page answers the rest, service
   expect(lists()).toEqual(["GET /services?include%5B%5D=integrations&limit=100&offset=0&total=true"]);
   // What the listing answers is what a GET of each would have: same outputs.
   for (const [i, id] of ids(40).entries()) {
-    expect(reads[i]).toEqual({ id, props: service.toOutputs(services[i]) });
-    expect(reads[40 + i]).toEqual({ id: `I${id}`, props: integration.toOutputs(services[i].integrations[0], id) });
+    expect(reads[i]).toEqual({ id, props: withoutUnset(service.toOutputs(services[i])) });
+    expect(reads[40 + i]).toEqual({ id: `I${id}`, props: withoutUnset(integration.toOutputs(services[i].integrations[0], id)) });
   }
   // The listing is reused by a later burst within its time.
   await Promise.all([readService("P003"), readIntegration("IP004", "P004")]);

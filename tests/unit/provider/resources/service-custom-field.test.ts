@@ -101,7 +101,8 @@ describe("create", () => {
       },
     });
     expect(r.id).toBe("PF1");
-    expect(r.outs).toMatchObject({ fieldOptions: ["prod", "staging"], fieldOptionIds: { prod: "O1", staging: "O2" }, enabled: false, defaultValue: null });
+    expect(r.outs).toMatchObject({ fieldOptions: ["prod", "staging"], fieldOptionIds: { prod: "O1", staging: "O2" }, enabled: false });
+    expect(r.outs).not.toHaveProperty("defaultValue");
   });
 
   test("a taken name fails naming the field that has it and the ways out", async () => {

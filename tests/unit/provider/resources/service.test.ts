@@ -126,6 +126,24 @@ describe("status: what the service computes is not drift", () => {
       await expect(p.diff!("PABC123", read.props!, read.inputs!)).resolves.toMatchObject({ changes: false });
     });
 
+    test("outputs the service leaves unset are left out of state; a declared null stays in the rebuilt inputs", async () => {
+      const p = api.provider(resource);
+      expect(toOutputs(live)).toMatchObject({ supportHours: null, lastIncidentTimestamp: null });
+      reply(api, "GET", "/services/PABC123", { service: live });
+      const state = { ...toOutputs(live), __declared: "name,escalationPolicy,supportHours" };
+      const read = await p.read!("PABC123", state);
+      expect(Object.entries(read.props!).filter(([, v]) => v === null)).toEqual([]);
+      expect(read.props).not.toHaveProperty("supportHours");
+      expect(read.props).not.toHaveProperty("lastIncidentTimestamp");
+      // Nested nulls are values, not unset outputs: they stay.
+      expect(read.props!.alertGroupingParameters).toEqual(toOutputs(live).alertGroupingParameters);
+      expect(read.inputs).toEqual({ name: "Checkout", escalationPolicy: "PEP1", supportHours: null });
+      await expect(p.diff!("PABC123", read.props!, read.inputs!)).resolves.toMatchObject({ changes: false });
+      reply(api, "PUT", "/services/PABC123", { service: { ...live, description: "new" } });
+      const updated = await p.update!("PABC123", read.props!, { ...read.inputs!, description: "new" });
+      expect(Object.entries(updated.outs!).filter(([, v]) => v === null)).toEqual([]);
+    });
+
     test("adoption writes only what differs: nothing when the service holds what the program declares", async () => {
       const p = api.provider(resource);
       reply(api, "GET", "/services/PABC123", service("critical"));
