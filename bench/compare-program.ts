@@ -65,8 +65,8 @@ function floorProvider(kind, computed) {
 const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", createdAt: "2026-01-01T00:00:00Z" }`;
 
 /**
- * Per kind: the outputs the heavy floor computes, and which are secret; `live`: where the shaped
- * floor reports what the service reports for the benchmark's services instead.
+ * Per kind: the outputs the heavy floor computes, and which are secret; `live`: the values the
+ * service reports for the benchmark's services where they differ, which the shaped floor reports.
  */
 const KINDS: Record<string, { computed: string; secret: string[]; live?: string }> = {
   Service: {

@@ -47,7 +47,12 @@ test("create -> read -> update -> delete; read after delete reports gone", async
   await expect(provider.diff!(created.id, read.props, inputs())).resolves.toMatchObject({ changes: false });
 
   const updated = await provider.update!(created.id, read.props, { ...inputs(), description: "orders", autoResolveTimeout: null });
-  expect(updated.outs).toMatchObject({ description: "orders", autoResolveTimeout: null, acknowledgementTimeout: 600 });
+  expect(updated.outs).toMatchObject({ description: "orders", acknowledgementTimeout: 600 });
+  // Auto-resolve is off: the service reports null, an unset output the state leaves out.
+  expect(updated.outs).not.toHaveProperty("autoResolveTimeout");
+  await expect(provider.diff!(created.id, updated.outs!, { ...inputs(), description: "orders", autoResolveTimeout: null })).resolves.toMatchObject({
+    changes: false,
+  });
 
   await provider.delete!(created.id, updated.outs);
   await expect(provider.read!(created.id, updated.outs)).resolves.toEqual({ id: "", props: {} });
