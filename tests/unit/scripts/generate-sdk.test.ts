@@ -30,6 +30,18 @@ test("every registered kind has its SDK module, serialized provider, entry in th
   }
 });
 
+test("an output the service may leave unset is typed undefined, not null: the state leaves it out", () => {
+  const files = generate();
+  expect(files.get("sdk/service.ts")).toContain("declare readonly supportHours: pulumi.Output<ServiceSupportHours | undefined>;");
+  expect(files.get("sdk/service-custom-field.ts")).toContain(
+    "declare readonly defaultValue: pulumi.Output<boolean | number | string | (boolean | number | string)[] | undefined>;",
+  );
+  // No top-level output says null; inside objects null stays a value.
+  for (const { kind } of DEFINITIONS)
+    expect(files.get(`sdk/${moduleOf(kind)}.ts`)).not.toMatch(/declare readonly \w+: pulumi\.Output<(null \| .*|.* \| null)>;/);
+  expect(files.get("sdk/service.ts")).toMatch(/\n {2}type: "time" \| "intelligent" \| "content_based" \| null;\n/);
+});
+
 describe("a kind the registry does not have yet", () => {
   const policy = defineResource({
     kind: "EscalationPolicy",
