@@ -17,9 +17,10 @@ export type Shape = true | Shape[] | { [key: string]: Shape };
 
 type Members = { [key: string]: Shape };
 
-const BARE_KEY = /^[A-Za-z0-9_$]+$/;
+const BARE = "[A-Za-z0-9_$]+";
+const BARE_KEY = new RegExp(`^${BARE}$`);
 /** A bare key where the parser stands (sticky: matched in place, not on a copy of the rest). */
-const BARE_KEY_AT = /[A-Za-z0-9_$]+/y;
+const BARE_KEY_AT = new RegExp(BARE, "y");
 
 const keyText = (k: string) => (BARE_KEY.test(k) ? k : JSON.stringify(k));
 
