@@ -156,6 +156,9 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     forceCloseConnections: true,
     // /eu/... is routed as /...: one route table for both REST bases (why: region.ts).
     rewriteUrl: stripEuPrefix,
+    // go-pagerduty, and so PagerDuty's Terraform provider, spells some paths with a trailing slash
+    // (`POST /services/{id}/rules/`, `.../cache_variables/`): the service serves them as without.
+    routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest("principal", null);
 

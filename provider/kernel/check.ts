@@ -28,14 +28,23 @@ export type MaybeUnknown<T> = T extends readonly (infer E)[]
     ? { [K in keyof T]: MaybeUnknown<T[K]> } | typeof UNKNOWN
     : T | typeof UNKNOWN;
 
-/** Whether the value at `path`, or any value on the way there, is not known yet. */
-function unknownAlong(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+/** Whether `v` is not known yet, or holds something that is not (a list of two outputs of other resources). */
+export function holdsUnknown(v: unknown): boolean {
+  return v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v).some(holdsUnknown));
+}
+
+/**
+ * Whether an issue at `path` may come from a value not known yet: one on the way there, or one
+ * inside what it judges. Two unknowns are the same placeholder, so a rule over a list compares,
+ * counts or matches placeholders as if they were values (`[a.id, b.id]` would name one service twice).
+ */
+function judgesUnknown(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   let v = root;
-  for (const key of [undefined, ...path]) {
-    if (key !== undefined) v = v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) {
     if (v === UNKNOWN) return true;
+    v = v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined;
   }
-  return false;
+  return holdsUnknown(v);
 }
 
 /**
@@ -48,13 +57,13 @@ export function toFailure(path: ReadonlyArray<string | number>, reason: string):
 
 /**
  * Validates user inputs; failures name the property and say what is wrong. Values not known until
- * apply are not judged: they are checked again once known.
+ * apply are not judged, nor is anything holding one: they are checked again once known.
  */
 export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<string, unknown>): dynamic.CheckResult {
   const inputs = userInputs(news);
   const parsed = schema.safeParse(inputs);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
-  const issues = parsed.error.issues.filter((i) => !unknownAlong(inputs, i.path));
+  const issues = parsed.error.issues.filter((i) => !judgesUnknown(inputs, i.path));
   if (!issues.length) return { inputs: news };
   return { inputs: news, failures: issues.map((i) => toFailure(i.path, i.message)) };
 }

@@ -15,7 +15,7 @@ import { isNotFound } from "../http/client";
 import { fromApi } from "../kernel/case";
 import { accountNameProblem } from "../config";
 import { ConfigError } from "../errors";
-import { checkInputs, toFailure, UNKNOWN, userInputs } from "../kernel/check";
+import { checkInputs, holdsUnknown, toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { ACCOUNT_INPUT, accountOf, withoutAccount } from "../kernel/account-input";
 import { listCursor, listOffset, MAX_PAGE } from "../kernel/pages";
 import { enablementOf, warningsOf, type ApiEnablement } from "./service-enablement";
@@ -235,8 +235,6 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
   }
 }
 
-const hasUnknown = (v: unknown): boolean => v === UNKNOWN || (v !== null && typeof v === "object" && Object.values(v as object).some(hasUnknown));
-
 /** The lookup's own inputs: without the account it runs in. */
 const queryOf = (news: Record<string, unknown>) => userInputs(withoutAccount(news)) as LookupInputs;
 
@@ -247,7 +245,7 @@ const accountField = (news: Record<string, unknown>) => (typeof news?.[ACCOUNT_I
 export function lookupProvider(contextOf: (account: string) => AccountContext): dynamic.ResourceProvider {
   return {
     async check(_olds, news) {
-      if (hasUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
+      if (holdsUnknown(userInputs(news).args) || news?.[ACCOUNT_INPUT] === UNKNOWN) return { inputs: news }; // queried once the arguments are known
       const problem = news?.[ACCOUNT_INPUT] === undefined ? undefined : accountNameProblem(news[ACCOUNT_INPUT]);
       if (problem) return { inputs: news, failures: [toFailure([ACCOUNT_INPUT], problem)] };
       const checked = checkInputs(lookupInputs, { ...withoutAccount(news), result: undefined });

@@ -19,7 +19,7 @@ import { PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
 import type { Json } from "../kernel/case";
 import { satisfies } from "../kernel/diff";
-import { toFailure, UNKNOWN } from "../kernel/check";
+import { holdsUnknown, toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
 import { fieldValuesPath, READ, WRITE } from "../kernel/api-paths";
@@ -165,7 +165,10 @@ export const resource: Resource<typeof definition> = {
     const failures: dynamic.CheckFailure[] = [];
     for (const [name, value] of Object.entries(values)) {
       const def = byName.get(name);
-      const problem = def ? valueProblem(def, value) : `the account has no custom field named "${name}" (fields: ${[...byName.keys()].join(", ") || "none"})`;
+      // A value another resource computes is judged once known; the field's name is known now.
+      const problem = def
+        ? !holdsUnknown(value) && valueProblem(def, value)
+        : `the account has no custom field named "${name}" (fields: ${[...byName.keys()].join(", ") || "none"})`;
       if (problem) failures.push(toFailure(["values", name], problem));
     }
     return failures;

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { fromApi, toApi } from "../kernel/case";
-import { UNKNOWN } from "../kernel/check";
+import { holdsUnknown } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { finishCreate } from "../kernel/partial";
 import type { Resource } from "../engine/resource";
@@ -303,8 +303,6 @@ function writeActive(ctx: AccountContext, news: Inputs): Promise<boolean> {
   return news.active === undefined ? getActive(ctx, news.service) : putActive(ctx, news.service, news.active);
 }
 
-const hasUnknown = (v: unknown) => v === UNKNOWN || JSON.stringify(v ?? null).includes(UNKNOWN);
-
 export const resource: Resource<typeof definition> = {
   definition,
 
@@ -313,9 +311,9 @@ export const resource: Resource<typeof definition> = {
   diff(olds, news) {
     const changed: string[] = [];
     if (news.service !== olds.service) changed.push("service");
-    if (hasUnknown(news.sets) || !sameSets(olds.sets, news.sets as RuleSet[])) changed.push("sets");
+    if (holdsUnknown(news.sets) || !sameSets(olds.sets, news.sets as RuleSet[])) changed.push("sets");
     const catchAll = news.catchAll ?? { actions: {} };
-    if (hasUnknown(catchAll) || !isDeepStrictEqual(compact(olds.catchAll ?? {}), compact(catchAll))) changed.push("catchAll");
+    if (holdsUnknown(catchAll) || !isDeepStrictEqual(compact(olds.catchAll ?? {}), compact(catchAll))) changed.push("catchAll");
     if (news.active !== undefined && news.active !== olds.active) changed.push("active");
     return { changes: changed.length > 0, replaces: changed.filter((k) => definition.replaceOn.includes(k as "service")), deleteBeforeReplace: false };
   },

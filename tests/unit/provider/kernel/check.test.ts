@@ -1,6 +1,6 @@
 // kernel/check.ts: inputs checked against the definition's schema, failures named as users write paths.
 import { z } from "zod";
-import { checkInputs, propertyPath, UNKNOWN } from "../../../../provider/kernel/check";
+import { checkInputs, holdsUnknown, propertyPath, UNKNOWN } from "../../../../provider/kernel/check";
 
 describe("checkInputs", () => {
   const schema = z.object({ a: z.object({ b: z.array(z.object({ c: z.number() })) }) }).strict();
@@ -18,6 +18,17 @@ describe("checkInputs", () => {
     const s2 = z.object({ n: z.number().int(), o: z.object({ e: z.enum(["a"]) }), m: z.string().min(3) }).strict();
     expect(checkInputs(s2, { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" })).toEqual({ inputs: { n: UNKNOWN, o: { e: UNKNOWN }, m: "abc" } });
     expect(checkInputs(s2, { n: UNKNOWN, o: UNKNOWN, m: "ab" }).failures).toEqual([{ property: "", reason: expect.stringMatching(/^m: /) }]);
+  });
+  test("a rule over a list of values not known yet does not compare, count or match the placeholders", () => {
+    // Every unknown is the same placeholder: as values, two outputs of two resources would be equal.
+    const ids = z.array(z.string()).refine((v) => new Set(v).size === v.length, "must not name one twice");
+    const s3 = z.object({ ids, tags: z.array(z.string()).refine((v) => v.every((t) => /^[a-z]+$/.test(t)), "lowercase only") });
+    expect(checkInputs(s3, { ids: [UNKNOWN, UNKNOWN], tags: ["ok", UNKNOWN] })).toEqual({ inputs: { ids: [UNKNOWN, UNKNOWN], tags: ["ok", UNKNOWN] } });
+    // Known values are still judged, beside unknown ones.
+    expect(checkInputs(s3, { ids: ["a", "a"], tags: [UNKNOWN] }).failures).toEqual([{ property: "", reason: "ids: must not name one twice" }]);
+  });
+  test("holdsUnknown looks inside lists and objects", () => {
+    expect([UNKNOWN, [1, UNKNOWN], { a: { b: UNKNOWN } }, "x", null, { a: [1] }].map(holdsUnknown)).toEqual([true, true, true, false, false, false]);
   });
   test("propertyPath", () => expect(propertyPath(["x", 0, "y", 2])).toBe("x[0].y[2]"));
 });

@@ -1,3 +1,4 @@
+import { UNKNOWN } from "../../../../provider/kernel/check";
 import { resource, toBody } from "../../../../provider/resources/alert-grouping-setting";
 import { offline, reply, replyGone, useApi, type Api } from "../../support/resource-api";
 
@@ -50,6 +51,11 @@ describe("check names the field of a config that does not fit the type", () => {
     expect(await reasons({ type: "time", config: undefined, services: ["A", "B"] })).toEqual(['services: type "time" applies to one service; 2 are named']);
     expect(await reasons({ services: [] })).toEqual(["services: must name at least one service"]);
     expect(await reasons({ services: ["A", "A"] })).toEqual(["services: must not name a service twice"]);
+  });
+  test("services the same program creates are not known at the first preview: two are not one named twice", async () => {
+    await expect(check({ services: [UNKNOWN, UNKNOWN] })).resolves.not.toHaveProperty("failures");
+    await expect(check({ services: ["A", UNKNOWN] })).resolves.not.toHaveProperty("failures");
+    expect(await reasons({ services: ["A", "A", UNKNOWN] })).toEqual([]); // judged once known: up checks again
   });
 });
 
