@@ -1,4 +1,4 @@
-// Three projects so each suite can be run alone: `npx jest --selectProjects unit`.
+// Five jest projects so each suite can be run alone: `npx jest --selectProjects unit`.
 const common = { preset: "ts-jest", testEnvironment: "node" };
 module.exports = {
   projects: [

@@ -22,7 +22,7 @@
 //        [--cases comparison,scale,concurrent] [--wide-parallel P] [--profile DIR] [--scale N]
 //        [--scale-runs floor,heavy-floor,no-limit,limit] [--stacks K] [--stack-services N]
 //        [--binding-limit PER_MINUTE] [--floor floor|bare|shaped]
-// Prints markdown tables on stdout (progress on stderr) and writes bench/results/compare[-quick].json.
+// Prints markdown tables on stdout (progress on stderr) and writes bench/results/compare.json (or compare-quick.json).
 // The parts: compare/options.ts (flags, targets), compare/phase.ts (one measured run), cpu.ts,
 // state.ts, comparison.ts, profile.ts, scale.ts, concurrent.ts, report.ts.
 import * as fs from "node:fs";

@@ -5,79 +5,52 @@
 // explicit `Provider` (each provider resource runs in a process of its own, so a second account is
 // a second provider). The dynamic providers' resolution reads them under their `pagerduty:` names.
 import { z } from "zod";
-import type { CONFIG_KEYS } from "../provider/config";
+import { ACCOUNT_SETTINGS } from "../provider/config";
 import { UNKNOWN } from "../provider/kernel/check";
 import { named } from "../provider/kernel/define";
+import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec, type SettingType } from "../provider/settings";
 import { PACKAGE } from "./names";
 
-type SettingName = keyof typeof CONFIG_KEYS | "accounts";
+type Name = SettingName | typeof ACCOUNTS_SETTING;
 
 export interface ConfigSetting {
-  name: SettingName;
+  name: Name;
   /** Its type, for the schema. */
   schema: z.ZodTypeAny;
   description: string;
   secret?: boolean;
 }
 
-const s = z.string();
-const n = z.number();
+const SCHEMAS: Record<SettingType, () => z.ZodTypeAny> = {
+  string: () => z.string(),
+  integer: () => z.number().int(),
+  number: () => z.number(),
+  boolean: () => z.boolean(),
+};
+
+/** A setting's sentence for the schema: what it means, its default, its environment variable. */
+const described = (name: SettingName): string => {
+  const spec: SettingSpec = SETTINGS[name];
+  return `${spec.description}${spec.default ? ` Default: ${spec.default}.` : ""} Env: ${spec.env}.`;
+};
 
 /** One account's settings, as an entry of `accounts`. */
 const accountSettings = named(
   "AccountSettings",
   z
-    .object({
-      clientId: s.optional().describe("Scoped OAuth app client id."),
-      clientSecret: s.optional().describe("Its client secret (set it as a secret)."),
-      subdomain: s.optional().describe("The account's subdomain."),
-      serviceRegion: s.optional().describe('"us" or "eu".'),
-      apiUrl: s.optional().describe("REST base URL."),
-      authUrl: s.optional().describe("Identity base URL."),
-      token: s.optional().describe("An API key instead of OAuth (set it as a secret)."),
-      refreshToken: s.optional().describe("A user token's refresh token (set it as a secret)."),
-      scopes: s.optional().describe("Space-separated scopes to request."),
-      maxConcurrency: n.int().optional().describe("Requests in flight at once."),
-      requestsPerMinute: n.int().optional().describe("Static ceiling in requests per minute."),
-      consistencyWindow: n.optional().describe("Seconds a new object may stay invisible after its create."),
-    })
+    .object(Object.fromEntries(ACCOUNT_SETTINGS.map((name) => [name, SCHEMAS[SETTINGS[name].type]().optional().describe(SETTINGS[name].description)])))
     .describe("One named account's settings; it inherits nothing from the provider's own."),
 );
 
-/** Every setting, with the environment variable it falls back to (as for the dynamic providers). */
+/** Every setting, from the table of settings (provider/settings.ts), as the package names them. */
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
-  { name: "clientId", schema: s, description: "Scoped OAuth app client id (client-credentials app token). Env: PAGERDUTY_CLIENT_ID." },
-  { name: "clientSecret", schema: s, secret: true, description: "Its client secret. Env: PAGERDUTY_CLIENT_SECRET." },
-  { name: "subdomain", schema: s, description: "The account's subdomain (acme for acme.pagerduty.com). Env: PAGERDUTY_SUBDOMAIN." },
-  { name: "serviceRegion", schema: s, description: '"us" (default) or "eu"; picks the default hosts. Env: PAGERDUTY_SERVICE_REGION.' },
-  { name: "scopes", schema: s, description: "Space-separated scopes to request (default: the minimum the resources need). Env: PAGERDUTY_SCOPES." },
-  { name: "token", schema: s, secret: true, description: "An API key instead of OAuth. Env: PAGERDUTY_TOKEN." },
-  {
-    name: "refreshToken",
-    schema: s,
-    secret: true,
-    description: "User token mode: a refresh token (with clientId and clientSecret). Env: PAGERDUTY_REFRESH_TOKEN.",
-  },
-  { name: "apiUrl", schema: s, description: "REST base URL (default https://api.pagerduty.com, or the EU host for eu). Env: PAGERDUTY_API_URL." },
-  { name: "authUrl", schema: s, description: "Identity base URL (default https://identity.pagerduty.com). Env: PAGERDUTY_AUTH_URL." },
-  { name: "maxConcurrency", schema: n.int(), description: "Requests in flight at once per account (default 32). Env: PAGERDUTY_MAX_CONCURRENCY." },
-  { name: "requestsPerMinute", schema: n.int(), description: "Optional static ceiling in requests per minute. Env: PAGERDUTY_REQUESTS_PER_MINUTE." },
-  {
-    name: "consistencyWindow",
-    schema: n,
-    description: "Seconds a new object may stay invisible after its create (default 120 us, 300 eu). Env: PAGERDUTY_CONSISTENCY_WINDOW.",
-  },
-  {
-    name: "driftAllFields",
-    schema: z.boolean(),
-    description: "true: refresh also reports changes to fields the program leaves unset. Env: PAGERDUTY_DRIFT_ALL_FIELDS.",
-  },
-  {
-    name: "accounts",
-    schema: z.record(accountSettings),
-    secret: true,
-    description: "More accounts beside the provider's own: a map from a name to its settings.",
-  },
+  ...SETTING_NAMES.map((name) => ({
+    name,
+    schema: SCHEMAS[SETTINGS[name].type](),
+    description: described(name),
+    ...("secret" in SETTINGS[name] ? { secret: true } : {}),
+  })),
+  { name: ACCOUNTS_SETTING, schema: z.record(accountSettings), secret: true, description: ACCOUNTS_DESCRIPTION },
 ];
 
 /** The package's config key of a setting: `pagerduty-dynamic:clientId`. */

@@ -4,7 +4,7 @@
 // and the lookups as functions. scripts/generate-schema.ts writes it to plugin/schema.json, which
 // the plugin serves and every language's SDK is generated from.
 import { z } from "zod";
-import { describedAs, inputShape, outputShape, type ResourceDefinition, typeNameOf, unwrapped } from "../provider/kernel/define";
+import { describedAs, inputShape, managedKinds, outputShape, type ResourceDefinition, typeNameOf, unwrapped } from "../provider/kernel/define";
 import { ACCOUNT_INPUT } from "../provider/kernel/account-input";
 import { CONFIG_SETTINGS } from "./config";
 import { argsOf, LOOKUP_FUNCTIONS, resultOf } from "./lookup-functions";
@@ -175,8 +175,7 @@ export function buildSchema(definitions: readonly ResourceDefinition[], options:
     name: PACKAGE,
     displayName: "PagerDuty (dynamic)",
     version: options.version,
-    description:
-      "PagerDuty services, their integrations, event rules, custom field values and enablements: the resources of pulumi-pagerduty-dynamic as a Pulumi package.",
+    description: `${managedKinds(definitions)}: the resources of pulumi-pagerduty-dynamic as a Pulumi package.`,
     keywords: ["pulumi", "pagerduty", "category/monitoring"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },

@@ -1,11 +1,11 @@
-// Secrets across the plugin's boundary. The provider server of @pulumi/pulumi (provider/server.ts)
+// Secrets across the plugin's boundary. The provider server of @pulumi/pulumi (@pulumi/pulumi/provider/server.js)
 // tells the engine it accepts secrets, so inputs and state arrive with Pulumi's secret signature
 // around secret values, and the engine keeps secret only what the provider's replies mark so
 // (it no longer copies an input's secretness to the output of the same name). The resource code
 // takes plain values: secrets are unwrapped on the way in and the same top-level fields, plus the
 // definition's secret outputs, wrapped on the way out.
 
-/** Pulumi's marker of a secret value in a property bag (sdk/nodejs/runtime/rpc.ts). */
+/** Pulumi's marker of a secret value in a property bag (@pulumi/pulumi/runtime/rpc.js). */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 

@@ -1,4 +1,4 @@
-// Two gaps of @pulumi/pulumi's provider server (provider/server.js, 3.248), closed from outside
+// Two gaps of @pulumi/pulumi's provider server (@pulumi/pulumi/provider/server.js, 3.248), closed from outside
 // because the server is not exported; tests/unit/plugin/server-shims.test.ts pins both to the
 // installed version.
 // - Configure: the server answers it without reading the request, so a provider never sees its

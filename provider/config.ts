@@ -6,10 +6,14 @@ import { ConfigError, InsecureUrlError } from "./errors";
 import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
+import { ACCOUNTS_SETTING, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
 
 export type ServiceRegion = "us" | "eu";
 
-/** The minimum the resources need (API-NOTES §1): services and their children, field definitions, audit. */
+/**
+ * The minimum the resources need (the scopes PagerDuty's API reference names per endpoint, `x-pd-requires-scope`):
+ * services and their children, field definitions, audit.
+ */
 export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.write", "custom_fields.read", "audit_records.read"];
 
 /**
@@ -63,46 +67,25 @@ export interface ProviderSettings {
   consistencyWindowMs: number;
 }
 
-/** Each setting's stack-config key and environment fallback. */
-export const CONFIG_KEYS = {
-  clientId: ["pagerduty:clientId", "PAGERDUTY_CLIENT_ID"],
-  clientSecret: ["pagerduty:clientSecret", "PAGERDUTY_CLIENT_SECRET"],
-  subdomain: ["pagerduty:subdomain", "PAGERDUTY_SUBDOMAIN"],
-  serviceRegion: ["pagerduty:serviceRegion", "PAGERDUTY_SERVICE_REGION"],
-  apiUrl: ["pagerduty:apiUrl", "PAGERDUTY_API_URL"],
-  authUrl: ["pagerduty:authUrl", "PAGERDUTY_AUTH_URL"],
-  token: ["pagerduty:token", "PAGERDUTY_TOKEN"],
-  refreshToken: ["pagerduty:refreshToken", "PAGERDUTY_REFRESH_TOKEN"],
-  scopes: ["pagerduty:scopes", "PAGERDUTY_SCOPES"],
-  maxConcurrency: ["pagerduty:maxConcurrency", "PAGERDUTY_MAX_CONCURRENCY"],
-  requestsPerMinute: ["pagerduty:requestsPerMinute", "PAGERDUTY_REQUESTS_PER_MINUTE"],
-  consistencyWindow: ["pagerduty:consistencyWindow", "PAGERDUTY_CONSISTENCY_WINDOW"],
-  driftAllFields: ["pagerduty:driftAllFields", "PAGERDUTY_DRIFT_ALL_FIELDS"],
-} as const satisfies Record<string, readonly [string, string]>;
+/** The dynamic providers' namespace of stack config: `pagerduty:<setting>`. */
+export const NAMESPACE = "pagerduty";
 
-type Setting = keyof typeof CONFIG_KEYS;
+/** Each setting's stack-config key and environment fallback (from the table of settings). */
+export const CONFIG_KEYS: Readonly<Record<SettingName, readonly [key: string, env: string]>> = perSetting((name) => [
+  `${NAMESPACE}:${name}`,
+  SETTINGS[name].env,
+]);
+
+type Setting = SettingName;
 
 /** The account of the top-level `pagerduty:*` settings, and of every resource that names none. */
 export const DEFAULT_ACCOUNT = "default";
 
 /** Stack config holding the named accounts: a map from a name to that account's settings. */
-export const ACCOUNTS_KEY = "pagerduty:accounts";
+export const ACCOUNTS_KEY = `${NAMESPACE}:${ACCOUNTS_SETTING}`;
 
 /** The settings a named account may set (driftAllFields is the stack's, not an account's). */
-export const ACCOUNT_SETTINGS = [
-  "clientId",
-  "clientSecret",
-  "subdomain",
-  "serviceRegion",
-  "apiUrl",
-  "authUrl",
-  "token",
-  "refreshToken",
-  "scopes",
-  "maxConcurrency",
-  "requestsPerMinute",
-  "consistencyWindow",
-] as const satisfies readonly Setting[];
+export const ACCOUNT_SETTINGS: readonly Setting[] = SETTING_NAMES.filter((s) => "perAccount" in SETTINGS[s]);
 
 const ACCOUNT_NAME = /^[a-z][a-z0-9_-]{0,39}$/i;
 

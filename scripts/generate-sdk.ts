@@ -2,7 +2,7 @@
 // everything of the SDK that names a kind: the resource modules (sdk/<resource>.ts: argument and
 // output types with TSDoc, and the class), each kind's serialized provider (sdk/providers/<resource>.ts),
 // the providers by kind (sdk/kind-providers.ts) and the index's exports (sdk/resources.ts); and the
-// lookup result types (sdk/lookup-results.ts) and the README's resource tables. The SDK reads none of
+// lookup result types (sdk/lookup-results.ts) and the resource reference's tables (docs/reference.md). The SDK reads none of
 // this from the provider at run time (a program does not load the provider). The output is checked
 // in; tests/unit/scripts/generate-sdk.test.ts fails when it is stale.
 //
@@ -11,9 +11,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { inputShape, named, outputShape, type ResourceDefinition } from "../provider/kernel/define";
+import { inputShape, managedKinds, named, outputShape, type ResourceDefinition } from "../provider/kernel/define";
 import { DEFINITIONS } from "../provider/registry";
 import { LOOKUP_RESULTS } from "../provider/resources/lookup-results";
+import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingSpec } from "../provider/settings";
 import { ROOT } from "./repo-root";
 import { describedAs, isOptional, tsdoc, TypePrinter, TypeRegistry } from "./sdk-types";
 
@@ -172,12 +173,15 @@ const resourcesModule = (kinds: readonly string[]) =>
     "",
   ].join("\n");
 
-// ---- README -------------------------------------------------------------------------------------
+// ---- the resource reference -------------------------------------------------------------------------
 
-/** The README's generated blocks: `<!-- generated:NAME -->` ... `<!-- /generated:NAME -->`. */
+/** The page of the resource reference, whose tables are generated. */
+export const REFERENCE = "docs/reference.md";
+
+/** The reference's generated blocks: `<!-- generated:NAME -->` ... `<!-- /generated:NAME -->`. */
 const block = (name: string) => [`<!-- generated:${name} (npm run generate) -->`, `<!-- /generated:${name} -->`] as const;
 
-/** A short type for the README: enums and literals listed, objects as "object". */
+/** A short type for the reference: enums and literals listed, objects as "object". */
 function readmeType(schema: z.ZodTypeAny): string {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault || schema instanceof z.ZodEffects) {
     return readmeType(schema instanceof z.ZodOptional ? schema.unwrap() : schema instanceof z.ZodDefault ? schema.removeDefault() : schema.innerType());
@@ -198,13 +202,16 @@ function readmeType(schema: z.ZodTypeAny): string {
 
 const cell = (s: string) => s.replace(/\n+/g, " ").replace(/\|/g, "\\|");
 
+/** A definition's text on the reference page, in docs/: its links to `docs/<page>` become page-relative. */
+const onReference = (s: string) => cell(s).replace(/\]\(docs\//g, "](");
+
 function summaryTable(definitions: readonly ResourceDefinition[]): string {
   return [
     "| Resource | Inputs (replace on change in **bold**) | Notes |",
     "|-|-|-|",
     ...definitions.map((d) => {
       const names = Object.keys(inputShape(d)).map((k) => (d.replaceOn.includes(k) ? `**\`${k}\`**` : `\`${k}\``));
-      return `| [\`${d.kind}\`](#${d.kind.toLowerCase()}) | ${names.join(", ")} | ${cell(d.notes)} |`;
+      return `| [\`${d.kind}\`](#${d.kind.toLowerCase()}) | ${names.join(", ")} | ${onReference(d.notes)} |`;
     }),
   ].join("\n");
 }
@@ -216,9 +223,9 @@ function referenceTables(definitions: readonly ResourceDefinition[]): string {
       const outputs = outputShape(d);
       const extra = Object.keys(outputs).filter((k) => !(k in inputs));
       return [
-        `### ${d.kind}`,
+        `## ${d.kind}`,
         "",
-        cell(d.description),
+        onReference(d.description),
         "",
         "| Input | Type | Required | Replaces | Description |",
         "|-|-|-|-|-|",
@@ -260,20 +267,54 @@ function fieldRows(shape: z.ZodRawShape, prefix: string, replaces: (key: string)
   });
 }
 
-/** The README with its generated blocks replaced. */
-export function readmeWith(readme: string, definitions: readonly ResourceDefinition[] = DEFINITIONS): string {
-  let out = readme;
-  for (const [name, text] of [
-    ["resources", summaryTable(definitions)],
-    ["reference", referenceTables(definitions)],
-  ] as const) {
+/** `page` (named `file` in errors) with its generated blocks replaced. */
+function withBlocks(file: string, page: string, blocks: ReadonlyArray<readonly [name: string, text: string]>): string {
+  let out = page;
+  for (const [name, text] of blocks) {
     const [start, end] = block(name);
     const a = out.indexOf(start);
     const b = out.indexOf(end);
-    if (a < 0 || b < a) throw new Error(`README.md has no "${start}" ... "${end}" block`);
+    if (a < 0 || b < a) throw new Error(`${file} has no "${start}" ... "${end}" block`);
     out = `${out.slice(0, a) + start}\n\n${text}\n\n${out.slice(b)}`;
   }
   return out;
+}
+
+/** The reference page with its generated blocks replaced. */
+export function referenceWith(page: string, definitions: readonly ResourceDefinition[] = DEFINITIONS): string {
+  return withBlocks(REFERENCE, page, [
+    ["resources", summaryTable(definitions)],
+    ["reference", referenceTables(definitions)],
+  ]);
+}
+
+// ---- the settings table -------------------------------------------------------------------------
+
+/** The pages that show the table of settings (provider/settings.ts). */
+export const SETTINGS_PAGES = ["README.md"] as const;
+
+/** Every setting in both doors' keys, with its environment variable, default and meaning. */
+export function settingsTable(): string {
+  const row = (name: string, env: string, dflt: string, meaning: string, secret: boolean) =>
+    `| \`pagerduty:${name}\`, \`pagerduty-dynamic:${name}\`${secret ? " (secret)" : ""} | ${env} | ${dflt} | ${cell(meaning)} |`;
+  return [
+    "| Setting (TypeScript door, package door) | Environment | Default | Meaning |",
+    "|-|-|-|-|",
+    ...SETTING_NAMES.map((name) => {
+      const spec: SettingSpec = SETTINGS[name];
+      return row(name, `\`${spec.env}\``, spec.default ?? "", spec.description, "secret" in spec);
+    }),
+    row(ACCOUNTS_SETTING, "", "", ACCOUNTS_DESCRIPTION, true),
+  ].join("\n");
+}
+
+// ---- package.json -------------------------------------------------------------------------------
+
+/** package.json with its description saying what the registry's kinds are (and the emulator beside them). */
+export function packageJsonWith(text: string, definitions: readonly ResourceDefinition[] = DEFINITIONS): string {
+  const pkg = JSON.parse(text) as { description?: string };
+  pkg.description = `${managedKinds(definitions)}, with Pulumi dynamic providers, a Pulumi package, and a local emulator of the service.`;
+  return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 // ---- files --------------------------------------------------------------------------------------
@@ -281,7 +322,7 @@ export function readmeWith(readme: string, definitions: readonly ResourceDefinit
 /** Every generated file: path relative to the repository root -> content (`definitions`: the registry's, or a test's). */
 export function generate(
   definitions: readonly ResourceDefinition[] = DEFINITIONS,
-  readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8"),
+  reference = fs.readFileSync(path.join(ROOT, REFERENCE), "utf8"),
 ): Map<string, string> {
   const registry = new TypeRegistry();
   for (const d of definitions) registry.taken.add(d.kind).add(`${d.kind}Args`);
@@ -292,7 +333,9 @@ export function generate(
   files.set("sdk/kind-providers.ts", kindProvidersModule(kinds));
   files.set("sdk/resources.ts", resourcesModule(kinds));
   files.set("sdk/lookup-results.ts", lookupResultsModule(registry));
-  files.set("README.md", readmeWith(readme, definitions));
+  files.set(REFERENCE, referenceWith(reference, definitions));
+  files.set("package.json", packageJsonWith(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"), definitions));
+  for (const page of SETTINGS_PAGES) files.set(page, withBlocks(page, fs.readFileSync(path.join(ROOT, page), "utf8"), [["settings", settingsTable()]]));
   return files;
 }
 

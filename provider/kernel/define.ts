@@ -2,16 +2,16 @@
 // documentation on every field (`.describe()`), which inputs replace the object on change, and which
 // outputs are secret. `check` validates with it, `diff` takes its replace rules from it, and
 // scripts/generate-sdk.ts prints the SDK's argument and output types (with TSDoc), the resource
-// classes and the README's resource tables from it, so none of them is written by hand.
+// classes and the resource reference's tables (docs/reference.md) from it, so none of them is written by hand.
 import { z } from "zod";
 import type { DiffRules } from "./diff";
 
 export interface ResourceDefinition {
   /** Resource kind, e.g. "Service": the SDK class and the type token `pagerduty:<kind>`. */
   kind: string;
-  /** What the resource is and how it behaves, for the class's TSDoc and the README. */
+  /** What the resource is and how it behaves, for the class's TSDoc and the resource reference. */
   description: string;
-  /** The README summary table's notes for the resource: one or two sentences. */
+  /** The resource reference's summary table's notes for the resource: one or two sentences. */
   notes: string;
   /** The inputs: an object schema (cross-field rules as `superRefine` around it), every field described. */
   inputs: z.ZodTypeAny;
@@ -154,4 +154,9 @@ export function unwrapped(s: z.ZodTypeAny): z.ZodTypeAny | undefined {
   if (s instanceof z.ZodEffects) return s.innerType();
   if (s instanceof z.ZodLazy) return s.schema;
   return undefined;
+}
+
+/** What a package of these kinds manages, in one sentence: package.json's and the package schema's description (`npm run generate`). */
+export function managedKinds(definitions: readonly ResourceDefinition[]): string {
+  return `PagerDuty's services area as code: ${definitions.map((d) => d.kind).join(", ")}, and lookups`;
 }

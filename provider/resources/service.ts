@@ -315,7 +315,7 @@ function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefi
       .then(() => true as boolean | undefined)
       .catch(async (e) => {
         if (isNotFound(e)) return false;
-        // Lacking the scope is a setting the README describes; any other failure is worth a word.
+        // Lacking the scope is a setting docs/configuration.md describes; any other failure is worth a word.
         if (!(e instanceof ScopeError))
           await ctx.warn(`escalationPolicy: ${id} could not be checked at preview (${messageOf(e)}); the create at \`up\` checks it`);
         return undefined;

@@ -5,7 +5,7 @@ import type { App } from "../store";
 
 const DAY = 86_400_000;
 
-/** Lifetimes from API-NOTES: app tokens and Scoped user tokens 1 d, Classic access 30 d, refresh 210 d, rolling 3 y. */
+/** Lifetimes from PagerDuty's OAuth documentation: app tokens and Scoped user tokens 1 d, Classic access 30 d, refresh 210 d, rolling 3 y. */
 export const LIFETIMES = {
   appToken: DAY,
   scopedUserAccess: DAY,

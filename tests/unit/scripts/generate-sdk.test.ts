@@ -10,15 +10,16 @@ import { defineResource, inputShape, outputShape } from "../../../provider/kerne
 import { DEFINITIONS } from "../../../provider/registry";
 import { diffManaged } from "../../../provider/kernel/diff";
 import { diffRules } from "../../../provider/kernel/define";
-import { generate, moduleOf, stale } from "../../../scripts/generate-sdk";
+import { generate, moduleOf, REFERENCE, settingsTable, stale } from "../../../scripts/generate-sdk";
 import { ROOT } from "../../../scripts/repo-root";
 import { describedAs } from "../../../scripts/sdk-types";
+import { SETTINGS } from "../../../provider/settings";
 
 test("the generated files are up to date (run `npm run generate` after changing a definition or the registry)", () => {
   expect(stale()).toEqual([]);
 });
 
-test("every registered kind has its SDK module, serialized provider, entry in the providers by kind, export and README section", () => {
+test("every registered kind has its SDK module, serialized provider, entry in the providers by kind, export and reference section", () => {
   const files = generate();
   for (const { kind } of DEFINITIONS) {
     const m = moduleOf(kind);
@@ -26,7 +27,7 @@ test("every registered kind has its SDK module, serialized provider, entry in th
     expect(files.get(`sdk/providers/${m}.ts`)).toContain(`export = entry("${kind}");`);
     expect(files.get("sdk/kind-providers.ts")).toMatch(new RegExp(`\n  ${kind}: \\w+,\n`));
     expect(files.get("sdk/resources.ts")).toContain(`export * from "./${m}";`);
-    expect(files.get("README.md")).toContain(`### ${kind}\n`);
+    expect(files.get(REFERENCE)).toContain(`## ${kind}\n`);
   }
 });
 
@@ -64,10 +65,10 @@ describe("a kind the registry does not have yet", () => {
     expect(after.get("sdk/kind-providers.ts")).toContain("  EscalationPolicy: escalationPolicy,\n};");
     expect(after.get("sdk/resources.ts")).toContain('export * from "./escalation-policy";');
     expect(after.get("sdk/escalation-policy.ts")).toContain('super(dynamicType("EscalationPolicy"), name, props, opts);');
-    expect(after.get("README.md")).toContain("### EscalationPolicy\n");
+    expect(after.get(REFERENCE)).toContain("## EscalationPolicy\n");
     // Nothing else of the SDK lists kinds.
     const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
-    expect(changed.sort()).toEqual(["README.md", "sdk/kind-providers.ts", "sdk/resources.ts"]);
+    expect(changed.sort()).toEqual([REFERENCE, "package.json", "sdk/kind-providers.ts", "sdk/resources.ts"].sort());
   });
 
   test("Biome leaves its modules as generated, with no setting that names them", () => {
@@ -99,4 +100,14 @@ describe.each(DEFINITIONS.map((d) => [d.kind, d] as const))("%s", (_kind, d) => 
   test("secret outputs are outputs", () => {
     for (const k of d.secretOutputs ?? []) expect(Object.keys(outputShape(d))).toContain(k);
   });
+});
+
+test("the settings table names every setting in both doors' keys, its environment variable and whether it is a secret", () => {
+  const table = settingsTable();
+  for (const [name, spec] of Object.entries(SETTINGS)) {
+    const row = table.split("\n").find((l) => l.startsWith(`| \`pagerduty:${name}\`, \`pagerduty-dynamic:${name}\``));
+    expect({ name, row }).toEqual({ name, row: expect.stringContaining(`| \`${spec.env}\` |`) });
+    expect(row!.includes("(secret)")).toBe("secret" in spec);
+  }
+  expect(generate().get("README.md")).toContain(table);
 });

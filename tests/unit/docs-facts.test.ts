@@ -1,0 +1,91 @@
+// What the docs and the code's comments name must be there: every repository path they mention
+// exists, and every count they state of something the repository holds (resource kinds, end-to-end
+// files, jest projects) is the count today. A claim goes stale silently otherwise. Another
+// project's path is written with its package (`@pulumi/pulumi/provider/server.js`).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { RESOURCES } from "../../provider/registry";
+
+const ROOT = path.join(__dirname, "../..");
+const read = (f: string) => fs.readFileSync(path.join(ROOT, f), "utf8");
+
+/** The files of `dir` (recursively) whose names match `ext`. */
+function files(dir: string, ext: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(path.join(ROOT, d), { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (!["node_modules", "dist", ".work"].includes(e.name)) walk(p);
+      } else if (ext.test(e.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const DOCS = ["README.md", "emulator/README.md", "examples/gitops/README.md", ...files("docs", /\.md$/)];
+/** The sources, whose comments are read (a path in code is the compiler's to check; tests name made-up paths on purpose). */
+const SOURCES = ["provider", "plugin", "sdk", "scripts", "bench", "emulator/src"].flatMap((d) => files(d, /\.ts$/));
+
+/** The comment lines of a source. */
+const comments = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => /^\s*(\/\/|\*|\/\*\*?)/.test(l))
+    .join("\n");
+const textOf = (file: string) => (file.endsWith(".ts") ? comments(read(file)) : read(file));
+
+const TOP = ["provider", "plugin", "sdk", "emulator", "tests", "scripts", "bench", "examples", "docs", ".ci"];
+
+/** Repository paths a text names: `tests/e2e/quickstart.test.ts`, `examples/full`, ... (not patterns such as `sdk/<kind>.ts`). */
+function pathsIn(text: string): string[] {
+  const found = new Set<string>();
+  const re = new RegExp(`(?<![\\w./@-])((?:${TOP.map((t) => t.replace(".", "\\.")).join("|")})/[\\w./-]*[\\w/])`, "g");
+  for (const m of text.matchAll(re)) {
+    const p = m[1].replace(/[./]+$/, "");
+    const after = text[m.index! + m[0].length];
+    if (after === "<" || after === "*" || after === "{" || after === "$") continue; // a pattern, not a path
+    found.add(p);
+  }
+  return [...found];
+}
+
+/** Where a named path may live: from the root, or (emulator sources) from the emulator package. */
+const exists = (p: string) => fs.existsSync(path.join(ROOT, p)) || fs.existsSync(path.join(ROOT, "emulator", p));
+
+test("the path finder finds paths and leaves patterns alone", () => {
+  expect(pathsIn("see `tests/e2e/quickstart.test.ts`, examples/full and sdk/<kind>.ts.")).toEqual(["tests/e2e/quickstart.test.ts", "examples/full"]);
+});
+
+test("every path the docs and the sources' comments name exists", () => {
+  const missing = [...DOCS, ...SOURCES].flatMap((file) => pathsIn(textOf(file)).flatMap((p) => (exists(p) ? [] : [`${file}: ${p}`])));
+  expect(missing).toEqual([]);
+});
+
+const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"];
+const numberOf = (w: string) => (/^\d+$/.test(w) ? Number(w) : WORDS.indexOf(w.toLowerCase()));
+
+/** Counts the docs state, each against what the repository holds now. */
+const COUNTS: ReadonlyArray<{ noun: RegExp; actual: () => number }> = [
+  { noun: /resource kinds|kinds of resource/, actual: () => Object.keys(RESOURCES).length },
+  { noun: /end-to-end files|e2e files/, actual: () => fs.readdirSync(path.join(ROOT, "tests/e2e")).filter((f) => f.endsWith(".test.ts")).length },
+  { noun: /jest projects|projects so each suite/, actual: () => (read("jest.config.js").match(/displayName:/g) ?? []).length },
+];
+
+test("every count the docs and the sources' comments state of the repository is today's", () => {
+  const wrong: string[] = [];
+  for (const file of [...DOCS, ...SOURCES, "jest.config.js"])
+    for (const { noun, actual } of COUNTS) {
+      const re = new RegExp(`\\b(\\d+|${WORDS.join("|")}) (?:${noun.source})`, "gi");
+      for (const m of textOf(file).matchAll(re)) if (numberOf(m[1]) !== actual()) wrong.push(`${file}: "${m[0]}" (there are ${actual()})`);
+    }
+  expect(wrong).toEqual([]);
+});
+
+test("a stale count is caught", () => {
+  const re = new RegExp(`\\b(\\d+|${WORDS.join("|")}) (?:${COUNTS[0].noun.source})`, "gi");
+  const [m] = "It manages three resource kinds.".matchAll(re);
+  expect(numberOf(m[1])).toBe(3);
+  expect(numberOf(m[1])).not.toBe(COUNTS[0].actual());
+});
