@@ -150,6 +150,20 @@ async function liveValues(ctx: AccountContext, service: string, names: readonly 
 
 const serviceOf = (id: string, props: { service?: string }) => props.service ?? id;
 
+/**
+ * An import's read, which has recorded no fields: the fields holding a value are managed, and what
+ * they hold is what delete restores, as for a create over them.
+ */
+function imported(service: string, live: readonly ApiFieldValue[]) {
+  const names = live.filter((f) => f.value !== null && f.value !== undefined).map((f) => f.name);
+  if (!names.length)
+    throw new PagerDutyError(
+      "ERR_INPUT",
+      `service ${service} holds no custom field value, so there is nothing to import: declare the values and \`up\` sets them`,
+    );
+  return { id: service, props: outputs(service, live, names, pick(live, names)) };
+}
+
 export const resource: Resource<typeof definition> = {
   definition,
 
@@ -201,6 +215,7 @@ export const resource: Resource<typeof definition> = {
   async read(ctx, id, props) {
     const service = serviceOf(id, props);
     const live = await getFieldValues(ctx.client, service);
+    if (props.values === undefined) return imported(service, live);
     return { id, props: outputs(service, live, namesOf(props.values), props.previousValues ?? {}) };
   },
 

@@ -120,7 +120,9 @@ export const resource: Resource<typeof definition> = {
 
   async read(ctx, id, props) {
     const { service, feature, previousEnabled } = props;
-    return { id, props: outputs(service, feature, await current(ctx, service, feature), previousEnabled) };
+    const now = await current(ctx, service, feature);
+    // An import's read has recorded nothing: the value found is what delete restores, as for a create over it.
+    return { id, props: outputs(service, feature, now, previousEnabled ?? now.enabled) };
   },
 
   async update(ctx, _id, olds, news) {

@@ -75,8 +75,11 @@ export const resource: Resource<typeof definition> = {
 
   async create(ctx, news) {
     const { service } = news;
-    // Idempotent on the API side: converting an already converted service reports its state.
-    const res = await ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: ["services.write"] });
+    // Idempotent on the API side: converting an already converted service reports its state. So a
+    // service made moments ago, which may answer 404 for a while, is asked again.
+    const res = await ctx.consistency.settle(ctx.consistency.createdAt("Service", service), () =>
+      ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: ["services.write"] }),
+    );
     return { id: service, outs: toOutputs(service, res ?? {}) };
   },
 

@@ -139,6 +139,17 @@ describe("read", () => {
     const r = await provider.read!("PSVC", { service: "PSVC", values: { tier: "gold" }, previousValues: { tier: null } });
     expect(r).toEqual({ id: "PSVC", props: { service: "PSVC", values: { tier: "silver" }, previousValues: { tier: null } } });
   });
+  test("with nothing recorded (an import), the fields holding a value are managed and what they hold is what delete restores", async () => {
+    reply(api, "GET", PATH, live({ tier: "silver", pci: false }));
+    await expect(provider.read!("PSVC", {})).resolves.toEqual({
+      id: "PSVC",
+      props: { service: "PSVC", values: { tier: "silver", pci: false }, previousValues: { tier: "silver", pci: false } },
+    });
+  });
+  test("an import of a service whose fields hold nothing fails, naming the service", async () => {
+    reply(api, "GET", PATH, live());
+    await expect(provider.read!("PSVC", {})).rejects.toThrow("service PSVC holds no custom field value, so there is nothing to import");
+  });
   test("a deleted service drops the resource", async () => {
     replyGone(api, "GET", PATH);
     await expect(provider.read!("PSVC", { service: "PSVC", values: { tier: "gold" } })).resolves.toEqual({ id: "", props: {} });

@@ -117,6 +117,12 @@ describe("read and update", () => {
       props: { ...props, enabled: true, updatedAt: "2026-11-22T10:00:00Z" },
     });
   });
+  test("read with nothing recorded (an import) takes the value found as the one delete restores", async () => {
+    reply(api, "GET", LIST, { enablements: [aiops(false)] });
+    await expect(provider.read!("PSVC/aiops", { service: "PSVC", feature: "aiops" })).resolves.toMatchObject({
+      props: { enabled: false, previousEnabled: false },
+    });
+  });
   test("read of a deleted service drops the resource", async () => {
     replyGone(api, "GET", LIST);
     await expect(provider.read!("PSVC/aiops", props)).resolves.toEqual({ id: "", props: {} });

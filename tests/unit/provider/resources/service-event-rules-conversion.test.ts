@@ -8,25 +8,32 @@ import { virtualConsistency } from "../../support/virtual-consistency";
 const calls: string[] = [];
 const warnings: string[] = [];
 let serviceExists = true;
+/** POSTs that answer 404 first, as a service made a moment ago does while it is not visible yet. */
+let hiddenFor = 0;
 const reply = { convert_status: "completed", converted_to: { id: "PSVC1", type: "event_orchestration_service_reference", self: "x" } };
 
 // A client that records its requests: the conversion makes no request this fake cannot answer.
 const client = {
   request: async (method: string, path: string) => {
     calls.push(`${method} ${path}`);
+    if (method === "POST" && hiddenFor > 0 && hiddenFor--)
+      throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
     if (method === "POST") return reply;
     if (!serviceExists) throw new ApiError({ method, path, status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
     return { service: { id: "PSVC1" } };
   },
   missingScopes: async () => [],
 } as unknown as ApiClient;
-const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtualConsistency().consistency });
+const virtual = virtualConsistency();
+const ctx = new AccountContext({ client, warn: (m) => void warnings.push(m), consistency: virtual.consistency });
 const provider = makeProvider(resource, () => ctx);
 
 beforeEach(() => {
   calls.length = 0;
   warnings.length = 0;
   serviceExists = true;
+  hiddenFor = 0;
+  virtual.waits.length = 0;
 });
 
 test("outputs of the verb reply", () => {
@@ -48,6 +55,14 @@ test("create calls the verb once; the id is the service", async () => {
   const r = await provider.create!({ service: "PSVC1", __provider: "p" });
   expect(calls).toEqual(["POST /services/PSVC1/rules/convert"]);
   expect(r).toMatchObject({ id: "PSVC1", outs: { convertStatus: "completed", convertedTo: "PSVC1" } });
+});
+
+test("the conversion of a service this process made a moment ago waits until the service answers", async () => {
+  ctx.consistency.created("Service", "PYOUNG");
+  hiddenFor = 3;
+  await expect(provider.create!({ service: "PYOUNG", __provider: "p" })).resolves.toMatchObject({ id: "PYOUNG" });
+  expect(calls).toEqual(Array(4).fill("POST /services/PYOUNG/rules/convert"));
+  expect(virtual.waits).toHaveLength(3);
 });
 
 test("read never writes: it keeps the converted state while the service exists, and is gone with it", async () => {
