@@ -48,6 +48,18 @@ function judgesUnknown(root: unknown, path: ReadonlyArray<PropertyKey>): boolean
 }
 
 /**
+ * What a rule read besides the value it judges, for a cross-field issue: `ctx.addIssue({ path,
+ * message, params: reads(["sets", 0, "id"]) })`. The issue is not judged while any of them is unknown.
+ */
+export const reads = (...paths: ReadonlyArray<PropertyKey>[]) => ({ reads: paths });
+
+/** Whether an issue judges, or read, a value not known yet. */
+function unsettled(root: unknown, issue: z.ZodIssue): boolean {
+  const also = issue.code === "custom" ? ((issue.params?.reads ?? []) as ReadonlyArray<PropertyKey>[]) : [];
+  return [issue.path, ...also].some((path) => judgesUnknown(root, path));
+}
+
+/**
  * A check failure naming the program's field in its text. No `property` is named: the engine would
  * print that property's whole value (objects in Go map syntax) before the reason.
  */
@@ -63,7 +75,7 @@ export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<stri
   const inputs = userInputs(news);
   const parsed = schema.safeParse(inputs);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
-  const issues = parsed.error.issues.filter((i) => !judgesUnknown(inputs, i.path));
+  const issues = parsed.error.issues.filter((i) => !unsettled(inputs, i));
   if (!issues.length) return { inputs: news };
   return { inputs: news, failures: issues.map((i) => toFailure(i.path, i.message)) };
 }

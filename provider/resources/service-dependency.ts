@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
+import { reads } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
 import { DEPENDENCIES_ASSOCIATE, DEPENDENCIES_DISASSOCIATE, dependenciesOfPath, READ, WRITE } from "../kernel/api-paths";
@@ -28,7 +29,12 @@ export const dependencyInputs = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.supportingService.id === v.dependentService.id)
-      ctx.addIssue({ code: "custom", path: ["dependentService", "id"], message: "must differ from supportingService.id: a service cannot depend on itself" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["dependentService", "id"],
+        message: "must differ from supportingService.id: a service cannot depend on itself",
+        params: reads(["supportingService", "id"]),
+      });
   });
 
 export type DependencyInputs = z.infer<typeof dependencyInputs>;

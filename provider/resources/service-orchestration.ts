@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { fromApi, toApi } from "../kernel/case";
-import { holdsUnknown } from "../kernel/check";
+import { holdsUnknown, reads } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { finishCreate } from "../kernel/partial";
 import type { Resource } from "../engine/resource";
@@ -156,6 +156,7 @@ export const orchestrationInputs = z
             code: "custom",
             path: [...at, "actions", "routeTo"],
             message: `names set "${to}", which \`sets\` does not have (sets: ${[...new Set(ids)].join(", ")})`,
+            params: reads(...ids.map((_, k) => ["sets", k, "id"])),
           });
         if (r.id !== undefined && ruleIds.has(r.id)) ctx.addIssue({ code: "custom", path: [...at, "id"], message: `"${r.id}" is the id of an earlier rule` });
         if (r.id !== undefined) ruleIds.add(r.id);

@@ -54,7 +54,7 @@ export class Engine {
     return { __provider: PROVIDER, ...origin };
   }
 
-  /** Check, as every step that writes starts: failures fail the step, naming them. */
+  /** Check, as every step that writes starts (and a preview): failures fail the step, naming them. */
   async check(kind: ResourceKind, name: string, olds: Props, declared: object): Promise<Props> {
     const news = { ...declared, ...this.hidden(kind, name) };
     const result = await this.provider(kind).check(olds, news);

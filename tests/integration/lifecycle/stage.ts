@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type RunningEmulator, startEmulator } from "../../../emulator/src";
+import type { ClientOverrides } from "../../../provider/account/client";
 import { Deployment } from "../../../provider/account/deployment";
 import { type Client, client } from "../../emulator/helpers";
 import { Engine } from "./engine";
@@ -42,8 +43,8 @@ export class Stage {
   }
 
   /** A deployment as a provider process configures it; each process journals to the stage's directory. */
-  private deployment(): Deployment {
-    const d = new Deployment({ warn: async (m) => void this.warnings.push(m), journalDir: this.journalDir, env: {} });
+  private deployment(clients?: ClientOverrides): Deployment {
+    const d = new Deployment({ warn: async (m) => void this.warnings.push(m), journalDir: this.journalDir, env: {}, ...(clients ? { clients } : {}) });
     const config: Record<string, string> = {
       "pagerduty:apiUrl": this.emu.apiUrl,
       "pagerduty:authUrl": this.emu.authUrl,
@@ -58,9 +59,12 @@ export class Stage {
     return d;
   }
 
-  /** The engine of a later process (`pulumi refresh` after `up`): it knows only what the state records. */
-  laterProcess(): Engine {
-    return new Engine(this.deployment());
+  /**
+   * The engine of a later process (`pulumi refresh` after `up`): it knows only what the state
+   * records. `clients`: its transport (a test's recording dispatcher).
+   */
+  laterProcess(clients?: ClientOverrides): Engine {
+    return new Engine(this.deployment(clients));
   }
 
   /** Every credential of the account: none may appear in a state. */

@@ -1,6 +1,6 @@
 // kernel/check.ts: inputs checked against the definition's schema, failures named as users write paths.
 import { z } from "zod";
-import { checkInputs, holdsUnknown, propertyPath, UNKNOWN } from "../../../../provider/kernel/check";
+import { checkInputs, holdsUnknown, propertyPath, reads, UNKNOWN } from "../../../../provider/kernel/check";
 
 describe("checkInputs", () => {
   const schema = z.object({ a: z.object({ b: z.array(z.object({ c: z.number() })) }) }).strict();
@@ -26,6 +26,13 @@ describe("checkInputs", () => {
     expect(checkInputs(s3, { ids: [UNKNOWN, UNKNOWN], tags: ["ok", UNKNOWN] })).toEqual({ inputs: { ids: [UNKNOWN, UNKNOWN], tags: ["ok", UNKNOWN] } });
     // Known values are still judged, beside unknown ones.
     expect(checkInputs(s3, { ids: ["a", "a"], tags: [UNKNOWN] }).failures).toEqual([{ property: "", reason: "ids: must not name one twice" }]);
+  });
+  test("a cross-field rule that read a value not known yet is not judged: it says what it read", () => {
+    const s4 = z.object({ sets: z.array(z.string()), to: z.string() }).superRefine((v, ctx) => {
+      if (!v.sets.includes(v.to)) ctx.addIssue({ code: "custom", path: ["to"], message: "names no set", params: reads(...v.sets.map((_, i) => ["sets", i])) });
+    });
+    expect(checkInputs(s4, { sets: ["start", UNKNOWN], to: "triage" }).failures).toBeUndefined();
+    expect(checkInputs(s4, { sets: ["start", "other"], to: "triage" }).failures).toEqual([{ property: "", reason: "to: names no set" }]);
   });
   test("holdsUnknown looks inside lists and objects", () => {
     expect([UNKNOWN, [1, UNKNOWN], { a: { b: UNKNOWN } }, "x", null, { a: [1] }].map(holdsUnknown)).toEqual([true, true, true, false, false, false]);
