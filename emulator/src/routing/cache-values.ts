@@ -60,25 +60,34 @@ export function updateCacheVariables(
       if ((matched = r.matched)) break;
     }
     t.matched = matched;
-    const old = store[c.id]?.type === type ? store[c.id] : { type };
-    const next: CacheValueRecord = { type, ...(old.value !== undefined ? { value: old.value } : {}), ...(old.hits ? { hits: [...old.hits] } : {}) };
+    // Kept values change in place; a dry run only reads them.
+    const old: CacheValueRecord = store[c.id]?.type === type ? store[c.id] : { type };
     if (type === "recent_value") {
+      let value = old.value;
       if (matched) {
         const found = compiled.source instanceof PclError ? undefined : resolvePath(root, compiled.source);
-        const value = found?.found && found.value !== null ? extract(cachedRegex(String(c.configuration.regex)), asText(found.value)) : undefined;
-        if (value === undefined)
+        const taken = found?.found && found.value !== null ? extract(cachedRegex(String(c.configuration.regex)), asText(found.value)) : undefined;
+        if (taken === undefined)
           t.warnings.push(`${String(c.configuration.source)} ${found?.found ? "does not match the regex" : "does not exist"}: the value stays as it was`);
-        else next.value = value;
+        else value = taken;
       }
-      if (next.value !== undefined) values[c.name] = next.value;
+      if (value !== undefined) values[c.name] = value;
+      if (keep && value !== undefined) store[c.id] = { type, value };
     } else {
-      const window = Number(c.configuration.ttl_seconds) * 1000;
-      next.hits = (next.hits ?? []).filter((at) => at > now - window);
-      if (matched && isTrigger) next.hits.push(now);
-      values[c.name] = next.hits.length;
+      // Hits are in time order: the expired ones are at the front.
+      const hits = old.hits ?? [];
+      const since = now - Number(c.configuration.ttl_seconds) * 1000;
+      let first = 0;
+      while (first < hits.length && hits[first] <= since) first++;
+      const counted = matched && isTrigger;
+      values[c.name] = hits.length - first + (counted ? 1 : 0);
+      if (keep) {
+        hits.splice(0, first);
+        if (counted) hits.push(now);
+        store[c.id] = { type, hits };
+      }
     }
     t.value = values[c.name] ?? null;
-    if (keep) store[c.id] = next;
   }
   return { values, trace };
 }

@@ -27,8 +27,27 @@ function format(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+interface Wall {
+  day: number;
+  seconds: number;
+  asUtc: number;
+}
+
+/** The rules of one event ask the same zones at the same second: keep the last answers. */
+const recent = new Map<string, Wall>();
+
 /** What a wall clock in `zone` shows at `at` (epoch ms): the day (0 = Monday), seconds after midnight, and that instant read as UTC. */
-export function wallClock(at: number, zone: string): { day: number; seconds: number; asUtc: number } {
+export function wallClock(at: number, zone: string): Wall {
+  const key = `${zone} ${Math.floor(at / 1000)}`;
+  let w = recent.get(key);
+  if (!w) {
+    if (recent.size > 256) recent.clear();
+    recent.set(key, (w = readWallClock(at, zone)));
+  }
+  return w;
+}
+
+function readWallClock(at: number, zone: string): Wall {
   const parts: Record<string, string> = {};
   for (const p of format(zone).formatToParts(new Date(at))) parts[p.type] = p.value;
   const seconds = Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
