@@ -14,6 +14,8 @@ export interface RoutedEvent {
   raw_event: Json;
 }
 
+const MAX_SUMMARY = 1024;
+
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The event a body makes, received at `receivedAt` (ISO): `timestamp` defaults to it. */
@@ -24,6 +26,8 @@ export function routedEvent(body: Json, dedupKey: string, receivedAt: string): R
   if (payload) {
     for (const k of CEF_FIELDS) if (k !== "dedup_key" && payload[k] !== undefined && payload[k] !== null) event[k] = structuredClone(payload[k]);
     event.timestamp ??= receivedAt;
+    // The Events API keeps the first 1024 characters of a summary (routes/events.ts).
+    if (typeof event.summary === "string") event.summary = event.summary.slice(0, MAX_SUMMARY);
   }
   event.dedup_key = dedupKey;
   return { event, raw_event };

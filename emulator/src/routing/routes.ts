@@ -3,6 +3,7 @@
 // /_emulator, with the admin token): the traces of recent events, a dry run, and every alert of a
 // service, suppressed and suspended ones included (they belong to no incident, so the REST API
 // has no place for them). Before any request, suspended alerts whose hold has ended trigger.
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../core";
 import { EventError, invalid, notFound } from "../errors";
@@ -89,7 +90,7 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
     if (e.routing_key && !integration) throw new EventError("invalid_event", ["Invalid routing key"]);
     const s = core.state.services[integration?.serviceId ?? serviceId ?? ""];
     if (!s) throw notFound(`Service ${serviceId}`);
-    const dedupKey = e.dedup_key ?? "dry-run";
+    const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");
     return processEvent(core, s, integration ?? null, { body: req.body as Record<string, unknown>, eventAction: e.event_action, dedupKey }, true);
   });
 

@@ -1,7 +1,10 @@
 // Events through a service's active orchestration, end to end over HTTP: `POST /v2/enqueue`, then
 // what PagerDuty's REST API shows (incidents, their alerts and notes) and what the emulator's admin
 // API tells (traces, suppressed alerts, dry runs). One test per action family.
-import { admin, bearer, type Client, type Emu, sendEvent, serviceWithKey, startWithClient, trigger } from "../helpers";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { admin, bearer, type Client, type Emu, sendEvent, serviceWithKey, start, startWithClient, trigger } from "../helpers";
 
 let e: Emu;
 let api: Client;
@@ -64,6 +67,8 @@ test("without an active orchestration an event opens an incident as before, with
   ]);
   const one = await api.get(`/incidents/${incident.id}/alerts/${alerts.alerts[0].id}`);
   expect(one.json.alert.id).toBe(alerts.alerts[0].id);
+  await sendEvent(e, trigger(key, { dedup_key: "long" }, { summary: "x".repeat(1500) }));
+  expect((await incidentsOf(id))[1].title).toHaveLength(1024);
   const trace = await traceOf(eventId!);
   expect(trace).toMatchObject({ id: eventId, orchestration: null, sets: [], outcome: { kind: "incident_opened" } });
   expect(JSON.stringify(trace)).not.toContain(key);
@@ -270,4 +275,78 @@ describe("dry run", () => {
     expect((await admin(e, "GET", "/events/d/trace")).status).toBe(404);
     expect((await admin(e, "POST", "/events/dry-run", { event_action: "trigger" })).json.errors).toContain("'routing_key' is missing or blank");
   });
+});
+
+describe("the emulator's choices where the documentation is silent", () => {
+  test("a trigger deduplicated into an open alert applies no actions again: no second note, the alert keeps its severity", async () => {
+    const { id, key } = await routed([{ id: "start", rules: [{ conditions: [], actions: { annotate: "seen {{event.severity}}" } }] }]);
+    await sendEvent(e, trigger(key, { dedup_key: "same" }, { severity: "critical" }));
+    await sendEvent(e, trigger(key, { dedup_key: "same" }, { severity: "info" }));
+    const [incident] = await incidentsOf(id);
+    expect((await api.get(`/incidents/${incident.id}/notes`)).json.notes.map((n: Json) => n.content)).toEqual(["seen critical"]);
+    const [alert] = (await admin(e, "GET", `/services/${id}/alerts`)).json.alerts;
+    expect(alert).toMatchObject({ severity: "critical", triggers: 2 });
+    expect((await traceOf("same")).outcome).toMatchObject({ kind: "deduplicated", incident: { id: incident.id } });
+  });
+
+  test("acknowledge of a suppressed alert changes nothing: there is no incident", async () => {
+    const { key } = await routed([{ id: "start", rules: [] }], { suppress: true });
+    await sendEvent(e, trigger(key, { dedup_key: "quiet" }));
+    await sendEvent(e, { routing_key: key, event_action: "acknowledge", dedup_key: "quiet" });
+    expect((await traceOf("quiet")).outcome).toMatchObject({ kind: "no_open_alert", message: expect.stringMatching(/suppressed: there is no incident/) });
+  });
+
+  test("a suspended alert triggers when its hold ends even if its service was disabled since", async () => {
+    const { id, key } = await routed([{ id: "start", rules: [{ conditions: [], actions: { suspend: 60 } }] }]);
+    await sendEvent(e, trigger(key, { dedup_key: "later" }));
+    expect((await api.put(`/services/${id}`, { service: { status: "disabled" } })).status).toBe(200);
+    await admin(e, "POST", "/clock", { advanceSeconds: 61 });
+    expect((await incidentsOf(id)).map((i: Json) => i.incident_key)).toEqual(["later"]);
+  });
+
+  test("trigger_count counts a rule's trigger events, the current one included; a disabled service's events are ignored and traced", async () => {
+    const { id, key } = await routed([
+      { id: "start", rules: [{ conditions: [{ expression: "trigger_count over 5 minutes > 2" }], actions: { priority: "flood" } }] },
+    ]);
+    for (const n of [1, 2, 3]) await sendEvent(e, trigger(key, { dedup_key: `t${n}` }));
+    expect((await traceOf("t2")).sets[0].matched).toBeNull();
+    expect((await traceOf("t3")).sets[0].matched).toMatchObject({ index: 0 });
+    await api.put(`/services/${id}`, { service: { status: "disabled" } });
+    await sendEvent(e, trigger(key, { dedup_key: "off" }));
+    expect(await traceOf("off")).toMatchObject({ orchestration: null, sets: [], outcome: { kind: "ignored", message: expect.stringMatching(/disabled/) } });
+  });
+});
+
+test("alerts and cache variable values survive a restart with --data; a reset clears them and the traces", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "routing-"));
+  try {
+    const file = join(dir, "state.json");
+    const one = await start({ dataFile: file });
+    const a1 = await bearer(one);
+    const { id, key } = await serviceWithKey(one, a1);
+    await a1.post(`/event_orchestrations/services/${id}/cache_variables`, {
+      cache_variable: { name: "n", configuration: { type: "trigger_event_count", ttl_seconds: 3600 } },
+    });
+    await a1.put(`/event_orchestrations/services/${id}`, {
+      orchestration_path: { sets: [{ id: "start", rules: [] }], catch_all: { actions: { suppress: true } } },
+    });
+    await a1.put(`/event_orchestrations/services/${id}/active`, { active: true });
+    await sendEvent(one, trigger(key, { dedup_key: "p1" }));
+    await one.close();
+    const two = await start({ dataFile: file });
+    try {
+      expect((await admin(two, "GET", `/services/${id}/alerts`)).json.alerts).toEqual([expect.objectContaining({ alert_key: "p1", suppressed: true })]);
+      await sendEvent(two, trigger(key, { dedup_key: "p2" }));
+      const t = (await admin(two, "GET", "/events/p2/trace")).json;
+      expect(t.cache_variables[0]).toMatchObject({ name: "n", value: 2 });
+      expect((await admin(two, "GET", "/events/p1/trace")).status).toBe(404); // traces live in memory
+      await admin(two, "POST", "/reset");
+      expect((await admin(two, "GET", "/events")).json.events).toEqual([]);
+      expect((await admin(two, "GET", `/services/${id}/alerts`)).status).toBe(404);
+    } finally {
+      await two.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
