@@ -10,6 +10,7 @@ import { serviceStatus } from "./incidents";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
+import { registerRoutingAdmin } from "./routing/routes";
 import { applySeed, type SeedDocument, SeedError } from "./seed";
 import { accountBySubdomain, type App, appByClientId } from "./store";
 import { isObject } from "./validate";
@@ -215,6 +216,9 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         s.maintenance = flags.maintenance;
         return { id: s.id, maintenance: s.maintenance, status: serviceStatus(core, s) };
       });
+
+      // Traces, dry runs and a service's alerts (routing/routes.ts).
+      registerRoutingAdmin(route, core);
 
       route("POST", "/escalation-policies", (req, reply) => {
         const b = body(req.body);

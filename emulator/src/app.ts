@@ -26,6 +26,7 @@ import { registerOrchestrations } from "./routes/orchestrations";
 import { registerRules } from "./routes/rules";
 import { registerServiceDependencies } from "./routes/service-dependencies";
 import { registerServices } from "./routes/services";
+import { registerRouting } from "./routing/routes";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -242,6 +243,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
   registerCatalog(app, core);
   registerIncidents(app, core);
   registerEvents(app, core);
+  registerRouting(app, core);
   registerAlertGroupingSettings(app, core);
   registerBusinessServices(app, core);
   registerServiceDependencies(app, core);

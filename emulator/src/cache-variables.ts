@@ -9,9 +9,12 @@
 // Each type's keys are required (the description's examples always send them; the Terraform provider
 // refuses a configuration without them); keys of other types are ignored, as unknown fields are.
 // Names are unique within an orchestration (the Terraform provider's data source relies on it).
+// Conditions, `source` and `regex` are checked as an orchestration's are (routing/checks.ts); their
+// values are kept by routing/cache-values.ts.
 import type { Principal } from "./auth";
 import { actorRef } from "./audit";
 import type { EmulatorCore } from "./core";
+import { checkedExpression, checkedPath, checkedRegex } from "./routing/checks";
 import type { CacheVariableRecord } from "./store";
 import { type Json, Validator } from "./validate";
 
@@ -26,7 +29,7 @@ function configuration(v: Validator, c: Json): Json {
   const ttl = () => v.integer(c, "ttl_seconds", { required: true, min: 1 });
   switch (type) {
     case "recent_value":
-      return { type, source: v.string(c, "source", { required: true, nonEmpty: true }), regex: v.string(c, "regex", { required: true, nonEmpty: true }) };
+      return { type, source: checkedPath(v, c, "source"), regex: checkedRegex(v, c, "regex") };
     case "trigger_event_count":
       return { type, ttl_seconds: ttl() };
     case "external_data":
@@ -48,7 +51,7 @@ export function parseCacheVariable(body: Json, current: Fields | undefined, take
     v.fail(`${v.path("name")} "${name}" is already taken by another cache variable of this orchestration; names are unique within one`);
   const disabled = given("disabled") ? v.boolean(body, "disabled") : (current?.disabled ?? false);
   const conditions = given("conditions")
-    ? (v.objects(body, "conditions", (n, c) => ({ expression: n.string(c, "expression", { required: true, nonEmpty: true }) as string })) ?? [])
+    ? (v.objects(body, "conditions", (n, c) => ({ expression: checkedExpression(n, c, { thresholds: false }) as string })) ?? [])
     : (current?.conditions ?? []);
   const raw = given("configuration") || !current ? v.object(body, "configuration", { required: true }) : undefined;
   const config = raw ? configuration(v.nested("configuration."), raw) : (current?.configuration ?? {});

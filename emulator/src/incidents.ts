@@ -5,7 +5,8 @@
 // the service's urgency rule when it opens.
 import type { EmulatorCore } from "./core";
 import { reference } from "./http";
-import { policyRef, serviceRef } from "./service-lookup";
+import { priorityRef } from "./routing/incident-view";
+import { policyRef, policyRefById, serviceRef } from "./service-lookup";
 import type { Agent, IncidentRecord, IncidentStatus, ServiceRecord } from "./store";
 
 export const SEVERITIES = ["critical", "error", "warning", "info"] as const;
@@ -153,11 +154,11 @@ export function renderIncident(core: EmulatorCore, base: string, i: IncidentReco
     alert_counts: { all: i.alerts.triggered + i.alerts.resolved, triggered: i.alerts.triggered, resolved: i.alerts.resolved },
     is_mergeable: true,
     incident_type: { name: "incident_default" },
-    escalation_policy: policyRef(core, base, s),
+    escalation_policy: i.escalationPolicyId ? policyRefById(core, base, i.escalationPolicyId) : policyRef(core, base, s),
     teams: [],
     pending_actions: [],
     acknowledgements: i.acknowledgements.map((a) => ({ at: a.at, acknowledger: agentRef(core, base, a.by) })),
-    priority: null,
+    priority: priorityRef(base, i),
     resolve_reason: null,
     incidents_responders: [],
     responder_requests: [],

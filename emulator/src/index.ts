@@ -16,6 +16,9 @@ export { API_ERRORS, EVENT_ERRORS, OAUTH_ERRORS, ApiError, EventError, OAuthErro
 export { type AccountSummary, defaultSeed, type SeedDocument, type SeedSummary } from "./seed";
 export type { State } from "./store";
 export { fetchAppToken, type ReadyCredentials, type ReadyLine } from "./client";
+// The JSON of `GET /_emulator/events/{id}/trace` and of a dry run, for routing tests.
+export type { Outcome, OutcomeKind, RoutingResult, Trace } from "./routing/trace";
+export { EVENT_ID_HEADER } from "./routing/process";
 
 export interface Emulator {
   app: FastifyInstance;

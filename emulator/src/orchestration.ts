@@ -1,8 +1,10 @@
 // A service's event orchestration (`/event_orchestrations/services/{id}`): every service has one,
 // at first a "start" set with no rules and an empty catch_all. A PUT replaces it whole. Rule ids
 // sent are kept (PagerDuty's Terraform provider sends back the ids it read, by position); a rule
-// without one gets a new 8-hex id, the form of the description's examples.
+// without one gets a new 8-hex id, the form of the description's examples. Conditions, paths and
+// regexes are checked as PagerDuty checks them (routing/checks.ts).
 import { randomString } from "./ids";
+import { checkedExpression, checkedPath, checkedRegex } from "./routing/checks";
 import type { OrchestrationRecord, OrchestrationRule, ServiceRecord } from "./store";
 import { isObject, type Json, Validator } from "./validate";
 
@@ -76,9 +78,9 @@ function actions(v: Validator, a: Json, sets: ReadonlySet<string> | undefined): 
       ? undefined
       : v.objects(a, "variables", (n, o) => ({
           name: n.string(o, "name", { required: true, nonEmpty: true }),
-          path: n.string(o, "path", { required: true, nonEmpty: true }),
+          path: checkedPath(n, o, "path"),
           type: n.oneOf(o, "type", ["regex"], { required: true }),
-          value: n.string(o, "value", { required: true }),
+          value: checkedRegex(n, o, "value"),
         })),
   );
   keep(
@@ -86,9 +88,9 @@ function actions(v: Validator, a: Json, sets: ReadonlySet<string> | undefined): 
     unset(a.extractions)
       ? undefined
       : v.objects(a, "extractions", (n, o) => {
-          const target = n.string(o, "target", { required: true, nonEmpty: true });
+          const target = checkedPath(n, o, "target");
           if (!unset(o.template)) return { target, template: n.string(o, "template") };
-          return { target, source: n.string(o, "source", { required: true, nonEmpty: true }), regex: n.string(o, "regex", { required: true, nonEmpty: true }) };
+          return { target, source: checkedPath(n, o, "source"), regex: checkedRegex(n, o, "regex") };
         }),
   );
   keep("incident_custom_field_updates", items(v, a, "incident_custom_field_updates", ["id"], ["value"]));
@@ -119,9 +121,7 @@ function actions(v: Validator, a: Json, sets: ReadonlySet<string> | undefined): 
 
 function rule(v: Validator, o: Json, sets: ReadonlySet<string>): OrchestrationRule {
   const label = unset(o.label) ? undefined : v.string(o, "label");
-  const conditions = unset(o.conditions)
-    ? []
-    : (v.objects(o, "conditions", (n, c) => ({ expression: n.string(c, "expression", { required: true, nonEmpty: true }) as string })) ?? []);
+  const conditions = unset(o.conditions) ? [] : (v.objects(o, "conditions", (n, c) => ({ expression: checkedExpression(n, c) as string })) ?? []);
   const a = unset(o.actions) ? {} : v.object(o, "actions");
   return {
     id: unset(o.id) ? "" : (v.string(o, "id") ?? ""),

@@ -43,5 +43,8 @@ export function loadState(file: string): State | undefined {
   parsed.businessServices ??= {};
   parsed.serviceDependencies ??= {};
   parsed.cacheVariables ??= {};
+  parsed.alerts ??= {};
+  parsed.heldAlerts ??= [];
+  parsed.cacheValues ??= {};
   return parsed;
 }

@@ -17,17 +17,14 @@ export function serviceRef(base: string, s: Pick<ServiceRecord, "id" | "name">) 
   return reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`);
 }
 
-/** The reference to a service's escalation policy (its last known name once the policy is deleted). */
-export function policyRef(core: EmulatorCore, base: string, s: ServiceRecord) {
-  const policy = core.state.escalationPolicies[s.escalationPolicyId];
-  return reference(
-    "escalation_policy",
-    s.escalationPolicyId,
-    policy?.name ?? s.escalationPolicySummary,
-    `${base}/escalation_policies/${s.escalationPolicyId}`,
-    `${base}/escalation_policies#${s.escalationPolicyId}`,
-  );
+/** The reference to an escalation policy; `known` names it once it is deleted. */
+export function policyRefById(core: EmulatorCore, base: string, id: string, known = id) {
+  const policy = core.state.escalationPolicies[id];
+  return reference("escalation_policy", id, policy?.name ?? known, `${base}/escalation_policies/${id}`, `${base}/escalation_policies#${id}`);
 }
+
+/** The reference to a service's escalation policy (its last known name once the policy is deleted). */
+export const policyRef = (core: EmulatorCore, base: string, s: ServiceRecord) => policyRefById(core, base, s.escalationPolicyId, s.escalationPolicySummary);
 
 /** Start the consistency-lag window (lag.ts) of an object just created, by its account's region. */
 export function startLag(core: EmulatorCore, accountId: string, id: string): void {

@@ -105,6 +105,8 @@ export interface ServiceRecord {
   maintenance?: boolean;
   /** Its event orchestration (orchestration.ts); absent until first used. */
   orchestration?: OrchestrationRecord;
+  /** Alert ids, oldest first (routing/alerts.ts; absent in data files written before alerts existed). */
+  alertIds?: string[];
 }
 
 export type IncidentStatus = "triggered" | "acknowledged" | "resolved";
@@ -132,8 +134,64 @@ export interface IncidentRecord {
   resolved_at: string | null;
   last_status_change_by: Agent;
   acknowledgements: { at: string; by: Agent }[];
-  /** Alerts grouped into it: one per trigger event with its dedup key. */
+  /** Alerts grouped into it (routing/alerts.ts keeps the alerts themselves). */
   alerts: { triggered: number; resolved: number };
+  /** What an event orchestration set when it opened (routing/): a priority id, an escalation policy id instead of the service's. */
+  priorityId?: string;
+  escalationPolicyId?: string;
+  /** Notes (`annotate`), oldest first. */
+  notes?: { id: string; content: string; created_at: string }[];
+  /** Incident custom field values an orchestration set, by field id. */
+  customFields?: Record<string, string>;
+}
+
+/**
+ * An alert: what a trigger event makes on its service (routing/alerts.ts). One is open per
+ * integration and dedup key; a suppressed one has no incident, a suspended one has none until
+ * `heldUntil`, then opens one with `held`.
+ */
+export interface AlertRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  integrationId: string;
+  incidentId: string | null;
+  alert_key: string;
+  status: "triggered" | "resolved";
+  suppressed: boolean;
+  severity: string;
+  summary: string;
+  created_at: string;
+  resolved_at: string | null;
+  /** The alert body as served (PD-CEF fields, custom details, links and images). */
+  body: Record<string, unknown>;
+  /** Trigger events deduplicated into it, the first included. */
+  triggers: number;
+  /** The event (trace id) that made it. */
+  eventId: string;
+  /** Suspended: epoch ms when it triggers, and the incident it then opens. */
+  heldUntil?: number;
+  held?: IncidentPlan;
+  /** Automation actions and webhooks its orchestration named: recorded, never run or sent. */
+  recorded?: Record<string, unknown>[];
+}
+
+/** What an orchestration decided for the incident an alert opens. */
+export interface IncidentPlan {
+  title: string;
+  severity: string;
+  priorityId?: string;
+  escalationPolicyId?: string;
+  notes: string[];
+  customFields: Record<string, string>;
+}
+
+/** What a service orchestration keeps of a cache variable between events (routing/cache-values.ts). */
+export interface CacheValueRecord {
+  type: string;
+  value?: string;
+  /** trigger_event_count: when each counted trigger event came (epoch ms), oldest first. */
+  hits?: number[];
 }
 
 export interface OrchestrationRule {
@@ -315,6 +373,11 @@ export interface State {
   serviceDependencies: Record<string, ServiceDependencyRecord>;
   auditRecords: AuditRecord[];
   incidents: Record<string, IncidentRecord>;
+  alerts: Record<string, AlertRecord>;
+  /** Ids of suspended alerts still held (routing/alerts.ts releases them when their time comes). */
+  heldAlerts: string[];
+  /** Cache variable values by cache variable id. */
+  cacheValues: Record<string, CacheValueRecord>;
   /** Last incident number handed out, by account id. */
   incidentNumbers: Record<string, number>;
   accessTokens: Record<string, AccessToken>;
@@ -344,6 +407,9 @@ export function emptyState(adminToken: string): State {
     serviceDependencies: {},
     auditRecords: [],
     incidents: {},
+    alerts: {},
+    heldAlerts: [],
+    cacheValues: {},
     incidentNumbers: {},
     accessTokens: {},
     refreshTokens: {},

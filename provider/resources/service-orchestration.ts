@@ -304,10 +304,50 @@ function writeActive(ctx: AccountContext, news: Inputs): Promise<boolean> {
   return news.active === undefined ? getActive(ctx, news.service) : putActive(ctx, news.service, news.active);
 }
 
+/** The fields of an event as a condition reads them (`event.<field>`): PagerDuty's Common Event Format, and the dedup key. */
+const EVENT_FIELDS = ["summary", "source", "severity", "timestamp", "component", "group", "class", "custom_details", "dedup_key"];
+const ROOTS = ["event", "raw_event", "cache_var"];
+
+/**
+ * What a PCL condition reads that no event has: a path under another root than `event`,
+ * `raw_event` and `cache_var`, or `event.<name>` of a field the event does not have. PagerDuty
+ * accepts both at write time and reads them as nil when an event comes, so the condition never
+ * matches on them: worth a warning at preview, not a failure. Quoted strings are skipped.
+ */
+export function unknownPaths(expression: string): string[] {
+  const code = expression.replace(/'(?:\\.|[^'\\])*'/g, "''");
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?<![\w./-])([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*|\[[^\]]*\])+)/g)) {
+    const [path, root, rest] = m;
+    const field = /^\.(\w+)/.exec(rest)?.[1];
+    if (!ROOTS.includes(root)) out.push(`${path} (paths start with ${ROOTS.join(", ")})`);
+    else if (root === "event" && field !== undefined && !EVENT_FIELDS.includes(field)) out.push(`${path} (an event has ${EVENT_FIELDS.join(", ")})`);
+  }
+  return out;
+}
+
 export const resource: Resource<typeof definition> = {
   definition,
 
   subject: (id, props) => `the event orchestration of service ${props.service ?? id}`,
+
+  /** Warns at preview, naming the rule, of conditions that read what no event has (unknownPaths). */
+  async verify(ctx, news) {
+    if (holdsUnknown(news.sets)) return [];
+    for (const [i, set] of (news.sets as RuleSet[]).entries())
+      for (const [j, rule] of (set.rules ?? []).entries())
+        for (const [k, c] of (rule.conditions ?? []).entries()) {
+          const paths = typeof c.expression === "string" ? unknownPaths(c.expression) : [];
+          const name = rule.label ? `rule "${rule.label}"` : `rule sets[${i}].rules[${j}]`;
+          for (const p of paths)
+            await ctx.warnOnce(
+              `pcl/${String(news.service)}/${i}/${j}/${k}/${p}`,
+              `ServiceOrchestration ${name} (set "${set.id}"), conditions[${k}]: ${p} names nothing an event has; ` +
+                "PagerDuty accepts it, and reads it as nil, so this condition never matches on it",
+            );
+        }
+    return [];
+  },
 
   diff(olds, news) {
     const changed: string[] = [];

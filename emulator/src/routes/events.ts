@@ -1,15 +1,15 @@
 // Events API v2: `POST /v2/enqueue`, as PagerDuty's events host answers it (events.pagerduty.com;
 // events.eu.pagerduty.com is `/eu/v2/enqueue` here, as the EU REST host is `/eu`). No Authorization:
-// the body's `routing_key` is an events integration's `integration_key`. A trigger opens an incident
-// on the integration's service or adds an alert to the open one with its dedup key; acknowledge and
-// resolve act on that open incident (nothing when there is none). A disabled service or one in
-// maintenance opens nothing and changes nothing, yet the event is accepted (202).
+// the body's `routing_key` is an events integration's `integration_key`. The event is checked here
+// and answered 202; what it does (its service's orchestration, alerts, incidents) is routing/'s: a
+// disabled service or one in maintenance opens nothing and changes nothing, yet the event is
+// accepted. The reply's `x-emulator-event-id` header names the event's trace (`/_emulator/events`).
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../core";
 import { EventError } from "../errors";
-import { openIncident, openNew, SEVERITIES, type Severity, transition, urgencyFor } from "../incidents";
-import type { IncidentStatus } from "../store";
+import { SEVERITIES, type Severity } from "../incidents";
+import { EVENT_ID_HEADER, processEvent } from "../routing/process";
 import { isObject, type Json } from "../validate";
 
 export const EVENTS_PATH = "/v2/enqueue";
@@ -19,10 +19,9 @@ const KEY_LENGTH = 32;
 const MAX_DEDUP_KEY = 255;
 /** Longer summaries are cut, not refused (the service documents 1024 as the maximum it keeps). */
 const MAX_SUMMARY = 1024;
-const STATUS_OF: Record<Exclude<Action, "trigger">, IncidentStatus> = { acknowledge: "acknowledged", resolve: "resolved" };
 
 interface Event {
-  routing_key: string;
+  routing_key?: string;
   event_action: Action;
   dedup_key?: string;
   summary: string;
@@ -35,8 +34,11 @@ const quoteList = (values: readonly string[]) =>
     .map((v) => `'${v}'`)
     .join(", ")} or '${values[values.length - 1]}'`;
 
-/** Every problem of the event, each naming its field (the service's wording); the key's value is never echoed. */
-function parseEvent(body: unknown): Event {
+/**
+ * Every problem of the event, each naming its field (the service's wording); the key's value is
+ * never echoed. A dry run naming its service may leave the routing key out (`routingKey: false`).
+ */
+export function parseEvent(body: unknown, opts: { routingKey: boolean } = { routingKey: true }): Event {
   if (!isObject(body)) throw new EventError("invalid_event", ["The event must be a JSON object"]);
   const errors: string[] = [];
   const text = (o: Json, key: string, path = key): string | undefined => {
@@ -51,7 +53,7 @@ function parseEvent(body: unknown): Event {
     return v;
   };
 
-  const key = required(body, "routing_key");
+  const key = opts.routingKey || body.routing_key !== undefined ? required(body, "routing_key") : undefined;
   if (key !== undefined) {
     if (key.length !== KEY_LENGTH) errors.push(`Length of 'routing_key' is incorrect (should be ${KEY_LENGTH} characters)`);
     if (!/^[A-Za-z0-9]*$/.test(key)) errors.push("'routing_key' cannot contain non-alphanumeric characters.");
@@ -81,7 +83,7 @@ function parseEvent(body: unknown): Event {
     }
   }
   if (errors.length) throw new EventError("invalid_event", errors);
-  return { routing_key: key as string, event_action: action as Action, dedup_key: dedup, summary, severity };
+  return { routing_key: key, event_action: action as Action, dedup_key: dedup, summary, severity };
 }
 
 export function registerEvents(app: FastifyInstance, core: EmulatorCore): void {
@@ -98,27 +100,9 @@ export function registerEvents(app: FastifyInstance, core: EmulatorCore): void {
       const s = core.state.services[integration.serviceId];
       const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");
       core.stats.events.accepted++;
-      reply.code(202);
-      const accepted = { status: "success", message: "Event processed", dedup_key: dedupKey };
-      // The service's documentation: a disabled service or one in maintenance triggers nothing, and
-      // in maintenance incidents cannot be resolved through the Events API either.
-      if (s.status === "disabled" || s.maintenance) {
-        core.stats.events.ignored++;
-        return accepted;
-      }
-      const open = openIncident(core, s, dedupKey);
-      if (e.event_action !== "trigger") {
-        if (open) transition(core, open, STATUS_OF[e.event_action], { type: "service", id: s.id });
-        return accepted;
-      }
-      if (open) {
-        open.alerts.triggered++;
-        open.updated_at = core.clock.iso();
-      } else {
-        openNew(core, s, e.summary, dedupKey, urgencyFor(s, e.severity, core.clock.now()));
-        core.stats.events.incidentsOpened++;
-      }
-      return accepted;
+      const trace = processEvent(core, s, integration, { body: req.body as Json, eventAction: e.event_action, dedupKey });
+      reply.code(202).header(EVENT_ID_HEADER, trace.id);
+      return { status: "success", message: "Event processed", dedup_key: dedupKey };
     },
   });
 }

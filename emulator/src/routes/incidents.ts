@@ -74,7 +74,7 @@ function sorter(raw: string | undefined): (a: IncidentRecord, b: IncidentRecord)
 }
 
 /** An incident of the caller's account by id or by incident number (the description accepts both). */
-function findIncident(core: EmulatorCore, p: Principal, key: string): IncidentRecord {
+export function findIncident(core: EmulatorCore, p: Principal, key: string): IncidentRecord {
   const byId = core.state.incidents[key];
   const i =
     byId?.accountId === p.accountId

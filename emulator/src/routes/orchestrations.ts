@@ -7,6 +7,7 @@ import type { EmulatorCore } from "../core";
 import { baseUrl, many, params, query, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
 import { orchestrationOf, parseOrchestration, renderOrchestration } from "../orchestration";
+import { orchestrationWarnings } from "../routing/warnings";
 import { findService, serviceRef } from "../service-lookup";
 import { isObject, Validator } from "../validate";
 
@@ -41,7 +42,7 @@ export function registerOrchestrations(app: FastifyInstance, core: EmulatorCore)
     const after = JSON.stringify(parsed);
     if (before !== after)
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), [{ name: "event_orchestration", value: after, before_value: before }]);
-    return { orchestration_path: renderOrchestration(base, s, o), warnings: [] };
+    return { orchestration_path: renderOrchestration(base, s, o), warnings: orchestrationWarnings(core, s, o) };
   });
 
   rest(app, "GET", `${ORCHESTRATION_PATH}/active`, SCOPES.servicesRead, (req) => {

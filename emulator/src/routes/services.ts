@@ -11,7 +11,8 @@ import { isObject, type Json, Validator } from "../validate";
 import { findService, serviceRef, startLag } from "../service-lookup";
 import { ALERTS_AND_INCIDENTS, renderService } from "../service-view";
 import { leaveSetting } from "../grouping-membership";
-import { dropCacheVariables } from "../cache-variables";
+import { cacheVariablesOf, dropCacheVariables } from "../cache-variables";
+import { dropRoutingState } from "../routing/alerts";
 import { dropDependencies } from "../dependencies";
 
 const URGENCIES = ["low", "high", "severity_based"] as const;
@@ -368,6 +369,11 @@ export function registerServices(app: FastifyInstance, core: EmulatorCore): void
     for (const id of s.integrationIds) delete core.state.integrations[id];
     for (const id of s.ruleIds) delete core.state.rules[id];
     for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
+    dropRoutingState(
+      core,
+      s,
+      cacheVariablesOf(core, s.id).map((c) => c.id),
+    );
     dropCacheVariables(core, s.id);
     leaveSetting(core, s.id);
     dropDependencies(core, s.id);

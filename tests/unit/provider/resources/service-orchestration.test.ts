@@ -1,5 +1,5 @@
 import { UNKNOWN } from "../../../../provider/kernel/check";
-import { compact, resource, sameSets, withLiveIds } from "../../../../provider/resources/service-orchestration";
+import { compact, resource, sameSets, unknownPaths, withLiveIds } from "../../../../provider/resources/service-orchestration";
 import { reply, replyGone, useApi } from "../../support/resource-api";
 
 const api = useApi();
@@ -87,6 +87,38 @@ describe("diff", () => {
     await expect(provider.diff!("PSVC", olds, news({ sets: [{ id: "start", rules: [{ ...declaredRule, label: UNKNOWN }] }] }))).resolves.toMatchObject({
       changes: true,
     });
+  });
+});
+
+describe("preview warns of conditions that read what no event has (PagerDuty accepts them)", () => {
+  test("unknownPaths: other roots and event fields an event does not have; strings, numbers and time zones are not paths", () => {
+    expect(unknownPaths("event.summary matches part 'db.host' and event.custom_details.x exists and raw_event.links[0].href exists")).toEqual([]);
+    expect(unknownPaths("cache_var.repeats >= 5 and now in Mon 09:00:00 to 17:00:00 America/Port-au-Prince and event.x > 4.5e10")).toEqual([
+      "event.x (an event has summary, source, severity, timestamp, component, group, class, custom_details, dedup_key)",
+    ]);
+    expect(unknownPaths("payload.summary matches 'x' or event.sumary matches 'it\\'s.here'")).toEqual([
+      "payload.summary (paths start with event, raw_event, cache_var)",
+      "event.sumary (an event has summary, source, severity, timestamp, component, group, class, custom_details, dedup_key)",
+    ]);
+  });
+
+  test("verify warns once per path, naming the rule by its label or its place; it never fails", async () => {
+    const sets = [
+      {
+        id: "start",
+        rules: [
+          { label: "db alerts", conditions: [{ expression: "event.sumary matches part 'db'" }] },
+          { conditions: [{ expression: "event.severity matches 'info'" }, { expression: "payload.source exists" }] },
+        ],
+      },
+    ];
+    await expect(resource.verify!(api.ctx(), { service: "PSVC", sets }, {})).resolves.toEqual([]);
+    await resource.verify!(api.ctx(), { service: "PSVC", sets }, {});
+    expect(api.warnings).toEqual([
+      expect.stringMatching(/^ServiceOrchestration rule "db alerts" \(set "start"\), conditions\[0\]: event\.sumary .* never matches on it$/),
+      expect.stringMatching(/^ServiceOrchestration rule sets\[0\]\.rules\[1\] \(set "start"\), conditions\[1\]: payload\.source /),
+    ]);
+    await expect(resource.verify!(api.ctx(), { service: "PSVC", sets: UNKNOWN }, {})).resolves.toEqual([]);
   });
 });
 
