@@ -23,14 +23,22 @@ import { getFieldValues } from "./service-custom-field-values";
 import { servicesNamed, toOutputs as serviceOutputs } from "./service";
 import { toOutputs as integrationOutputs } from "./service-integration";
 import { type ApiSetting, settingsOf, toOutputs as settingOutputs } from "./alert-grouping-setting";
-import { enablementsPath, READ, rulesPath, servicePath } from "../kernel/api-paths";
+import {
+  AUDIT_READ,
+  auditRecordsPath,
+  BUSINESS_SERVICES,
+  enablementsPath,
+  ESCALATION_POLICIES,
+  POLICIES_READ,
+  PRIORITIES,
+  PRIORITIES_READ,
+  READ,
+  rulesPath,
+  servicePath,
+  VENDORS,
+  VENDORS_READ,
+} from "../kernel/api-paths";
 
-const AUDIT = ["audit_records.read"];
-const POLICIES = ["escalation_policies.read"];
-const VENDORS = ["vendors.read"];
-const PRIORITIES = ["priorities.read"];
-// Business services and alert grouping settings are listed with `services.read` (READ), as the API
-// description says of listBusinessServices and listAlertGroupingSettings: no scope to add.
 const DAY_MS = 86_400_000;
 
 const serviceId = z.string().min(1, "must be a service id");
@@ -149,7 +157,7 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
     }
     case "escalationPolicy": {
       const { name } = inputs.args;
-      const policies = await listOffset<Named>(client, "/escalation_policies", "escalation_policies", POLICIES, { query: name });
+      const policies = await listOffset<Named>(client, ESCALATION_POLICIES, "escalation_policies", POLICIES_READ, { query: name });
       const p = byName(policies, name, "escalation policy");
       return {
         id: p.id,
@@ -162,19 +170,19 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
     }
     case "vendor": {
       const { name } = inputs.args;
-      const vendors = await listOffset<Named>(client, "/vendors", "vendors", VENDORS, { query: name });
+      const vendors = await listOffset<Named>(client, VENDORS, "vendors", VENDORS_READ, { query: name });
       const v = byName(vendors, name, "vendor", { caseInsensitive: true });
       return { id: v.id, name: nameOf(v), summary: v.summary ?? nameOf(v), description: v.description ?? null, websiteUrl: v.website_url ?? null };
     }
     case "priority": {
       const { name } = inputs.args;
-      const p = byName(await listOffset<Named>(client, "/priorities", "priorities", PRIORITIES), name, "priority");
+      const p = byName(await listOffset<Named>(client, PRIORITIES, "priorities", PRIORITIES_READ), name, "priority");
       return { id: p.id, name: nameOf(p), description: p.description ?? null, summary: p.summary ?? nameOf(p) };
     }
     case "businessService": {
       // The listing takes no `query`: every page is read and the name matched here, exactly (as Terraform's data source does).
       const { name } = inputs.args;
-      const b = byName(await listOffset<Named>(client, "/business_services", "business_services", READ), name, "business service");
+      const b = byName(await listOffset<Named>(client, BUSINESS_SERVICES, "business_services", READ), name, "business service");
       const team = b.team as { id?: string } | null | undefined;
       return {
         id: b.id,
@@ -228,7 +236,7 @@ export async function runLookup(ctx: AccountContext, inputs: LookupInputs): Prom
     case "serviceAuditRecords": {
       const { service, since, until, limit } = inputs.args;
       const records = await forService(service, () =>
-        listCursor<Record<string, unknown>>(client, `${servicePath(service)}/audit/records`, "records", AUDIT, { since, until }, limit),
+        listCursor<Record<string, unknown>>(client, auditRecordsPath(service), "records", AUDIT_READ, { since, until }, limit),
       );
       return { records: records.map((r) => fromApi(r)) };
     }
