@@ -8,17 +8,14 @@ import { createHash } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { Deployment } from "../provider/account/deployment";
-import { ConfigError, PagerDutyError } from "../provider/errors";
+import { PagerDutyError } from "../provider/errors";
 import { reported } from "../provider/host/error-report";
-import { accountOf, ACCOUNT_INPUT, withoutAccount } from "../provider/kernel/account-input";
-import { toFailure, UNKNOWN } from "../provider/kernel/check";
+import { ACCOUNT_INPUT } from "../provider/kernel/account-input";
 import { makeProvider } from "../provider/engine/factory";
-import { isResourceKind, RESOURCES, type ResourceKind } from "../provider/registry";
-import { type LookupInputs, LookupMiss, lookupInputs, runLookup } from "../provider/resources/lookup";
-import { checkInputs } from "../provider/kernel/check";
+import { performLookup } from "../provider/engine/lookup";
+import { isResourceKind, lookupByFunction, RESOURCES, type ResourceKind } from "../provider/registry";
 import { hasUnknown, inPackageTerms, settingsGetter } from "./config";
 import { importedInputs, locate } from "./import-ids";
-import { LOOKUP_FUNCTIONS } from "./lookup-functions";
 import { nameOfToken } from "./names";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
 
@@ -164,25 +161,15 @@ export class PackageProvider implements provider.Provider {
     });
   }
 
-  /** The lookups: the same queries as the dynamic providers' lookup resources, as plain function calls. */
+  /** The lookups, by the path the dynamic providers' Lookup resource runs them (engine/lookup.ts): a function's arguments are at the top. */
   invoke(tok: string, args: Props): Promise<provider.InvokeResult> {
     return worded(async () => {
-      const fn = LOOKUP_FUNCTIONS.find((f) => f.name === nameOfToken(tok));
-      if (!fn) throw new PagerDutyError("ERR_INPUT", `unknown function "${tok}": the installed pagerduty-dynamic plugin is older than the program's SDK`);
-      const plain = unwrapSecrets(args).props;
-      const account = plain[ACCOUNT_INPUT];
-      if (account === UNKNOWN) return { outputs: {} };
-      const checked = checkInputs(lookupInputs, { query: fn.query, args: withoutAccount(plain) });
-      if (checked.failures?.length) return { failures: checked.failures };
-      try {
-        const outputs = await runLookup(this.options.deployment.context(accountOf(plain)), checked.inputs as LookupInputs);
-        return { outputs };
-      } catch (e) {
-        // A miss names the argument as the dynamic lookup does (`args.name`); a function's arguments are top-level.
-        if (e instanceof LookupMiss) return { failures: [toFailure(e.property.replace(/^args\./, "").split("."), e.message)] };
-        if (e instanceof ConfigError) return { failures: [toFailure([], inPackageTerms(e.message))] };
-        throw e;
-      }
+      const lookup = lookupByFunction(nameOfToken(tok) ?? "");
+      if (!lookup) throw new PagerDutyError("ERR_INPUT", `unknown function "${tok}": the installed pagerduty-dynamic plugin is older than the program's SDK`);
+      const { [ACCOUNT_INPUT]: account, ...own } = unwrapSecrets(args).props;
+      const outcome = await performLookup(lookup, { args: own, account }, (a) => this.options.deployment.context(a), []);
+      if (outcome.kind === "failed") return { failures: outcome.failures.map((f) => ({ ...f, reason: inPackageTerms(f.reason) })) };
+      return { outputs: outcome.kind === "found" ? outcome.result : {} };
     });
   }
 }

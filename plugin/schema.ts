@@ -1,13 +1,22 @@
 // The package's schema (Pulumi's package schema: resources, types, functions, config), built from
 // the same definitions the dynamic providers and the TypeScript SDK come from: every kind of
 // provider/registry.ts with its inputs and outputs (zod), their descriptions, the secret outputs,
-// and the lookups as functions. scripts/generate-schema.ts writes it to plugin/schema.json, which
+// and every lookup of it as a function (its definition's arguments, result and description). scripts/generate-schema.ts writes it to plugin/schema.json, which
 // the plugin serves and every language's SDK is generated from.
 import { z } from "zod";
-import { describedAs, inputShape, managedKinds, outputShape, type ResourceDefinition, typeNameOf, unwrapped } from "../provider/kernel/define";
+import {
+  argsShape,
+  describedAs,
+  inputShape,
+  type LookupDefinition,
+  managedKinds,
+  outputShape,
+  type ResourceDefinition,
+  typeNameOf,
+  unwrapped,
+} from "../provider/kernel/define";
 import { ACCOUNT_INPUT } from "../provider/kernel/account-input";
 import { CONFIG_SETTINGS } from "./config";
-import { argsOf, LOOKUP_FUNCTIONS, resultOf } from "./lookup-functions";
 import { PACKAGE, token } from "./names";
 
 type Json = Record<string, unknown>;
@@ -123,20 +132,34 @@ function resource(d: ResourceDefinition, types: Types): Json {
   };
 }
 
-/** The lookups' arguments, described once (their schemas in provider/resources/lookup.ts carry no text). */
-const ARG_DOCS: Readonly<Record<string, string>> = {
-  name: "The exact name to look for.",
-  service: "Id of the service.",
-  since: "ISO 8601 start of the window (API default: 24 hours ago).",
-  until: "ISO 8601 end of the window, at most 31 days after `since` (API default: now).",
-  limit: "Page size (1..100); every page is read, following the cursor.",
-};
-
-/** Options of the schema: the package's version and the lookups' descriptions (read from sdk/lookups.ts). */
+/** Options of the schema: the package's version and the lookups (the registry's). */
 export interface SchemaOptions {
   version: string;
-  functionDocs: Readonly<Record<string, string>>;
-  lookupResults: ReadonlyArray<{ name: string; schema: z.ZodTypeAny }>;
+  lookups: readonly LookupDefinition[];
+}
+
+/** A lookup as a function: its arguments and the account in, its result out. */
+function lookupFunction(l: LookupDefinition, types: Types): Json {
+  const args = types.members(argsShape(l), "input", [pascal(l.functionName)]);
+  // A named result is a type of its own (the SDKs' lookups return it); an unnamed one is only the function's outputs.
+  const spec = typeNameOf(l.result)
+    ? types.specs[(types.type(l.result, "output", []) as { $ref: string }).$ref.slice("#/types/".length)]
+    : types.members((l.result as z.AnyZodObject).shape, "output", [`${pascal(l.functionName)}Outputs`]);
+  return {
+    description: l.description,
+    inputs: {
+      type: "object",
+      properties: {
+        ...args.properties,
+        [ACCOUNT_INPUT]: {
+          type: "string",
+          description: "The account to look in: a name declared in the provider's `accounts` setting (unset: the provider's own account).",
+        },
+      },
+      ...(args.required ? { required: args.required } : {}),
+    },
+    outputs: { type: "object", properties: spec.properties, ...(spec.required ? { required: spec.required } : {}) },
+  };
 }
 
 /** The package schema of the given definitions (the registry's). */
@@ -145,31 +168,7 @@ export function buildSchema(definitions: readonly ResourceDefinition[], options:
   const resources: Json = {};
   for (const d of definitions) resources[token(d.kind)] = resource(d, types);
   const functions: Json = {};
-  for (const f of LOOKUP_FUNCTIONS) {
-    const doc = options.functionDocs[f.name];
-    if (!doc) throw new Error(`${f.name}: no description (TSDoc in sdk/lookups.ts)`);
-    const args = types.members(argsOf(f.query).shape, "input", [pascal(f.name)], (key) => ARG_DOCS[key]);
-    const result = resultOf(f.query, options.lookupResults);
-    // A named result is a type of its own (the SDKs' lookups return it); an unnamed one is only the function's outputs.
-    const spec = typeNameOf(result)
-      ? types.specs[(types.type(result, "output", []) as { $ref: string }).$ref.slice("#/types/".length)]
-      : types.members((result as z.AnyZodObject).shape, "output", [`${pascal(f.name)}Outputs`]);
-    functions[token(f.name)] = {
-      description: doc,
-      inputs: {
-        type: "object",
-        properties: {
-          ...args.properties,
-          [ACCOUNT_INPUT]: {
-            type: "string",
-            description: "The account to look in: a name declared in the provider's `accounts` setting (unset: the provider's own account).",
-          },
-        },
-        ...(args.required ? { required: args.required } : {}),
-      },
-      outputs: { type: "object", properties: spec.properties, ...(spec.required ? { required: spec.required } : {}) },
-    };
-  }
+  for (const l of options.lookups) functions[token(l.functionName)] = lookupFunction(l, types);
   const config = configSpec(types);
   return {
     name: PACKAGE,

@@ -14,8 +14,8 @@ import { namingStack } from "./host/origin-stack";
 import { upgradingProvider } from "./host/provider-upgrade";
 import { UNKNOWN } from "./kernel/check";
 import { makeProvider } from "./engine/factory";
-import { isResourceKind, RESOURCES } from "./registry";
-import { lookupProvider } from "./resources/lookup";
+import { lookupProvider } from "./engine/lookup-resource";
+import { isResourceKind, LOOKUPS, RESOURCES } from "./registry";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
 const deployment = new Deployment({ warn });
@@ -26,7 +26,7 @@ const providers = new Map<string, dynamic.ResourceProvider>();
 export function resource(kind: string): dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (provider) return provider;
-  if (kind === "Lookup") provider = lookupProvider(contextOf);
+  if (kind === "Lookup") provider = lookupProvider(LOOKUPS, contextOf);
   else if (isResourceKind(kind)) provider = makeProvider(RESOURCES[kind], contextOf);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => deployment.nameStack(stack))));

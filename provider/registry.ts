@@ -1,7 +1,8 @@
-// Every resource kind, by name: the one list the provider entry point, the SDK generator
-// (scripts/generate-sdk.ts: the SDK's classes, provider modules and exports), recovery, the CLIs and
-// the tests read. A kind is one import and one line here; which kinds create remote objects is read
-// off their definitions (`origin`).
+// Every resource kind, by name, and every lookup: the one lists the provider entry point, the
+// plugin, the generators (scripts/generate-sdk.ts: the SDK's classes, provider modules, exports and
+// lookups; plugin/schema.ts: the package's resources and functions), recovery, the CLIs and the
+// tests read. A kind or a lookup is one import and one line here; which kinds create remote objects
+// is read off their definitions (`origin`).
 import { resource as service } from "./resources/service";
 import { resource as alertGroupingSetting } from "./resources/alert-grouping-setting";
 import { resource as serviceDependency } from "./resources/service-dependency";
@@ -13,7 +14,19 @@ import { resource as integration } from "./resources/service-integration";
 import { resource as conversion } from "./resources/service-event-rules-conversion";
 import { resource as orchestration } from "./resources/service-orchestration";
 import { resource as cacheVariable } from "./resources/service-orchestration-cache-variable";
-import type { ResourceDefinition } from "./kernel/define";
+import { lookup as getService } from "./lookups/service";
+import { lookup as getEscalationPolicy } from "./lookups/escalation-policy";
+import { lookup as getVendor } from "./lookups/vendor";
+import { lookup as getPriority } from "./lookups/priority";
+import { lookup as getBusinessService } from "./lookups/business-service";
+import { lookup as getAlertGroupingSetting } from "./lookups/alert-grouping-setting";
+import { lookup as getServiceIntegration } from "./lookups/service-integration";
+import { lookup as getServiceEventRules } from "./lookups/service-event-rules";
+import { lookup as getServiceEnablements } from "./lookups/service-enablements";
+import { lookup as getServiceCustomFieldValues } from "./lookups/service-custom-field-values";
+import { lookup as getServiceAuditRecords } from "./lookups/service-audit-records";
+import type { LookupDefinition, ResourceDefinition } from "./kernel/define";
+import type { Lookup } from "./engine/lookup";
 import { recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
 
@@ -47,3 +60,23 @@ export const CREATED_KINDS: readonly CreatedKind[] = (Object.keys(KINDS) as Reso
 export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);
+
+/** Every lookup, in the order the SDK, the package schema and the reference list them. */
+export const LOOKUPS: readonly Lookup[] = [
+  getService,
+  getEscalationPolicy,
+  getVendor,
+  getPriority,
+  getBusinessService,
+  getAlertGroupingSetting,
+  getServiceIntegration,
+  getServiceEventRules,
+  getServiceEnablements,
+  getServiceCustomFieldValues,
+  getServiceAuditRecords,
+];
+
+export const LOOKUP_DEFINITIONS: readonly LookupDefinition[] = LOOKUPS.map((l) => l.definition);
+
+/** The lookup behind a function of the package (`getService`), if there is one. */
+export const lookupByFunction = (name: string): Lookup | undefined => LOOKUPS.find((l) => l.definition.functionName === name);

@@ -1,8 +1,9 @@
 // Generates, from the resource definitions the registry lists (provider/registry.ts; see define.ts),
 // everything of the SDK that names a kind: the resource modules (sdk/<resource>.ts: argument and
 // output types with TSDoc, and the class), each kind's serialized provider (sdk/providers/<resource>.ts),
-// the providers by kind (sdk/kind-providers.ts) and the index's exports (sdk/resources.ts); and the
-// lookup result types (sdk/lookup-results.ts) and the resource reference's tables (docs/reference.md). The SDK reads none of
+// the providers by kind (sdk/kind-providers.ts) and the index's exports (sdk/resources.ts); from the
+// lookup definitions it lists, the get* functions (sdk/lookups.ts) and their result types
+// (sdk/lookup-results.ts); and the reference's tables of both (docs/reference.md). The SDK reads none of
 // this from the provider at run time (a program does not load the provider). The output is checked
 // in; tests/unit/scripts/generate-sdk.test.ts fails when it is stale.
 //
@@ -11,12 +12,21 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { inputShape, managedKinds, named, outputShape, type ResourceDefinition } from "../provider/kernel/define";
-import { DEFINITIONS } from "../provider/registry";
-import { LOOKUP_RESULTS } from "../provider/resources/lookup-results";
+import {
+  argsShape,
+  inputShape,
+  type LookupDefinition,
+  managedKinds,
+  outputShape,
+  type ResourceDefinition,
+  resultShape,
+  typeNameOf,
+  unwrapped,
+} from "../provider/kernel/define";
+import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../provider/registry";
 import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingSpec } from "../provider/settings";
 import { ROOT } from "./repo-root";
-import { describedAs, isOptional, tsdoc, TypePrinter, TypeRegistry } from "./sdk-types";
+import { describedAs, isOptional, pascal, tsdoc, TypePrinter, TypeRegistry } from "./sdk-types";
 
 /** The file name of a kind's modules (provider/resources/, sdk/, sdk/providers/): "ServiceEventRule" -> "service-event-rule". */
 export const moduleOf = (kind: string) => kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
@@ -121,17 +131,83 @@ function wrap(items: string[], indent: string): string {
   return lines.join(",\n");
 }
 
-function lookupResultsModule(registry: TypeRegistry): string {
+// ---- the lookups --------------------------------------------------------------------------------
+
+const LOOKUPS_SOURCE = "the lookup definitions in provider/lookups/ (listed in provider/registry.ts)";
+
+/** A schema without its wrappers and lists: what a list of named results holds. */
+function elementOf(schema: z.ZodTypeAny): z.ZodTypeAny {
+  for (let s = schema; ; ) {
+    const next = s instanceof z.ZodArray ? s.element : unwrapped(s);
+    if (!next || typeNameOf(s)) return s;
+    s = next;
+  }
+}
+
+/** The named types of a lookup's result (sdk/lookup-results.ts declares them): itself when named, else what its fields list. */
+function resultTypes(l: LookupDefinition): z.ZodTypeAny[] {
+  if (typeNameOf(l.result)) return [l.result];
+  return Object.values(resultShape(l))
+    .map(elementOf)
+    .filter((s) => typeNameOf(s) && s instanceof z.ZodObject);
+}
+
+function lookupResultsModule(registry: TypeRegistry, lookups: readonly LookupDefinition[]): string {
   const printer = new TypePrinter(registry, "./lookup-results");
-  for (const { name, schema } of LOOKUP_RESULTS) printer.type(named(name, schema), "output", [name]);
+  for (const l of lookups) for (const s of resultTypes(l)) printer.type(s, "output", [typeNameOf(s)!]);
   const imports = printer.imports();
-  return `${[
-    header("the lookup result schemas in provider/resources/lookup.ts") + unformatted,
-    ...(imports.length ? [...imports, ""] : [""]),
-    ...printer.declarations().flatMap((decl) => [decl, ""]),
-  ]
+  return `${[header(LOOKUPS_SOURCE) + unformatted, ...(imports.length ? [...imports, ""] : [""]), ...printer.declarations().flatMap((decl) => [decl, ""])]
     .join("\n")
     .trimEnd()}\n`;
+}
+
+/** A lookup's get* function: its TSDoc, its arguments' type (inline, or the interface the definition names) and its result's. */
+function lookupFunction(l: LookupDefinition, printer: TypePrinter, registry: TypeRegistry): string {
+  const shape = argsShape(l);
+  const members = printer.members(shape, "input", [pascal(l.functionName)]);
+  const declared: string[] = [];
+  let argsType = `{\n${members.map((m) => `  ${m}`).join("\n")}\n  }`;
+  if (l.argsType) {
+    if (registry.taken.has(l.argsType)) throw new Error(`${l.functionName}: the type name ${l.argsType} is declared twice`);
+    registry.taken.add(l.argsType);
+    declared.push(tsdoc(`The arguments of \`${l.functionName}\`.`), `export interface ${l.argsType} {`, ...members, "}", "");
+    argsType = l.argsType;
+  }
+  const result = typeNameOf(l.result)
+    ? printer.type(l.result, "output", [])
+    : `{ ${Object.entries(resultShape(l))
+        .map(([k, s]) => `${k}: ${printer.type(s, "output", [pascal(l.functionName), k])}`)
+        .join("; ")} }`;
+  const passed = Object.keys(shape).map((k) => `${k}: args.${k}`);
+  return [
+    ...declared,
+    tsdoc(l.description),
+    `export function ${l.functionName}(`,
+    `  args: ${argsType},`,
+    "  opts?: LookupOptions,",
+    `): pulumi.Output<${result}> {`,
+    `  return lookup(${JSON.stringify(l.functionName)}, ${JSON.stringify(l.query)}, { ${passed.join(", ")} }, opts);`,
+    "}",
+  ].join("\n");
+}
+
+/** The SDK's get* functions, one per lookup definition; how a lookup runs is sdk/lookup.ts's. */
+function lookupsModule(registry: TypeRegistry, lookups: readonly LookupDefinition[]): string {
+  const printer = new TypePrinter(registry, "./lookups");
+  const functions = lookups.map((l) => lookupFunction(l, printer, registry));
+  return [
+    header(LOOKUPS_SOURCE) + unformatted,
+    "// Each function registers a pagerduty:Lookup resource whose provider runs the query (see lookup.ts).",
+    'import type * as pulumi from "@pulumi/pulumi";',
+    'import { lookup, type LookupOptions } from "./lookup";',
+    ...printer.imports(),
+    "",
+    "// What programs name beside the functions (the lookup options, the resource name a lookup takes).",
+    'export { type LookupOptions, lookupName } from "./lookup";',
+    "",
+    ...printer.declarations().flatMap((decl) => [decl, ""]),
+    ...functions.flatMap((f) => [f, ""]),
+  ].join("\n");
 }
 
 // ---- the modules that name every kind -----------------------------------------------------------
@@ -280,10 +356,41 @@ function withBlocks(file: string, page: string, blocks: ReadonlyArray<readonly [
   return out;
 }
 
+/** A lookup result's type for the reference: named types by name, lists and maps of them. */
+function resultType(schema: z.ZodTypeAny): string {
+  const name = typeNameOf(schema);
+  if (name) return `\`${name}\``;
+  if (schema instanceof z.ZodArray) return `list of ${resultType(schema.element)}`;
+  if (schema instanceof z.ZodRecord) return `map of ${resultType(schema.valueSchema)}`;
+  return readmeType(schema);
+}
+
+/** Every lookup: its function, arguments (`?`: optional), result and what it finds. */
+function lookupsTable(lookups: readonly LookupDefinition[]): string {
+  return [
+    "| Function | Arguments | Result | What it finds |",
+    "|-|-|-|-|",
+    ...lookups.map((l) => {
+      const args = Object.entries(argsShape(l)).map(([k, s]) => `\`${k}${isOptional(s) ? "?" : ""}\``);
+      const result = typeNameOf(l.result)
+        ? resultType(l.result)
+        : Object.entries(resultShape(l))
+            .map(([k, s]) => `\`${k}\`: ${resultType(s)}`)
+            .join(", ");
+      return `| \`${l.functionName}\` | ${args.join(", ")} | ${result} | ${onReference(l.description)} |`;
+    }),
+  ].join("\n");
+}
+
 /** The reference page with its generated blocks replaced. */
-export function referenceWith(page: string, definitions: readonly ResourceDefinition[] = DEFINITIONS): string {
+export function referenceWith(
+  page: string,
+  definitions: readonly ResourceDefinition[] = DEFINITIONS,
+  lookups: readonly LookupDefinition[] = LOOKUP_DEFINITIONS,
+): string {
   return withBlocks(REFERENCE, page, [
     ["resources", summaryTable(definitions)],
+    ["lookups", lookupsTable(lookups)],
     ["reference", referenceTables(definitions)],
   ]);
 }
@@ -319,10 +426,11 @@ export function packageJsonWith(text: string, definitions: readonly ResourceDefi
 
 // ---- files --------------------------------------------------------------------------------------
 
-/** Every generated file: path relative to the repository root -> content (`definitions`: the registry's, or a test's). */
+/** Every generated file: path relative to the repository root -> content (`definitions`, `lookups`: the registry's, or a test's). */
 export function generate(
   definitions: readonly ResourceDefinition[] = DEFINITIONS,
   reference = fs.readFileSync(path.join(ROOT, REFERENCE), "utf8"),
+  lookups: readonly LookupDefinition[] = LOOKUP_DEFINITIONS,
 ): Map<string, string> {
   const registry = new TypeRegistry();
   for (const d of definitions) registry.taken.add(d.kind).add(`${d.kind}Args`);
@@ -332,8 +440,9 @@ export function generate(
   for (const k of kinds) files.set(`sdk/providers/${moduleOf(k)}.ts`, providerModule(k));
   files.set("sdk/kind-providers.ts", kindProvidersModule(kinds));
   files.set("sdk/resources.ts", resourcesModule(kinds));
-  files.set("sdk/lookup-results.ts", lookupResultsModule(registry));
-  files.set(REFERENCE, referenceWith(reference, definitions));
+  files.set("sdk/lookup-results.ts", lookupResultsModule(registry, lookups));
+  files.set("sdk/lookups.ts", lookupsModule(registry, lookups));
+  files.set(REFERENCE, referenceWith(reference, definitions, lookups));
   files.set("package.json", packageJsonWith(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"), definitions));
   for (const page of SETTINGS_PAGES) files.set(page, withBlocks(page, fs.readFileSync(path.join(ROOT, page), "utf8"), [["settings", settingsTable()]]));
   return files;

@@ -15,7 +15,7 @@ export function isOptional(schema: z.ZodTypeAny): boolean {
   return schema.isOptional();
 }
 
-const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+export const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The element of a plural field name: `emailFilters` -> `EmailFilter`. */
 const singular = (s: string) => pascal(s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s);
 

@@ -23,7 +23,7 @@ import { Consistency } from "../kernel/consistency";
 import { AccountContext, type Warn } from "./context";
 import { defaultJournalDir, Journal } from "./journal";
 import { StackState, type Exporter } from "./stack-state";
-import { SERVICES } from "../kernel/api-paths";
+import { CURRENT_USER, SERVICES } from "../kernel/api-paths";
 
 export interface DeploymentOptions {
   /** Where warnings go. */
@@ -191,7 +191,7 @@ const sameValues = (a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<s
  * needs no scope; app tokens have no user and get 400, which is as good an answer here.
  */
 async function restAccepts(context: AccountContext): Promise<void> {
-  await context.client.request("GET", "/users/me", { scopes: [] }).catch((e: unknown) => {
+  await context.client.request("GET", CURRENT_USER, { scopes: [] }).catch((e: unknown) => {
     if (e instanceof ApiError && e.status === 401) throw e;
   });
 }

@@ -10,8 +10,19 @@ export const WRITE = ["services.write"];
 export const FIELDS_READ = ["custom_fields.read"];
 /** `custom_fields.write`: creating, changing and deleting custom field definitions. */
 export const FIELDS_WRITE = ["custom_fields.write"];
-/** `audit_records.read`: who created what (recovery's searches). */
+/** `audit_records.read`: who created what (recovery's searches, the audit-record lookup). */
 export const AUDIT_READ = ["audit_records.read"];
+/** `escalation_policies.read`: the account's escalation policies (a service's, checked at preview; the lookup). */
+export const POLICIES_READ = ["escalation_policies.read"];
+/** `vendors.read`: PagerDuty's catalogue of integration vendors. */
+export const VENDORS_READ = ["vendors.read"];
+/** `priorities.read`: the account's incident priorities. */
+export const PRIORITIES_READ = ["priorities.read"];
+// Business services and alert grouping settings are listed with `services.read` (READ), as the API
+// description says of listBusinessServices and listAlertGroupingSettings: no scope of their own.
+
+/** The user the token acts for: answered without a scope, so it tells whether the REST API takes a token. */
+export const CURRENT_USER = "/users/me";
 
 export const SERVICES = "/services";
 
@@ -47,6 +58,19 @@ export const orchestrationPath = (service: string) => `/event_orchestrations/ser
 
 /** Whether a service's events go through its event orchestration. */
 export const orchestrationActivePath = (service: string) => `${orchestrationPath(service)}/active`;
+
+/** The account's escalation policies, or one of them. */
+export const ESCALATION_POLICIES = "/escalation_policies";
+export const escalationPolicyPath = (id: string) => `${ESCALATION_POLICIES}/${seg(id)}`;
+
+/** PagerDuty's catalogue of vendors (integration types by product). */
+export const VENDORS = "/vendors";
+
+/** The account's incident priorities. */
+export const PRIORITIES = "/priorities";
+
+/** The account's business services. */
+export const BUSINESS_SERVICES = "/business_services";
 
 /** The account's alert grouping settings, or one of them. */
 export const ALERT_GROUPING_SETTINGS = "/alert_grouping_settings";

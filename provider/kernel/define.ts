@@ -3,6 +3,7 @@
 // outputs are secret. `check` validates with it, `diff` takes its replace rules from it, and
 // scripts/generate-sdk.ts prints the SDK's argument and output types (with TSDoc), the resource
 // classes and the resource reference's tables (docs/reference.md) from it, so none of them is written by hand.
+// Likewise one description per lookup (`defineLookup`): its function's name, arguments and result.
 import { z } from "zod";
 import type { DiffRules } from "./diff";
 
@@ -75,6 +76,45 @@ export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny, O
 ): TypedDefinition<I, O> & { origin: Origin } {
   // The views are typed per field above; the kernel applies them to the live value of that field.
   return d as TypedDefinition<I, O> & { origin: Origin };
+}
+
+/**
+ * One description per lookup: the SDK's get* function (scripts/generate-sdk.ts), the package's
+ * function of the same name (plugin/schema.ts) and both doors' checks of its arguments come from it.
+ */
+export interface LookupDefinition {
+  /** The function, in the SDK and in the package: `getService`. */
+  functionName: string;
+  /** The query the lookup's state records (`query: "service"`): recorded lookups name it, so it never changes. */
+  query: string;
+  /** What it finds: the function's TSDoc, the package function's description and the reference's. */
+  description: string;
+  /** The arguments: an object schema (cross-field rules as `superRefine` around it), every field described. */
+  args: z.ZodTypeAny;
+  /** The SDK's interface for the arguments, when programs name it (unset: an inline type). */
+  argsType?: string;
+  /**
+   * The result: an object schema `named()` as its SDK type (`ServiceLookupResult`), or an unnamed
+   * object whose fields hold named types (`{ rules: EventRuleLookup[] }`).
+   */
+  result: z.ZodTypeAny;
+}
+
+/** A lookup definition with its schemas' own types, so its query is typed by them. */
+export type TypedLookupDefinition<A extends z.ZodTypeAny, R extends z.ZodTypeAny> = Omit<LookupDefinition, "args" | "result"> & { args: A; result: R };
+
+export function defineLookup<A extends z.ZodTypeAny, R extends z.ZodTypeAny>(d: TypedLookupDefinition<A, R>): TypedLookupDefinition<A, R> {
+  return d;
+}
+
+/** The fields of a lookup's arguments (under any `superRefine`). */
+export function argsShape(d: LookupDefinition): z.ZodRawShape {
+  return objectShape(d.args, `${d.functionName} arguments`);
+}
+
+/** The fields of a lookup's result. */
+export function resultShape(d: LookupDefinition): z.ZodRawShape {
+  return objectShape(d.result, `${d.functionName} result`);
 }
 
 /** The fields of a definition's inputs (under any `superRefine`). */

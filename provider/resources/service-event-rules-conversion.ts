@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineResource, type OutputsOf } from "../kernel/define";
 import type { Resource } from "../engine/resource";
-import { READ, rulesConvertPath, servicePath } from "../kernel/api-paths";
+import { READ, rulesConvertPath, servicePath, WRITE } from "../kernel/api-paths";
 
 export const conversionInputs = z
   .object({
@@ -78,7 +78,7 @@ export const resource: Resource<typeof definition> = {
     // Idempotent on the API side: converting an already converted service reports its state. So a
     // service made moments ago, which may answer 404 for a while, is asked again.
     const res = await ctx.consistency.settle(ctx.consistency.createdAt("Service", service), () =>
-      ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: ["services.write"] }),
+      ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: WRITE }),
     );
     return { id: service, outs: toOutputs(service, res ?? {}) };
   },

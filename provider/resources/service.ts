@@ -14,7 +14,7 @@ import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
 import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery";
 import { createdSince } from "./audit-records";
-import { READ, servicePath, SERVICES, WRITE } from "../kernel/api-paths";
+import { escalationPolicyPath, POLICIES_READ, READ, servicePath, SERVICES, WRITE } from "../kernel/api-paths";
 
 // ---- what of a service's state is the user's --------------------------------------------------
 
@@ -311,7 +311,7 @@ async function put(client: ApiClient, id: string, inputs: Partial<ServiceInputs>
 function policyExists(ctx: AccountContext, id: string): Promise<boolean | undefined> {
   return ctx.once(`escalation-policy/${id}`, () =>
     ctx.client
-      .request("GET", `/escalation_policies/${encodeURIComponent(id)}`, { scopes: ["escalation_policies.read"] })
+      .request("GET", escalationPolicyPath(id), { scopes: POLICIES_READ })
       .then(() => true as boolean | undefined)
       .catch(async (e) => {
         if (isNotFound(e)) return false;

@@ -131,6 +131,14 @@ test("getService for a name that does not exist fails with the name", () => {
   project.must(["preview", "--expect-no-changes"]);
 });
 
+test("a lookup in an account whose name cannot be one fails the preview naming `account`, as the package's function does", () => {
+  project.setProgram(`${program()}\nexport const elsewhere = pagerduty.getService({ name: "x" }, { account: "e u" }).id;\n`);
+  const r = project.run(["preview"]);
+  expect(r.code).not.toBe(0);
+  expect(r.stdout + r.stderr).toContain('account: must be a letter followed by up to 39 letters, digits, "-" or "_"; got "e u"');
+  project.setProgram(program());
+});
+
 test("destroy removes only the program's own service; the looked-up one is untouched", async () => {
   const trail = await auditIds(pre);
   const own = project.outputs().ownId;

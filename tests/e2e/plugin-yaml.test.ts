@@ -2,7 +2,8 @@
 // emulator process: a service with an integration and an event rule in the default account, and a
 // service in a second account through an explicit provider resource; up, a refresh that finds no
 // drift, `pulumi import` of existing objects (one, and a list with --file) followed by a clean
-// preview of the program `import` printed, destroy. Secrets never reach the state or the output.
+// preview of the program `import` printed, destroy. Secrets never reach the state or the output. A
+// function refuses an account name as the TypeScript SDK's lookup does (tests/e2e/lookups.test.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type RunningEmulator, startEmulatorProcess } from "./harness";
@@ -147,4 +148,26 @@ test("a YAML program: up in two accounts, no drift, import of existing objects, 
   // Neither account's client secret nor a routing key in plaintext, in state or in anything the CLI printed.
   const text = project.stateText() + project.log;
   for (const secret of [emu.oauth.clientSecret, emu.eu!.oauth.clientSecret, ...keys]) expect(text).not.toContain(secret);
+});
+
+test("a function in an account whose name cannot be one fails the preview naming `account`, as the TypeScript lookup does", () => {
+  // The YAML engine runs the invoke at preview; the plugin checks the account's name before any request.
+  fs.writeFileSync(
+    path.join(project.dir, "Pulumi.yaml"),
+    `name: plugin-yaml
+runtime: yaml
+variables:
+  found:
+    fn::invoke:
+      function: pagerduty-dynamic:index:getService
+      arguments:
+        name: yaml-checkout
+        account: e u
+outputs:
+  foundId: \${found.id}
+`,
+  );
+  const r = project.run(["preview"]);
+  expect(r.code).not.toBe(0);
+  expect(r.stdout + r.stderr).toContain('account: must be a letter followed by up to 39 letters, digits, "-" or "_"; got "e u"');
 });

@@ -14,9 +14,10 @@ const FLOORS: string[][] = [
   ["auth"], // token sources and grants
   ["kernel"], // pure helpers: definitions, checks, diffs, pages, consistency, rule order, the API's paths
   ["account"], // one context per account: client, journal, listings, lanes, the stack's state
-  ["engine"], // the provider factory and create-once recovery
-  ["resources"], // one module per resource, the lookups, the audit-record search
-  ["registry"], // every kind, by name
+  ["engine"], // the provider factory, create-once recovery, the lookups' one path and their resource
+  ["resources"], // one module per resource, the audit-record search
+  ["lookups"], // one module per lookup (they map what the resources read)
+  ["registry"], // every kind, by name, and every lookup
   ["cli", "index"], // the commands and the dynamic-provider entry point
 ];
 

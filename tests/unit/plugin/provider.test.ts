@@ -18,18 +18,6 @@ test("the provenance key is stable per URN and differs between URNs", () => {
 describe("without settings", () => {
   const provider = new PackageProvider({ deployment: new Deployment({ warn: async () => {} }), version: "1.0.0", schema: async () => "{}" });
 
-  test("an unknown function fails naming it; bad arguments are failures", async () => {
-    await expect(provider.invoke("pagerduty-dynamic:index:getNothing", {})).rejects.toThrow(/unknown function/);
-    await expect(provider.invoke("pagerduty-dynamic:index:getService", {})).resolves.toEqual({
-      failures: [expect.objectContaining({ reason: expect.stringMatching(/^args\.name: /) })],
-    });
-  });
-
-  test("a missing credential is worded in the package's keys", async () => {
-    const r = await provider.invoke("pagerduty-dynamic:index:getService", { name: "x" });
-    expect(r.failures?.[0].reason).toMatch(/"pagerduty-dynamic:clientId"/);
-  });
-
   test("an input the schema refuses is a check failure", async () => {
     const r = await provider.check("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::s", {}, { name: 5 });
     expect(r.failures?.length).toBeGreaterThan(0);

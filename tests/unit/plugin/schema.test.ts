@@ -1,14 +1,11 @@
 // The package schema holds every kind of the registry with every input and output, described, the
-// secret outputs marked, every lookup as a function, and the settings under the package's name.
-import { inputShape, outputShape } from "../../../provider/kernel/define";
-import { DEFINITIONS } from "../../../provider/registry";
-import { LOOKUP_RESULTS } from "../../../provider/resources/lookup-results";
-import { LOOKUP_FUNCTIONS } from "../../../plugin/lookup-functions";
+// secret outputs marked, every lookup of the registry as a function, and the settings under the
+// package's name.
+import { argsShape, inputShape, outputShape } from "../../../provider/kernel/define";
+import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../../../provider/registry";
 import { buildSchema } from "../../../plugin/schema";
-import { lookupDocs } from "../../../scripts/generate-schema";
 
-const docs = Object.fromEntries([...lookupDocs()].map(([k, v]) => [k, v.doc]));
-const schema = buildSchema(DEFINITIONS, { version: "1.2.3", functionDocs: docs, lookupResults: LOOKUP_RESULTS }) as any;
+const schema = buildSchema(DEFINITIONS, { version: "1.2.3", lookups: LOOKUP_DEFINITIONS }) as any;
 
 test("every kind is a resource with all its inputs and outputs, and the account", () => {
   expect(Object.keys(schema.resources).sort()).toEqual(DEFINITIONS.map((d) => `pagerduty-dynamic:index:${d.kind}`).sort());
@@ -53,17 +50,19 @@ test("secret outputs are marked secret, as are the credentials among the setting
   expect(schema.provider.inputProperties.clientSecret.secret).toBe(true);
 });
 
-test("every lookup is a function with its arguments, the account and its result", () => {
-  expect(Object.keys(schema.functions).sort()).toEqual(LOOKUP_FUNCTIONS.map((f) => `pagerduty-dynamic:index:${f.name}`).sort());
+test("every lookup is a function with its definition's description, arguments, the account and its result", () => {
+  expect(Object.keys(schema.functions)).toEqual(LOOKUP_DEFINITIONS.map((l) => `pagerduty-dynamic:index:${l.functionName}`));
+  for (const l of LOOKUP_DEFINITIONS) {
+    const f = schema.functions[`pagerduty-dynamic:index:${l.functionName}`];
+    expect(f.description).toBe(l.description);
+    expect(Object.keys(f.inputs.properties)).toEqual([...Object.keys(argsShape(l)), "account"]);
+  }
   const f = schema.functions["pagerduty-dynamic:index:getServiceIntegration"];
   expect(f.inputs.required).toEqual(["service", "name"]);
-  expect(Object.keys(f.inputs.properties)).toContain("account");
+  expect(f.inputs.properties.service.description).toBe("Id of the service.");
   expect(f.outputs.properties.integrationKey).toBeUndefined(); // never the routing key
+  expect(schema.functions["pagerduty-dynamic:index:getServiceAuditRecords"].inputs.required).toEqual(["service"]);
   expect(schema.functions["pagerduty-dynamic:index:getServiceEventRules"].outputs.properties.rules.items.$ref).toBe(
     "#/types/pagerduty-dynamic:index:EventRuleLookup",
   );
-});
-
-test("a missing lookup description fails the schema", () => {
-  expect(() => buildSchema(DEFINITIONS, { version: "1", functionDocs: {}, lookupResults: LOOKUP_RESULTS })).toThrow(/getService: no description/);
 });

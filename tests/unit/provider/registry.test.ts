@@ -6,7 +6,16 @@ import { resource as providerOf } from "../../../provider";
 import { RECOVERABLE } from "../../../provider/cli/recover";
 import { serverMaintained } from "../../../provider/kernel/drift";
 import { recordedType } from "../../../provider/kernel/recorded-type";
-import { CREATED_KINDS, DEFINITIONS, RECORDED_KINDS, RESOURCES, type ResourceKind } from "../../../provider/registry";
+import {
+  CREATED_KINDS,
+  DEFINITIONS,
+  LOOKUP_DEFINITIONS,
+  lookupByFunction,
+  LOOKUPS,
+  RECORDED_KINDS,
+  RESOURCES,
+  type ResourceKind,
+} from "../../../provider/registry";
 import { moduleOf } from "../../../scripts/generate-sdk";
 import { OPTIONAL } from "../../integration/lifecycle/row";
 import { ROWS } from "../../integration/lifecycle/rows";
@@ -39,11 +48,11 @@ describe("registry", () => {
     expect(Object.values(RECOVERABLE)).toEqual(CREATED_KINDS);
   });
 
-  test("every module in provider/resources is a registered resource, named for its kind (or the lookups, the audit-record search)", () => {
+  test("every module in provider/resources is a registered resource, named for its kind (or the audit-record search)", () => {
     const dir = path.join(__dirname, "../../../provider/resources");
     const modules = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ""));
     const registered = Object.keys(RESOURCES).map(moduleOf);
-    expect(modules.filter((m) => !m.startsWith("lookup") && m !== "audit-records").sort()).toEqual(registered.sort());
+    expect(modules.filter((m) => m !== "audit-records").sort()).toEqual(registered.sort());
   });
 
   test("every registered kind has its unit tests and a lifecycle row, named for its module (docs/contributing.md)", () => {
@@ -70,10 +79,10 @@ describe("registry", () => {
     }
   });
 
-  test("resource modules keep no state of their own: no module-level let, Map, Set or WeakMap", () => {
-    const dir = path.join(__dirname, "../../../provider/resources");
-    for (const f of fs.readdirSync(dir)) {
-      const text = fs.readFileSync(path.join(dir, f), "utf8");
+  test("resource and lookup modules keep no state of their own: no module-level let, Map, Set or WeakMap", () => {
+    const dirs = ["resources", "lookups"].map((d) => path.join(__dirname, "../../../provider", d));
+    for (const f of dirs.flatMap((dir) => fs.readdirSync(dir).map((f) => path.join(dir, f)))) {
+      const text = fs.readFileSync(f, "utf8");
       expect({ f, found: text.match(/^(let |(export )?const \w+(: [^=]+)? = new (Map|Set|WeakMap)\b)/m)?.[0] }).toEqual({ f, found: undefined });
     }
   });
@@ -88,5 +97,40 @@ describe("registry", () => {
     expect(providerOf("Service")).toBe(providerOf("Service"));
     expect(providerOf("Lookup")).toBeDefined();
     expect(() => providerOf("Pager")).toThrow(/unknown resource kind "Pager": the installed pulumi-pagerduty-dynamic is older than the program's/);
+  });
+});
+
+describe("lookups", () => {
+  test("the queries are those existing states record, each once (a changed query makes every recorded lookup a new one)", () => {
+    expect(LOOKUP_DEFINITIONS.map((l) => l.query)).toEqual([
+      "service",
+      "escalationPolicy",
+      "vendor",
+      "priority",
+      "businessService",
+      "alertGroupingSetting",
+      "serviceIntegration",
+      "serviceEventRules",
+      "serviceEnablements",
+      "serviceCustomFieldValues",
+      "serviceAuditRecords",
+    ]);
+    expect(new Set(LOOKUP_DEFINITIONS.map((l) => l.functionName)).size).toBe(LOOKUPS.length);
+  });
+
+  test("every module in provider/lookups is a registered lookup, named for its query (or what they share: fields, find)", () => {
+    const dir = path.join(__dirname, "../../../provider/lookups");
+    const modules = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ""));
+    expect(modules.filter((m) => m !== "fields" && m !== "find").sort()).toEqual(LOOKUP_DEFINITIONS.map((l) => moduleOf(l.query)).sort());
+  });
+
+  test("every lookup has its unit tests, named for its module, and a function of its name", () => {
+    const root = path.join(__dirname, "../../..");
+    for (const l of LOOKUP_DEFINITIONS) {
+      const unit = fs.existsSync(path.join(root, `tests/unit/provider/lookups/${moduleOf(l.query)}.test.ts`));
+      expect({ query: l.query, unit, fn: l.functionName.startsWith("get") }).toEqual({ query: l.query, unit: true, fn: true });
+      expect(lookupByFunction(l.functionName)?.definition).toBe(l);
+    }
+    expect(lookupByFunction("getNothing")).toBeUndefined();
   });
 });

@@ -1,13 +1,13 @@
 // Everything of the SDK that names a kind (resource modules, serialized providers, the providers by
-// kind, the index's exports), the lookup result types and the README's resource tables are generated
-// from the registry's definitions; these tests fail when a definition or the registry changed and
-// `npm run generate` was not run, show that a new definition needs nothing else of the SDK, and hold
-// every definition to what the generator and the provider rely on.
+// kind, the index's exports), the lookups and their result types, and the reference's tables are
+// generated from the registry's definitions; these tests fail when a definition or the registry changed and
+// `npm run generate` was not run, show that a new definition (of a kind or of a lookup) needs nothing
+// else of the SDK, and hold every definition to what the generator and the provider rely on.
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { z } from "zod";
-import { defineResource, inputShape, outputShape } from "../../../provider/kernel/define";
-import { DEFINITIONS } from "../../../provider/registry";
+import { argsShape, defineLookup, defineResource, inputShape, named, outputShape } from "../../../provider/kernel/define";
+import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../../../provider/registry";
 import { diffManaged } from "../../../provider/kernel/diff";
 import { diffRules } from "../../../provider/kernel/define";
 import { generate, moduleOf, REFERENCE, settingsTable, stale } from "../../../scripts/generate-sdk";
@@ -77,6 +77,69 @@ describe("a kind the registry does not have yet", () => {
       const r = spawnSync(biome, ["format", `--stdin-file-path=${p}`], { cwd: ROOT, input: after.get(p), encoding: "utf8" });
       expect({ p, status: r.status, same: r.stdout === after.get(p) }).toEqual({ p, status: 0, same: true });
     }
+  });
+});
+
+/** The generated lookups module, as the registry's definitions make it. */
+const LOOKUPS_MODULE = generate().get("sdk/lookups.ts")!;
+
+describe("a lookup the registry does not have yet", () => {
+  const rule = named("EscalationRuleLookup", z.object({ id: z.string().describe("Id of the rule."), delay: z.number().describe("Minutes.") }));
+  const extra = defineLookup({
+    functionName: "getEscalationPolicyRules",
+    query: "escalationPolicyRules",
+    description: "The rules of an escalation policy, in order.",
+    args: z.object({ policy: z.string().describe("Id of the policy."), limit: z.number().optional().describe("At most this many.") }).strict(),
+    result: z.object({ rules: z.array(rule).describe("The policy's rules.") }),
+  });
+  const before = generate();
+  const after = generate(DEFINITIONS, undefined, [...LOOKUP_DEFINITIONS, extra]);
+  const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
+
+  test("its definition is all the SDK needs: its function, its result's type and its reference row are generated, nothing else", () => {
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    expect(changed.sort()).toEqual([REFERENCE, "sdk/lookup-results.ts", "sdk/lookups.ts"].sort());
+    expect(after.get("sdk/lookups.ts")).toContain(
+      [
+        "/** The rules of an escalation policy, in order. */",
+        "export function getEscalationPolicyRules(",
+        "  args: {",
+        "    /** Id of the policy. */",
+        "    policy: pulumi.Input<string>;",
+        "    /** At most this many. */",
+        "    limit?: pulumi.Input<number>;",
+        "  },",
+        "  opts?: LookupOptions,",
+        "): pulumi.Output<{ rules: EscalationRuleLookup[] }> {",
+        '  return lookup("getEscalationPolicyRules", "escalationPolicyRules", { policy: args.policy, limit: args.limit }, opts);',
+        "}",
+      ].join("\n"),
+    );
+    expect(after.get("sdk/lookups.ts")).toMatch(/import type \{ [^}]*\bEscalationRuleLookup\b[^}]*\} from "\.\/lookup-results";/);
+    expect(after.get("sdk/lookup-results.ts")).toContain("export interface EscalationRuleLookup {\n  /** Id of the rule. */\n  id: string;");
+    expect(after.get(REFERENCE)).toContain(
+      "| `getEscalationPolicyRules` | `policy`, `limit?` | `rules`: list of `EscalationRuleLookup` | The rules of an escalation policy, in order. |",
+    );
+    // The rest of those files is as it was: the new lookup's lines are all that is added.
+    for (const p of changed) {
+      const lines = new Set(after.get(p)!.split("\n"));
+      for (const line of before.get(p)!.split("\n")) if (!line.startsWith("import ")) expect(lines).toContain(line);
+    }
+  });
+
+  test("Biome leaves the lookups module as generated", () => {
+    const biome = path.join(ROOT, "node_modules/.bin/biome");
+    for (const p of ["sdk/lookups.ts", "sdk/lookup-results.ts"]) {
+      const r = spawnSync(biome, ["format", `--stdin-file-path=${p}`], { cwd: ROOT, input: after.get(p), encoding: "utf8" });
+      expect({ p, status: r.status, same: r.stdout === after.get(p) }).toEqual({ p, status: 0, same: true });
+    }
+  });
+});
+
+describe.each(LOOKUP_DEFINITIONS.map((l) => [l.functionName, l] as const))("%s", (_name, l) => {
+  test("every argument is described, and its function is generated", () => {
+    for (const [k, s] of Object.entries(argsShape(l))) expect([k, describedAs(s as z.ZodTypeAny)]).toEqual([k, expect.any(String)]);
+    expect(LOOKUPS_MODULE).toContain(`export function ${l.functionName}(`);
   });
 });
 

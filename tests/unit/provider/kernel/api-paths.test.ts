@@ -1,6 +1,12 @@
-// kernel/api-paths.ts: every id is encoded, one place builds each path.
+// kernel/api-paths.ts: every id is encoded, one place builds each path and names each scope.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import {
+  auditRecordsPath,
+  cacheVariablesPath,
+  dependenciesOfPath,
   enablementsPath,
+  escalationPolicyPath,
   FIELD_DEFINITIONS,
   fieldValuesPath,
   integrationsPath,
@@ -23,4 +29,36 @@ test("paths under a service, with every id encoded", () => {
   expect(enablementsPath("P1", "aiops")).toBe("/services/P1/enablements/aiops");
   expect(orchestrationPath("P1/x")).toBe("/event_orchestrations/services/P1%2Fx");
   expect(orchestrationActivePath("P1")).toBe("/event_orchestrations/services/P1/active");
+});
+
+test("account-wide paths, and ids encoded in them", () => {
+  expect(escalationPolicyPath("E 1/x")).toBe("/escalation_policies/E%201%2Fx");
+  expect(auditRecordsPath("P1?")).toBe("/services/P1%3F/audit/records");
+  expect(dependenciesOfPath("business_service", "B/1")).toBe("/service_dependencies/business_services/B%2F1");
+  expect(cacheVariablesPath("P1", "C#")).toBe("/event_orchestrations/services/P1/cache_variables/C%23");
+});
+
+/** The provider's code lines (comments left out) outside `keep`, with where each is. */
+function codeLines(keep: (file: string) => boolean): Array<{ at: string; line: string }> {
+  const root = path.join(__dirname, "../../../../provider");
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return walk(root)
+    .filter((f) => f.endsWith(".ts") && keep(path.relative(root, f)))
+    .flatMap((f) =>
+      fs
+        .readFileSync(f, "utf8")
+        .split("\n")
+        .map((line, i) => ({ at: `${path.relative(root, f)}:${i + 1}`, line: line.replace(/\/\/.*$/, "") }))
+        .filter(({ line }) => !/^\s*(\/\*|\*)/.test(line)),
+    );
+}
+
+test("no other provider file builds a REST path or names a scope", () => {
+  // Not REST paths: the process table (host/), the login's loopback callback (cli/), a field's text
+  // (`.describe()`). Scopes named as settings' defaults live in config.ts.
+  const lines = codeLines((f) => f !== "kernel/api-paths.ts").filter(({ line }) => !line.includes(".describe("));
+  const paths = lines.filter(({ at, line }) => /["`]\/[a-z_]+/.test(line) && !/^(host\/pulumi-cli|cli\/loopback-server)\.ts:/.test(at));
+  const scopes = lines.filter(({ at, line }) => /"[a-z_]+\.(read|write)"/.test(line) && !at.startsWith("config.ts:"));
+  expect({ paths: paths.map((l) => l.at), scopes: scopes.map((l) => l.at) }).toEqual({ paths: [], scopes: [] });
 });
