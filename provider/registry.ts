@@ -14,7 +14,7 @@ import { resource as conversion } from "./resources/service-event-rules-conversi
 import { resource as orchestration } from "./resources/service-orchestration";
 import { resource as cacheVariable } from "./resources/service-orchestration-cache-variable";
 import type { ResourceDefinition } from "./kernel/define";
-import { recordedType } from "./kernel/recorded-type";
+import { DOORS, type Door, recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
 
 const KINDS = {
@@ -43,7 +43,9 @@ export type CreatedKind = { [K in ResourceKind]: (typeof KINDS)[K]["definition"]
 
 export const CREATED_KINDS: readonly CreatedKind[] = (Object.keys(KINDS) as ResourceKind[]).filter((k): k is CreatedKind => KINDS[k].definition.origin);
 
-/** The created kinds by the type the state records for them. */
-export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
+/** The created kinds by the type the state records for them, through either door (a dynamic provider, the package's plugin). */
+export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(
+  (Object.keys(DOORS) as Door[]).flatMap((door) => CREATED_KINDS.map((k) => [recordedType(k, door), k])),
+);
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);
