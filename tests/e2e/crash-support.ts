@@ -172,8 +172,8 @@ function exportAfterLoss(project: PulumiCli, stack?: string): string {
   return project.must(["stack", "export", ...on]).stdout;
 }
 
-/** `types`: the door's the program's resources came through. */
-export function stateOf(project: PulumiCli, stack?: string, types: Record<keyof typeof TYPES, string> = TYPES): StateView {
+/** `types`: the door's the program's resources came through; resources whose URN `ignore` matches are not counted. */
+export function stateOf(project: PulumiCli, stack?: string, types: Record<keyof typeof TYPES, string> = TYPES, ignore?: RegExp): StateView {
   const d = JSON.parse(exportAfterLoss(project, stack)).deployment;
   if (project.env.PULUMI_BACKEND_URL?.startsWith("file://")) {
     // The provider reads the same state from the backend's file (provider/account/local-checkpoint.ts).
@@ -181,7 +181,7 @@ export function stateOf(project: PulumiCli, stack?: string, types: Record<keyof 
     const local = readLocalCheckpoint(name, project.env, project.dir)?.deployment;
     expect({ resources: local?.resources, pending: local?.pending_operations ?? [] }).toEqual({ resources: d.resources, pending: d.pending_operations ?? [] });
   }
-  const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
+  const resources: Array<{ urn: string; type: string; id?: string }> = (d.resources ?? []).filter((r: { urn: string }) => !ignore?.test(r.urn));
   const ids = (t: string) =>
     resources
       .filter((r) => r.type === t)
@@ -202,9 +202,9 @@ export async function expectConverged(
   emu: RunningEmulator,
   prefix: string,
   n: number,
-  opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean; types?: Record<keyof typeof TYPES, string> } = {},
+  opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean; types?: Record<keyof typeof TYPES, string>; ignore?: RegExp } = {},
 ): Promise<void> {
-  const state = stateOf(project, opts.stack, opts.types);
+  const state = stateOf(project, opts.stack, opts.types, opts.ignore);
   const inv = await inventory(emu, prefix);
   if (opts.stalePending) {
     // Plain `pulumi up` cannot clear pending creates (only a refresh or pagerduty-recover can): the
@@ -243,14 +243,20 @@ export async function interruptedUp(
   stack: string,
   when: (c: Counts) => boolean,
   how: "cli" | "runner",
-  opts: { makeStack: (name: string) => void; types?: Record<keyof typeof TYPES, string>; label?: string },
+  opts: {
+    makeStack: (name: string) => void;
+    types?: Record<keyof typeof TYPES, string>;
+    label?: string;
+    /** Also required before the kill (say, an object of another account made). */
+    ready?: (stack: string) => Promise<boolean>;
+  },
 ): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const name = attempt === 1 ? stack : `${stack}-${attempt}`;
     opts.makeStack(name);
     await slowCreates(emu, 1500);
     const run = startDetached(project, ["up", "--yes", "--skip-preview", "--stack", name]);
-    await waitFor(async () => when(await countObjects(emu, name)));
+    await waitFor(async () => when(await countObjects(emu, name)) && (opts.ready ? await opts.ready(name) : true));
     await (how === "cli" ? killGroup(run) : killSession(run));
     await clearFaults(emu);
     const exported = project.run(["stack", "export", "--stack", name]);

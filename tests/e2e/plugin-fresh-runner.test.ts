@@ -25,18 +25,42 @@ let s3: S3Backend;
 let pluginBin: string;
 const projects: PackageProject[] = [];
 
-/** N services named after the stack, each with an integration and an event rule. */
-const program = (escalationPolicy: string) =>
+/**
+ * N services named after the stack, each with an integration and an event rule; and one more in a
+ * second account through an explicit provider resource, whose settings pagerduty-recover reads from
+ * the state (its client secret a secret there).
+ */
+const program = (e: RunningEmulator) =>
   `name: plugin-fresh
 runtime: yaml
+config:
+  euClientSecret:
+    type: string
+    secret: true
 resources:
+  eu:
+    type: pulumi:providers:pagerduty-dynamic
+    properties:
+      apiUrl: ${e.euApiUrl}
+      authUrl: ${e.authUrl}
+      subdomain: ${e.eu!.account.subdomain}
+      serviceRegion: eu
+      clientId: ${e.eu!.oauth.clientId}
+      clientSecret: \${euClientSecret}
+  euSvc:
+    type: pagerduty-dynamic:index:Service
+    properties:
+      name: \${pulumi.stack} eu
+      escalationPolicy: ${e.eu!.escalationPolicyId}
+    options:
+      provider: \${eu}
 ${Array.from(
   { length: N },
   (_, i) => `  svc${i}:
     type: pagerduty-dynamic:index:Service
     properties:
       name: \${pulumi.stack} svc ${i}
-      escalationPolicy: ${escalationPolicy}
+      escalationPolicy: ${e.escalationPolicyId}
   int${i}:
     type: pagerduty-dynamic:index:ServiceIntegration
     properties:
@@ -77,8 +101,8 @@ function projectOn(backend: "file" | "s3"): PackageProject {
   const env = backend === "s3" ? { PULUMI_BACKEND_URL: s3.url, ...s3.env } : {};
   const project = new PackageProject(dir, pluginBin, env);
   projects.push(project);
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(emu.escalationPolicyId));
-  project.initStack(emu);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(emu));
+  project.initStack(emu, {}, { euClientSecret: emu.eu!.oauth.clientSecret });
   return project;
 }
 
@@ -109,9 +133,31 @@ function upWorkflow(project: PackageProject, stack: string): { code: number; out
   return { ...r, summary: fs.existsSync(summary) ? fs.readFileSync(summary, "utf8") : "" };
 }
 
-/** A new stack with dev's settings, its `up` cut off once `when` holds. */
-const cutOff = (project: PackageProject, stack: string, when: (c: Counts) => boolean, how: "cli" | "runner") =>
+/**
+ * Every declared object exactly once, no orphan, a clean preview (crash-support.ts); the second
+ * account's service too, and no client secret in plaintext in the state or the output.
+ */
+async function expectAllOnce(project: PackageProject, stack: string, opts: { stalePending?: boolean } = {}): Promise<void> {
+  // The default account's objects; the second account's service is checked below.
+  await expectConverged(project, emu, stack, N, { stack, types: TYPES, ignore: /::euSvc$/, ...opts });
+  const inEu = await euServices(stack);
+  const recorded = project.resources(stack).filter((r) => r.type === TYPES.service && r.urn.endsWith("::euSvc"));
+  expect(inEu).toEqual(recorded.map((r) => r.id));
+  expect(inEu).toHaveLength(1);
+  const text = project.must(["stack", "export", "--stack", stack]).stdout + project.log;
+  for (const secret of [emu.oauth.clientSecret, emu.eu!.oauth.clientSecret]) expect(text).not.toContain(secret);
+}
+
+/** Ids of the second account's services of the stack. */
+const euServices = async (stack: string) =>
+  (await emu.euApi<{ services: Array<{ id: string; name: string }> }>("GET", `/services?query=${encodeURIComponent(stack)}&limit=100`)).body.services
+    .filter((x) => x.name === `${stack} eu`)
+    .map((x) => x.id);
+
+/** A new stack with dev's settings, its `up` cut off once `when` holds (and, with `euMade`, the second account's service is made). */
+const cutOff = (project: PackageProject, stack: string, when: (c: Counts) => boolean, how: "cli" | "runner", euMade = false) =>
   interruptedUp(project, emu, stack, when, how, {
+    ...(euMade ? { ready: async (name: string) => (await euServices(name)).length > 0 } : {}),
     makeStack: (name) => {
       project.must(["stack", "init", name]);
       project.must(["config", "cp", "--stack", "dev", "--dest", name]);
@@ -122,17 +168,19 @@ const cutOff = (project: PackageProject, stack: string, when: (c: Counts) => boo
 
 describe.each(BACKENDS)("a package stack with its state in %s storage", (backend) => {
   test.each([
-    ["the whole runner is lost while services are made", "svc", (c: Counts) => c.services >= 1, "runner"],
-    ["only the CLI is killed while children are made", "kid", (c: Counts) => c.children >= 2, "cli"],
-  ] as const)("%s: the next run of the shipped workflow converges by itself", async (_title, name, when, how) => {
+    ["the whole runner is lost while services are made (the second account's too)", "svc", (c: Counts) => c.services >= 1, "runner", true],
+    ["only the CLI is killed while children are made", "kid", (c: Counts) => c.children >= 2, "cli", false],
+  ] as const)("%s: the next run of the shipped workflow converges by itself", async (_title, name, when, how, euMade) => {
     const project = projectFor(backend);
-    const stack = await cutOff(project, `${backend}-${name}`, when, how);
+    const stack = await cutOff(project, `${backend}-${name}`, when, how, euMade);
     const r = upWorkflow(project, stack);
     if (r.code !== 0) throw new Error(`the workflow failed (${r.code}):\n${r.out}`);
     expect(r.out).toMatch(/::warning title=Stale stack lock::/);
     // pagerduty-recover knew the package's types: what the cut-off run made is recorded before `up`.
     expect(r.summary).toMatch(/An interrupted earlier run was repaired first \(pagerduty-recover\):[\s\S]*record +urn:pulumi:[^ ]+pagerduty-dynamic:index:/);
-    await expectConverged(project, emu, stack, N, { stack, types: TYPES });
+    // The second account's service was found with the explicit provider's settings, read from the state.
+    if (euMade) expect(r.summary).toMatch(/record +urn:pulumi:[^ ]+::euSvc -> P[A-Z0-9]+ \(service "[^"]+ eu", provider "eu"\)/);
+    await expectAllOnce(project, stack);
   });
 
   test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what the cut-off run made from the stack's state, saying so", async () => {
@@ -147,6 +195,6 @@ describe.each(BACKENDS)("a package stack with its state in %s storage", (backend
       /adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/,
     );
     expect(text).not.toMatch(/without checking the stack's state/);
-    await expectConverged(project, emu, stack, N, { stack, stalePending: true, types: TYPES });
+    await expectAllOnce(project, stack, { stalePending: true });
   });
 });
