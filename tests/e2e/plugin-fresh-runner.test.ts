@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { clearFaults, type Counts, expectConverged, interruptedUp, typesOf } from "./crash-support";
 import { type RunningEmulator, startEmulatorProcess } from "./harness";
-import { installPlugin, PackageProject } from "./plugin-support";
+import { euProviderYaml, installPlugin, PackageProject } from "./plugin-support";
 import { type S3Backend, startS3Backend } from "./s3-backend";
 
 jest.setTimeout(10 * 60_000);
@@ -33,21 +33,8 @@ const projects: PackageProject[] = [];
 const program = (e: RunningEmulator) =>
   `name: plugin-fresh
 runtime: yaml
-config:
-  euClientSecret:
-    type: string
-    secret: true
-resources:
-  eu:
-    type: pulumi:providers:pagerduty-dynamic
-    properties:
-      apiUrl: ${e.euApiUrl}
-      authUrl: ${e.authUrl}
-      subdomain: ${e.eu!.account.subdomain}
-      serviceRegion: eu
-      clientId: ${e.eu!.oauth.clientId}
-      clientSecret: \${euClientSecret}
-  euSvc:
+${euProviderYaml(e).config}resources:
+${euProviderYaml(e).resource}  euSvc:
     type: pagerduty-dynamic:index:Service
     properties:
       name: \${pulumi.stack} eu
