@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ACCOUNT_SETTINGS } from "../provider/config";
 import { UNKNOWN } from "../provider/kernel/check";
 import { named } from "../provider/kernel/define";
+import { inDoorTerms } from "../provider/kernel/recorded-type";
 import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec, type SettingType } from "../provider/settings";
 import { PACKAGE } from "./names";
 
@@ -75,7 +76,4 @@ export function settingsGetter(variables: ReadonlyMap<string, string>): (key: st
 export const hasUnknown = (variables: ReadonlyMap<string, string>) => [...variables.values()].some((v) => v === UNKNOWN || v.includes(UNKNOWN));
 
 /** The dynamic providers' wording of a setting (`"pagerduty:clientId"`) in this package's terms. */
-export function inPackageTerms(message: string): string {
-  const names = CONFIG_SETTINGS.map((c) => c.name).join("|");
-  return message.replace(new RegExp(`\\bpagerduty:(${names})\\b`, "g"), (_, name: string) => configKey(name));
-}
+export const inPackageTerms = (message: string): string => inDoorTerms(message, "package");

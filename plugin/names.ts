@@ -2,11 +2,9 @@
 // tokens `pagerduty:index:*`, config keys `pagerduty:*`) belongs to @pulumi/pagerduty, the bridged
 // Terraform provider, and a stack may use both packages; the dynamic providers' own `pagerduty:*`
 // config keys stay theirs. The name is also the plugin's executable, `pulumi-resource-pagerduty-dynamic`.
+import { PACKAGE_MODULE as MODULE, PACKAGE_NAME } from "../provider/kernel/recorded-type";
 
-export const PACKAGE = "pagerduty-dynamic";
-
-/** Every type and function sits in the package's one module. */
-const MODULE = "index";
+export const PACKAGE = PACKAGE_NAME;
 
 /** The type token of a resource kind or a named object type: `pagerduty-dynamic:index:Service`. */
 export const token = (name: string) => `${PACKAGE}:${MODULE}:${name}`;

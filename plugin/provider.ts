@@ -2,12 +2,13 @@
 // method hands the work to the very provider the dynamic providers use (provider/engine/factory.ts,
 // one per kind, over one Deployment: account contexts, journal, consistency waits, scope checks);
 // what differs here is only the plugin's side of the wire: type tokens instead of provider objects,
-// secrets marked in the replies (secrets.ts), the provenance key made from the URN, import ids
+// secrets marked in the replies (secrets.ts), the provenance key and the stack's name made from the URN, import ids
 // (import-ids.ts), the lookups as invokes, and the settings under this package's namespace.
 import { createHash } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { Deployment } from "../provider/account/deployment";
+import { qualifiedStack, type StackLookup, stackOfUrn } from "../provider/account/stack-name";
 import { PagerDutyError } from "../provider/errors";
 import { reported } from "../provider/host/error-report";
 import { ACCOUNT_INPUT } from "../provider/kernel/account-input";
@@ -27,6 +28,8 @@ export interface PackageProviderOptions {
   version: string;
   /** The package schema (JSON), read when the engine first asks for it. */
   schema: () => Promise<string>;
+  /** How the stack's organization is found (tests); by default from the backend or the `pulumi` CLI in the working directory. */
+  stackLookup?: StackLookup;
 }
 
 /** The kind a URN's type names (`...::pagerduty-dynamic:index:Service::name`; a parent's types before `$`). */
@@ -59,6 +62,7 @@ function worded<T>(f: () => Promise<T>): Promise<T> {
 export class PackageProvider implements provider.Provider {
   readonly version: string;
   private readonly kinds = new Map<ResourceKind, KindProvider>();
+  private stackNamed = false;
 
   constructor(private readonly options: PackageProviderOptions) {
     this.version = options.version;
@@ -77,7 +81,21 @@ export class PackageProvider implements provider.Provider {
     });
   }
 
+  /**
+   * Names the deployed stack to the Deployment from the first URN, as a program names it to the
+   * dynamic providers: recovery reads the stack's state by that name. Its organization is looked up
+   * only when a create first reads the state, never on a preview's or a refresh's way.
+   */
+  private nameStack(urn: string): void {
+    if (this.stackNamed) return;
+    const at = stackOfUrn(urn);
+    if (!at) return;
+    this.stackNamed = true;
+    this.options.deployment.nameStack(() => qualifiedStack(at, this.options.stackLookup));
+  }
+
   private kind(urn: string): { kind: ResourceKind; p: KindProvider } {
+    this.nameStack(urn);
     const kind = kindOfUrn(urn);
     let p = this.kinds.get(kind);
     if (!p) this.kinds.set(kind, (p = makeProvider(RESOURCES[kind], (account) => this.options.deployment.context(account))));

@@ -27,7 +27,7 @@ import { lookup as getServiceCustomFieldValues } from "./lookups/service-custom-
 import { lookup as getServiceAuditRecords } from "./lookups/service-audit-records";
 import type { LookupDefinition, ResourceDefinition } from "./kernel/define";
 import type { Lookup } from "./engine/lookup";
-import { recordedType } from "./kernel/recorded-type";
+import { DOORS, type Door, recordedType } from "./kernel/recorded-type";
 import type { AnyResource } from "./engine/resource";
 
 const KINDS = {
@@ -56,8 +56,10 @@ export type CreatedKind = { [K in ResourceKind]: (typeof KINDS)[K]["definition"]
 
 export const CREATED_KINDS: readonly CreatedKind[] = (Object.keys(KINDS) as ResourceKind[]).filter((k): k is CreatedKind => KINDS[k].definition.origin);
 
-/** The created kinds by the type the state records for them. */
-export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(CREATED_KINDS.map((k) => [recordedType(k), k]));
+/** The created kinds by the type the state records for them, through either door (a dynamic provider, the package's plugin). */
+export const RECORDED_KINDS: Readonly<Record<string, CreatedKind>> = Object.fromEntries(
+  (Object.keys(DOORS) as Door[]).flatMap((door) => CREATED_KINDS.map((k) => [recordedType(k, door), k])),
+);
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);
 

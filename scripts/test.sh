@@ -14,6 +14,9 @@ npx biome ci --error-on-warnings .
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
 # The YAML and Python language hosts and the SDK generator the package's e2e tests use (tests/e2e/plugin-*).
 export PULUMI_HOSTS_DIR=$(bash scripts/setup-language-hosts.sh)
+# moto's S3-compatible server, where tests/e2e/plugin-fresh-runner.test.ts keeps a stack's state:
+# pip-installed once into a cached virtual environment.
+export PPD_MOTO_SERVER=$(bash scripts/setup-moto.sh)
 # The login e2e test drives a real headless browser: Debian's chromium, installed when none is on
 # PATH (CI runs as root), so that test never skips.
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then

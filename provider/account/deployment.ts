@@ -22,7 +22,7 @@ import { credentialsRefused } from "./refusal";
 import { Consistency } from "../kernel/consistency";
 import { AccountContext, type Warn } from "./context";
 import { defaultJournalDir, Journal } from "./journal";
-import { StackState, type Exporter } from "./stack-state";
+import { StackState, type Exporter, type StackName } from "./stack-state";
 import { CURRENT_USER, SERVICES } from "../kernel/api-paths";
 
 export interface DeploymentOptions {
@@ -71,12 +71,15 @@ export class Deployment {
     if (stack) this.nameStack(stack);
   }
 
-  /** Names the stack this process serves; the first name wins (one process serves one deployment). */
-  nameStack(stack: string): void {
+  /**
+   * Names the stack this process serves: its fully qualified name, or how to find it, asked only when
+   * a create first needs the stack's state. The first name wins (one process serves one deployment).
+   */
+  nameStack(stack: StackName): void {
     if (!this.stackState) this.stackState = new StackState(stack, this.options.exporter);
   }
 
-  /** The stack's state, when the program named its stack. */
+  /** The stack's state, when the program (or the plugin, from a URN) named its stack. */
   get stack(): StackState | undefined {
     return this.stackState;
   }

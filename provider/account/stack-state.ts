@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PagerDutyError } from "../errors";
 import { pulumiCommand } from "../host/pulumi-cli";
-import { recordedKind } from "../kernel/recorded-type";
+import { ownId, recordedKind } from "../kernel/recorded-type";
 import { readLocalCheckpoint } from "./local-checkpoint";
 
 export interface StateResource {
@@ -51,10 +51,10 @@ export const heldKey = (kind: string, id: string) => `${kind}/${id}`;
 export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
   const held = new Map<string, Holder>();
   for (const r of checkpoint.deployment.resources ?? []) {
-    // Every kind of this package: only those that create objects are ever asked for.
+    // Every kind of this package, through either door: only those that create objects are ever asked for.
     const kind = recordedKind(r.type);
     const origin = r.inputs?.__origin;
-    if (kind && r.id && !r.delete) held.set(heldKey(kind, r.id), { urn: r.urn, ...(typeof origin === "string" ? { origin } : {}) });
+    if (kind && r.id && !r.delete) held.set(heldKey(kind, ownId(r.id)), { urn: r.urn, ...(typeof origin === "string" ? { origin } : {}) });
   }
   const pending = new Map<string, number>();
   for (const op of checkpoint.deployment.pending_operations ?? []) {
@@ -116,6 +116,9 @@ function exportOnce(pulumi: string, stack: string, cwd: string): Promise<Checkpo
 
 export type Exporter = (stack: string) => Promise<Checkpoint>;
 
+/** A stack's fully qualified name (`<organization>/<project>/<stack>`), or a way to find it when first needed. */
+export type StackName = string | (() => Promise<string>);
+
 /** The stack's state: its local checkpoint file when the engine keeps one (local-checkpoint.ts), else `pulumi stack export`. */
 export const readStack: Exporter = async (stack) => (readLocalCheckpoint(stack) as Checkpoint | undefined) ?? exportStack(stack);
 
@@ -134,12 +137,19 @@ export class StackState {
   private first?: Export;
   private latest?: Export;
   private queued?: Promise<Snapshot>;
+  private named?: Promise<string>;
 
+  /** `stack`: the fully qualified name, or how to find it (asked once, when the state is first read). */
   constructor(
-    readonly stack: string,
+    private readonly stack: StackName,
     private readonly exporter: Exporter = readStack,
     private readonly checkpointsWritten = !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? ""),
   ) {}
+
+  /** The stack's fully qualified name; a failure to find it is kept, as a failed export is. */
+  name(): Promise<string> {
+    return (this.named ??= typeof this.stack === "string" ? Promise.resolve(this.stack) : this.stack());
+  }
 
   /** The first export of this process (started on first use). */
   snapshot(): Promise<Snapshot> {
@@ -185,7 +195,7 @@ export class StackState {
     // An export retried after a read cut short started later than this: its snapshot is only newer
     // than `startedAt` says, which `interrupted` and `since` can rely on.
     const startedAt = Date.now();
-    const e: Export = { startedAt, snap: this.exporter(this.stack).then((c) => digest(c, startedAt)) };
+    const e: Export = { startedAt, snap: this.name().then((stack) => this.exporter(stack).then((c) => digest(c, startedAt))) };
     this.first ??= e;
     this.latest = e;
     return e;

@@ -9,10 +9,14 @@
 //
 // Pulumi 3.248's own `pulumi refresh --import-pending-creates URN ID` drops the resource instead of
 // importing it, so the state is edited with `pulumi stack export` / `pulumi stack import`, then the
-// recorded objects are read with `pulumi refresh --target`. Each create is looked for in its own
-// account (the `account` its inputs recorded), with that account's settings from the stack's config
-// as the provider reads them: the default account's top-level `pagerduty:*` keys or PAGERDUTY_*
-// environment, a named one's entry of `pagerduty:accounts`. An account that cannot be searched
+// recorded objects are read with `pulumi refresh --target`. Both doors' resources are recovered: the
+// TypeScript SDK's dynamic providers (`pulumi-nodejs:dynamic/pagerduty:<Kind>`) and the package's
+// plugin (`pagerduty-dynamic:index:<Kind>`). Each create is looked for in its own account (the
+// `account` its inputs recorded), with that account's settings as its provider reads them: the
+// stack config under the door's namespace (`pagerduty:*`, or `pagerduty-dynamic:*` for the
+// package's default provider) or an explicit provider resource's inputs (read from the state with
+// its secrets, in memory), and the PAGERDUTY_* environment; the default account's top-level keys, a
+// named one's entry of `accounts`. An account that cannot be searched
 // (settings missing or refused) is named with the setting to fix, and then, as for an ambiguous
 // match, nothing is changed: `pulumi stack import` drops every pending operation, and a pending
 // create is what lets the next `up` adopt its object. Only GET requests are made to PagerDuty;
@@ -29,6 +33,7 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
+import { DOORS, type Door, doorOfType, inDoorTerms, ownId, recordedType } from "../kernel/recorded-type";
 import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
@@ -36,14 +41,17 @@ import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } fro
 import { fill, orList, type FlagValues } from "./command-line";
 import { main, systemTerminal, type Command } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
-import { stackConfig } from "./stack-config";
+import { configValues, providerSettings } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
 ${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(CREATED_KINDS)} is looked
 for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
 refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
-account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty.`)}
+account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty. It knows the types of both
+doors: the TypeScript SDK's (${recordedType("<Kind>")}), searched with the stack config's ${DOORS.dynamic.configNamespace}:* settings,
+and the package's (${recordedType("<Kind>", "package")}), searched with its provider's settings: the stack config's
+${DOORS.package.configNamespace}:* settings, or an explicit provider resource's inputs.`)}
 
 Options:
   -s, --stack NAME  the stack to repair (default: the selected stack)
@@ -76,17 +84,31 @@ const recoverOptions = (values: FlagValues<typeof FLAGS>): RecoverOptions => ({
 
 export type { Checkpoint };
 
-/** What recovery does with one pending create; `account` is set when it is not the default one. */
-export type Decision =
-  | { urn: string; kind: "record"; id: string; what: string; account?: string }
-  | { urn: string; kind: "settled"; account?: string }
-  | { urn: string; kind: "not-made"; what: string; account?: string }
-  | { urn: string; kind: "ambiguous"; ids: string[]; what: string; account?: string }
-  /** Left pending: its account could not be searched (`reason` names the setting to fix). */
-  | { urn: string; kind: "failed"; what: string; account: string; reason: string };
+/**
+ * Whose settings a pending create's provider reads: the stack config of the dynamic providers
+ * (`pagerduty:*`) or of the package's default provider (`pagerduty-dynamic:*`), or an explicit
+ * provider resource of the package (its URN).
+ */
+export type SettingsSource = Door | `urn:${string}`;
 
-/** Finds, in `account`, the ids of the objects matching a pending create's recorded inputs. */
-export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>, account: string) => Promise<string[]>;
+/** Where a decision was searched, when not the dynamic providers' default account: its account, the package's explicit provider. */
+interface Searched {
+  account?: string;
+  /** The explicit provider resource whose settings were used (its URN). */
+  provider?: string;
+}
+
+/** What recovery does with one pending create. */
+export type Decision =
+  | ({ urn: string; kind: "record"; id: string; what: string } & Searched)
+  | ({ urn: string; kind: "settled" } & Searched)
+  | ({ urn: string; kind: "not-made"; what: string } & Searched)
+  | ({ urn: string; kind: "ambiguous"; ids: string[]; what: string } & Searched)
+  /** Left pending: its account could not be searched (`reason` names the setting to fix). */
+  | { urn: string; kind: "failed"; what: string; account: string; provider?: string; reason: string };
+
+/** Finds, in `account` with the settings of `source`, the ids of the objects matching a pending create's recorded inputs. */
+export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>, account: string, source: SettingsSource) => Promise<string[]>;
 
 /** What a pending create would have made, in words: its kind's own description. */
 const describe = (kind: CreatedKind, inputs: Record<string, unknown>) => RESOURCES[kind].describe!(inputs);
@@ -94,6 +116,23 @@ const describe = (kind: CreatedKind, inputs: Record<string, unknown>) => RESOURC
 /** The pending creates of this package's types. */
 const pendingCreates = (checkpoint: Checkpoint) =>
   (checkpoint.deployment?.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
+
+/** The package's provider resources are `pulumi:providers:pagerduty-dynamic`; the engine names its default ones `default...`. */
+const PACKAGE_PROVIDER = `pulumi:providers:${DOORS.package.configNamespace}::`;
+
+/** Whose settings the provider of a resource reads (see SettingsSource). */
+export function settingsSource(resource: StateResource): SettingsSource {
+  if (doorOfType(resource.type) !== "package") return "dynamic";
+  // The engine's reference to a provider: `<provider URN>::<provider id>`.
+  const ref = typeof resource.provider === "string" ? resource.provider : "";
+  const urn = ref.slice(0, ref.lastIndexOf("::"));
+  const at = urn.indexOf(PACKAGE_PROVIDER);
+  if (at < 0 || urn.slice(at + PACKAGE_PROVIDER.length).startsWith("default")) return "package";
+  return urn as `urn:${string}`;
+}
+
+/** The explicit provider's URN, for the summary; undefined for a stack config. */
+const explicitProvider = (source: SettingsSource) => (source.startsWith("urn:") ? source : undefined);
 
 /** A recorded `account` that is not a plain name (a secret): no account can be searched for it. */
 const UNREADABLE = "(unreadable)";
@@ -119,23 +158,52 @@ function ownInputs(recorded: Record<string, unknown> | undefined): Record<string
 export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decision[]> {
   const resources = checkpoint.deployment?.resources ?? [];
   const inState = new Set(resources.map((r) => r.urn));
-  const taken = new Set(resources.filter((r) => RECOVERABLE[r.type] && r.id).map((r) => takenKey(recordedAccount(r.inputs ?? r.outputs), r.type, r.id!)));
-  const byAccount = new Map<string, Operation[]>();
+  // The package records an object imported under its service by `<service id>/<id>`.
+  const taken = new Set(
+    resources
+      .filter((r) => RECOVERABLE[r.type] && r.id)
+      .map((r) => takenKey(settingsSource(r), recordedAccount(r.inputs ?? r.outputs), RECOVERABLE[r.type], ownId(r.id!))),
+  );
+  const groups = new Map<string, { source: SettingsSource; account: string; ops: Operation[] }>();
   for (const op of pendingCreates(checkpoint)) {
+    const source = settingsSource(op.resource);
     const account = recordedAccount(op.resource.inputs);
-    byAccount.set(account, [...(byAccount.get(account) ?? []), op]);
+    const key = JSON.stringify([source, account]);
+    const group = groups.get(key) ?? { source, account, ops: [] };
+    group.ops.push(op);
+    groups.set(key, group);
   }
-  const accounts = [...byAccount.keys()].sort((a, b) => Number(a !== DEFAULT_ACCOUNT) - Number(b !== DEFAULT_ACCOUNT) || a.localeCompare(b));
+  // The dynamic providers' default account first, then the package's, then the rest by name.
+  const rank = (g: { source: SettingsSource; account: string }) => [
+    Number(g.account !== DEFAULT_ACCOUNT),
+    Number(g.source !== "dynamic"),
+    Number(g.source !== "package"),
+  ];
+  const order = [...groups.values()].sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || a.source.localeCompare(b.source) || a.account.localeCompare(b.account);
+  });
   const decisions: Decision[] = [];
-  for (const account of accounts) decisions.push(...(await planAccount(account, byAccount.get(account)!, inState, taken, find)));
+  for (const g of order) decisions.push(...(await planAccount(g.source, g.account, g.ops, inState, taken, find)));
   return decisions;
 }
 
-/** An object the state (or an earlier decision) takes, per account: ids are unique within one account only. */
-const takenKey = (account: string, type: string, id: string) => `${account}/${type}/${id}`;
+/**
+ * An object the state (or an earlier decision) takes, per account of a provider's settings and kind:
+ * ids are unique within one account only, and another provider's settings may name another account.
+ */
+const takenKey = (source: SettingsSource, account: string, kind: string, id: string) => JSON.stringify([source, account, kind, id]);
 
-async function planAccount(account: string, ops: Operation[], inState: ReadonlySet<string>, taken: Set<string>, find: Finder): Promise<Decision[]> {
-  const named = account === DEFAULT_ACCOUNT ? {} : { account };
+async function planAccount(
+  source: SettingsSource,
+  account: string,
+  ops: Operation[],
+  inState: ReadonlySet<string>,
+  taken: Set<string>,
+  find: Finder,
+): Promise<Decision[]> {
+  const provider = explicitProvider(source);
+  const named: Searched = { ...(account === DEFAULT_ACCOUNT ? {} : { account }), ...(provider ? { provider } : {}) };
   // Services first: children of a recorded service are found through it.
   const pending = [...ops].sort((a, b) => Number(RECOVERABLE[a.resource.type] !== "Service") - Number(RECOVERABLE[b.resource.type] !== "Service"));
   const decisions: Decision[] = [];
@@ -155,10 +223,10 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
       const kind = RECOVERABLE[type];
       const inputs = ownInputs(op.resource.inputs);
       const what = describe(kind, inputs);
-      const ids = (await find(kind, inputs, account)).filter((id) => !taken.has(takenKey(account, type, id)));
+      const ids = (await find(kind, inputs, account, source)).filter((id) => !taken.has(takenKey(source, account, kind, id)));
       if (ids.length === 1) {
-        taken.add(takenKey(account, type, ids[0]));
-        claimed.push(takenKey(account, type, ids[0]));
+        taken.add(takenKey(source, account, kind, ids[0]));
+        claimed.push(takenKey(source, account, kind, ids[0]));
         decisions.push({ urn, kind: "record", id: ids[0], what, ...named });
       } else if (ids.length === 0) decisions.push({ urn, kind: "not-made", what, ...named });
       else decisions.push({ urn, kind: "ambiguous", ids: [...ids].sort(), what, ...named });
@@ -166,12 +234,13 @@ async function planAccount(account: string, ops: Operation[], inState: ReadonlyS
     return decisions;
   } catch (e) {
     for (const key of claimed) taken.delete(key);
-    const reason = messageOf(e);
+    // The settings named as the provider reads them: the package's under its own namespace.
+    const reason = source === "dynamic" ? messageOf(e) : inDoorTerms(messageOf(e), "package");
     return pending.map((op) => {
       const { urn, type } = op.resource;
       return inState.has(urn)
         ? { urn, kind: "settled", ...named }
-        : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, reason };
+        : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, ...(provider ? { provider } : {}), reason };
     });
   }
 }
@@ -225,18 +294,21 @@ export function findIn(client: ApiClient, kind: CreatedKind, inputs: Record<stri
 }
 
 /**
- * Each account searched with its own client. The service shows a new object late
- * (kernel/consistency.ts): a search that finds nothing is asked again until the account's window has
- * passed since `since`, when the interrupted run may last have created something.
+ * Each account searched with its own client, made from the settings its provider reads (`clients`
+ * of each source). The service shows a new object late (kernel/consistency.ts): a search that finds
+ * nothing is asked again until the account's window has passed since `since`, when the interrupted
+ * run may last have created something.
  */
 export const finderIn =
-  (clients: AccountClients, since?: number): Finder =>
-  (kind, inputs, account) =>
-    clients.use(account, (client) => {
+  (clientsOf: (source: SettingsSource) => AccountClients, since?: number): Finder =>
+  (kind, inputs, account, source) => {
+    const clients = clientsOf(source);
+    return clients.use(account, (client) => {
       if (since === undefined) return findIn(client, kind, inputs);
       const consistency = new Consistency({ windowMs: clients.settings(account).consistencyWindowMs });
       return consistency.search(since, () => findIn(client, kind, inputs));
     });
+  };
 
 /** When the stack's state was last written: the interrupted run made nothing after it ended (undefined: not recorded). */
 function lastWritten(checkpoint: Checkpoint): number | undefined {
@@ -247,7 +319,17 @@ function lastWritten(checkpoint: Checkpoint): number | undefined {
 
 // ---- the summary -------------------------------------------------------------------------------
 
-const inAccount = (d: Decision) => (d.account ? `, account "${d.account}"` : "");
+/** Where a decision was searched, in words (nothing for the dynamic providers' default account). */
+const searchedIn = (d: Searched) =>
+  [d.account ? `account "${d.account}"` : "", d.provider ? `provider ${providerName(d.provider)}` : ""].filter(Boolean).join(", ");
+
+const inAccount = (d: Searched) => (searchedIn(d) ? `, ${searchedIn(d)}` : "");
+
+/** An explicit provider resource by its name (the URN's last part). */
+const providerName = (urn: string) => `"${urn.slice(urn.lastIndexOf("::") + 2)}"`;
+
+/** Who could not be searched: an account, and the explicit provider whose settings it was given. */
+const searchedLabel = (account: string, provider?: string) => `${accountLabel(account)}${provider ? ` of provider ${providerName(provider)}` : ""}`;
 
 function report(decisions: readonly Decision[]): string {
   const lines = decisions.map((d) => {
@@ -255,29 +337,30 @@ function report(decisions: readonly Decision[]): string {
       case "record":
         return `  record    ${d.urn} -> ${d.id} (${d.what}${inAccount(d)})`;
       case "settled":
-        return `  settled   ${d.urn} (${d.account ? `account "${d.account}"; ` : ""}already in the state; the stale pending create is dropped)`;
+        return `  settled   ${d.urn} (${searchedIn(d) ? `${searchedIn(d)}; ` : ""}already in the state; the stale pending create is dropped)`;
       case "not-made":
         return `  not made  ${d.urn} (no ${d.what} matches${inAccount(d)}; \`pulumi up\` creates it)`;
       case "ambiguous":
         return `  AMBIGUOUS ${d.urn}: ${d.ids.length} objects match (${d.what}${inAccount(d)}): ${d.ids.join(", ")}`;
       case "failed":
         return (
-          `  FAILED    ${d.urn} (${d.what}${d.account === DEFAULT_ACCOUNT ? "" : inAccount(d)}): left pending, ${accountLabel(d.account)} could not be ` +
-          `searched`
+          `  FAILED    ${d.urn} (${d.what}${inAccount({ ...d, account: d.account === DEFAULT_ACCOUNT ? undefined : d.account })}): left pending, ` +
+          `${searchedLabel(d.account, d.provider)} could not be searched`
         );
     }
   });
   return lines.join("\n");
 }
 
-/** Why each account that could not be searched failed, once per account. */
+/** Why each account that could not be searched failed, once per account (and explicit provider), by its label. */
 function failures(decisions: readonly Decision[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const d of decisions) if (d.kind === "failed" && !out.has(d.account)) out.set(d.account, d.reason);
+  for (const d of decisions) {
+    const label = d.kind === "failed" ? searchedLabel(d.account, d.provider) : undefined;
+    if (d.kind === "failed" && label && !out.has(label)) out.set(label, d.reason);
+  }
   return out;
 }
-
-const accountList = (accounts: Iterable<string>) => [...accounts].map(accountLabel).join(", ");
 
 // ---- the command -------------------------------------------------------------------------------
 
@@ -311,6 +394,43 @@ function exportState(opts: RecoverOptions, pulumi: Pulumi, deps: RecoverDeps): C
   }
 }
 
+/**
+ * The account clients of each settings source, made on first use: the stack config is read once
+ * (`pulumi config --show-secrets`), and the state with its secrets (`pulumi stack export
+ * --show-secrets`) only for an explicit provider's settings; both stay in memory.
+ */
+class SourceClients {
+  private config?: string;
+  private secretState?: Checkpoint;
+  private readonly made = new Map<SettingsSource, AccountClients>();
+
+  constructor(
+    private readonly pulumi: Pulumi,
+    private readonly deps: RecoverDeps,
+  ) {}
+
+  of(source: SettingsSource): AccountClients {
+    let found = this.made.get(source);
+    if (!found) {
+      found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients);
+      this.made.set(source, found);
+    }
+    return found;
+  }
+
+  private settings(source: SettingsSource): Map<string, string> {
+    if (source === "dynamic" || source === "package") return configValues((this.config ??= this.pulumi(["config", "--json", "--show-secrets"])), source);
+    this.secretState ??= JSON.parse(this.pulumi(["stack", "export", "--show-secrets"])) as Checkpoint;
+    const provider = this.secretState.deployment?.resources?.find((r) => r.urn === source);
+    if (!provider) throw new PagerDutyError("ERR_STATE", `the provider resource ${source} is not in the stack's state`);
+    return providerSettings(provider.inputs ?? {});
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.made.values()].map((c) => c.close()));
+  }
+}
+
 /** `out` receives the report's lines (stdout); 1 when nothing could be changed, a failure is thrown. */
 export async function recover(opts: RecoverOptions, out: (line: string) => void, deps: RecoverDeps = {}): Promise<number> {
   const pulumi = deps.pulumi ?? pulumiRunner(opts);
@@ -320,17 +440,20 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
     out("pagerduty-recover: no interrupted creates in the stack's state; nothing to do");
     return 0;
   }
-  const clients = new AccountClients(stackConfig(pulumi), deps.env ?? process.env, deps.clients);
+  const clients = new SourceClients(pulumi, deps);
   let decisions: Decision[];
   try {
     // Without a recorded time, the run may have ended just now.
-    decisions = await plan(checkpoint, finderIn(clients, lastWritten(checkpoint) ?? Date.now()));
+    decisions = await plan(
+      checkpoint,
+      finderIn((source) => clients.of(source), lastWritten(checkpoint) ?? Date.now()),
+    );
   } finally {
     await clients.close();
   }
   out(`pagerduty-recover: ${interrupted.length} interrupted create(s):\n${report(decisions)}`);
   const failed = failures(decisions);
-  for (const [account, reason] of failed) out(`${accountLabel(account)}: ${reason}`);
+  for (const [label, reason] of failed) out(`${label}: ${reason}`);
   const ambiguous = decisions.some((d) => d.kind === "ambiguous");
   if (ambiguous || failed.size) {
     // `pulumi stack import` drops every pending operation of the state it writes, and a pending
@@ -340,7 +463,7 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
       ...(ambiguous
         ? ["which object belongs to the state is not certain for the AMBIGUOUS ones: delete the extra objects in PagerDuty (keep one of each)"]
         : []),
-      ...(failed.size ? [`${accountList(failed.keys())} could not be searched: fix the settings named above`] : []),
+      ...(failed.size ? [`${[...failed.keys()].join(", ")} could not be searched: fix the settings named above`] : []),
     ];
     out(
       `Nothing was changed: ${todo.join("; ")}. Then run \`npx pagerduty-recover\` again` +

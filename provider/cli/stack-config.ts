@@ -1,7 +1,9 @@
 // The `pagerduty:*` config of the stack a CLI works on, as `pulumi config` prints it (secrets
 // decrypted in memory only, never printed). Read by pagerduty-recover, pagerduty-adopt --account
-// and pagerduty-login.
+// and pagerduty-login; pagerduty-recover also reads the package's `pagerduty-dynamic:*` config and
+// an explicit provider resource's inputs, each under the names the settings resolution reads.
 import { PagerDutyError } from "../errors";
+import { DOORS, type Door } from "../kernel/recorded-type";
 import type { Pulumi } from "./pulumi-runner";
 
 interface ConfigEntry {
@@ -9,12 +11,17 @@ interface ConfigEntry {
   objectValue?: unknown;
 }
 
+/** The key the settings resolution reads (provider/config.ts): `pagerduty:<name>`, whichever door. */
+const resolved = (name: string) => `${DOORS.dynamic.configNamespace}:${name}`;
+
 /**
- * The `pagerduty:*` keys of `pulumi config --json --show-secrets` output, as the provider receives
- * them: strings, a structured value (`pagerduty:accounts`) as JSON text. Pulumi 3.248 prints a
- * structured value both as JSON text in `value` and parsed in `objectValue`; either one is enough.
+ * The keys of `door`'s namespace (`pagerduty:*`, or the package's `pagerduty-dynamic:*`) of `pulumi
+ * config --json --show-secrets` output, as the provider receives them: strings, a structured value
+ * (`accounts`) as JSON text, named `pagerduty:<name>`. Pulumi 3.248 prints a structured value both
+ * as JSON text in `value` and parsed in `objectValue`; either one is enough.
  */
-export function configValues(json: string): Map<string, string> {
+export function configValues(json: string, door: Door = "dynamic"): Map<string, string> {
+  const prefix = `${DOORS[door].configNamespace}:`;
   let raw: unknown;
   try {
     raw = JSON.parse(json || "{}");
@@ -24,12 +31,45 @@ export function configValues(json: string): Map<string, string> {
   }
   const out = new Map<string, string>();
   for (const [key, v] of Object.entries((raw ?? {}) as Record<string, ConfigEntry | undefined>)) {
-    if (!key.startsWith("pagerduty:") || !v) continue;
-    if (typeof v.value === "string") out.set(key, v.value);
-    else if (v.objectValue !== undefined) out.set(key, JSON.stringify(v.objectValue));
-    else if (v.value !== undefined && v.value !== null) out.set(key, typeof v.value === "object" ? JSON.stringify(v.value) : String(v.value));
+    if (!key.startsWith(prefix) || !v) continue;
+    const name = resolved(key.slice(prefix.length));
+    if (typeof v.value === "string") out.set(name, v.value);
+    else if (v.objectValue !== undefined) out.set(name, JSON.stringify(v.objectValue));
+    else if (v.value !== undefined && v.value !== null) out.set(name, typeof v.value === "object" ? JSON.stringify(v.value) : String(v.value));
   }
   return out;
+}
+
+/** The engine's marker of a secret value in a state (`pulumi stack export --show-secrets`: with its `plaintext`, JSON). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/**
+ * An explicit provider resource's settings from its inputs in the state, exported with its secrets
+ * shown, as the engine hands them to the plugin's Configure: strings, other values as JSON text,
+ * named `pagerduty:<name>`.
+ */
+export function providerSettings(inputs: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, raw] of Object.entries(inputs)) {
+    const value = revealed(raw);
+    if (name.startsWith("__") || value === undefined || value === null) continue;
+    out.set(resolved(name), typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return out;
+}
+
+function revealed(v: unknown): unknown {
+  if (typeof v !== "object" || v === null || !(SECRET_SIG in v)) return v;
+  const plaintext = (v as { plaintext?: unknown }).plaintext;
+  // Never quote the value: it is a decrypted secret.
+  if (typeof plaintext !== "string")
+    throw new PagerDutyError("ERR_STATE", "a provider's secret setting in the state is still encrypted: the state was not exported with --show-secrets");
+  try {
+    return JSON.parse(plaintext);
+  } catch {
+    // JSON.parse's message quotes the text.
+    throw new PagerDutyError("ERR_STATE", "a provider's secret setting in the state is not the JSON the engine writes");
+  }
 }
 
 /** The stack's `pagerduty:*` config. */

@@ -1,12 +1,53 @@
-// The type the stack's state records for a resource of this package: the SDK's classes pass the
-// module "pagerduty" and their kind to `dynamic.Resource`. Plain text, so the stack's state and
-// recovery tell this package's resources apart without loading them (the registry says which kinds
-// create objects: their definitions' `origin`).
+// The types the state records for this package's resources, through either door: the SDK's classes
+// pass the module "pagerduty" and their kind to `dynamic.Resource` (`pulumi-nodejs:dynamic/pagerduty:Service`),
+// the plugin serves the package "pagerduty-dynamic" (`pagerduty-dynamic:index:Service`). Plain text,
+// so the stack's state and recovery tell this package's resources apart without loading them (the
+// registry says which kinds create objects: their definitions' `origin`). Each door reads its
+// settings under its own config namespace: `pagerduty:*` for the dynamic providers, the package's
+// name for the plugin (`pagerduty:*` there belongs to @pulumi/pagerduty).
+import { ACCOUNTS_SETTING, SETTING_NAMES } from "../settings";
 
-const PREFIX = "pulumi-nodejs:dynamic/pagerduty:";
+/** The package's name: its type tokens' and config keys' namespace, and its plugin's (`pulumi-resource-pagerduty-dynamic`). */
+export const PACKAGE_NAME = "pagerduty-dynamic";
 
-/** The type the state records for a resource of `kind`. */
-export const recordedType = (kind: string) => PREFIX + kind;
+/** The one module of the package's type tokens. */
+export const PACKAGE_MODULE = "index";
 
-/** The kind a state's resource type names, if it is one of this package's. */
-export const recordedKind = (type: string): string | undefined => (type.startsWith(PREFIX) ? type.slice(PREFIX.length) : undefined);
+export type Door = "dynamic" | "package";
+
+interface DoorTerms {
+  /** What the state's type of a resource starts with. */
+  typePrefix: string;
+  /** The namespace of its config keys (`<namespace>:clientId`). */
+  configNamespace: string;
+}
+
+export const DOORS: Readonly<Record<Door, DoorTerms>> = {
+  dynamic: { typePrefix: "pulumi-nodejs:dynamic/pagerduty:", configNamespace: "pagerduty" },
+  package: { typePrefix: `${PACKAGE_NAME}:${PACKAGE_MODULE}:`, configNamespace: PACKAGE_NAME },
+};
+
+/** The type the state records for a resource of `kind` (the dynamic providers' unless `door` says otherwise). */
+export const recordedType = (kind: string, door: Door = "dynamic") => DOORS[door].typePrefix + kind;
+
+/** The door a state's resource type came through, if it is one of this package's. */
+export const doorOfType = (type: string): Door | undefined => (Object.keys(DOORS) as Door[]).find((d) => type.startsWith(DOORS[d].typePrefix));
+
+/** The kind a state's resource type names, if it is one of this package's (either door). */
+export function recordedKind(type: string): string | undefined {
+  const door = doorOfType(type);
+  return door ? type.slice(DOORS[door].typePrefix.length) : undefined;
+}
+
+/**
+ * The object's own id from the id the state records: the package door keeps the id a resource was
+ * imported with, `<service id>/<id>` for an object under its service (plugin/import-ids.ts).
+ * PagerDuty's ids hold no "/".
+ */
+export const ownId = (id: string) => id.slice(id.lastIndexOf("/") + 1);
+
+const SETTING_PATTERN = new RegExp(`\\bpagerduty:(${[...SETTING_NAMES, ACCOUNTS_SETTING].join("|")})\\b`, "g");
+
+/** The dynamic providers' wording of a setting (`"pagerduty:clientId"`, `"pagerduty:accounts.eu.token"`) in `door`'s terms. */
+export const inDoorTerms = (message: string, door: Door): string =>
+  door === "dynamic" ? message : message.replace(SETTING_PATTERN, (_, name: string) => `${DOORS[door].configNamespace}:${name}`);

@@ -5,15 +5,19 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "../../provider/cli/checkpoint-repair";
 import { readLocalCheckpoint } from "../../provider/account/local-checkpoint";
-import { recordedType } from "../../provider/kernel/recorded-type";
-import type { PulumiProject, RunningEmulator } from "./harness";
+import { type Door, recordedType } from "../../provider/kernel/recorded-type";
+import type { PulumiCli, PulumiProject, RunningEmulator } from "./harness";
 
-/** The types the state records for the kinds that create objects (derived, not spelled again). */
-export const TYPES = {
-  service: recordedType("Service"),
-  integration: recordedType("ServiceIntegration"),
-  rule: recordedType("ServiceEventRule"),
-} as const;
+/** The types the state records for the kinds that create objects (derived, not spelled again), through a door. */
+export const typesOf = (door: Door) =>
+  ({
+    service: recordedType("Service", door),
+    integration: recordedType("ServiceIntegration", door),
+    rule: recordedType("ServiceEventRule", door),
+  }) as const;
+
+/** The dynamic providers' types. */
+export const TYPES = typesOf("dynamic");
 
 /** N services, each with an integration and an event rule, named after the stack. */
 export const PROGRAM = `
@@ -52,7 +56,7 @@ export interface Running {
 }
 
 /** Starts `pulumi <args>` in a new session and process group, as a CI runner starts a job. */
-export function startDetached(project: PulumiProject, args: string[]): Running {
+export function startDetached(project: PulumiCli, args: string[]): Running {
   const proc = spawn("pulumi", ["--non-interactive", ...args], { cwd: project.dir, env: project.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
@@ -154,7 +158,7 @@ export interface StateView {
  * sidecar (written in place), and every read then fails with EOF: mended as `pagerduty-recover`
  * mends it (the shipped repair, said in the output), then exported again.
  */
-function exportAfterLoss(project: PulumiProject, stack?: string): string {
+function exportAfterLoss(project: PulumiCli, stack?: string): string {
   const on = stack ? ["--stack", stack] : [];
   const first = project.run(["stack", "export", ...on]);
   if (first.code === 0) return first.stdout;
@@ -168,20 +172,23 @@ function exportAfterLoss(project: PulumiProject, stack?: string): string {
   return project.must(["stack", "export", ...on]).stdout;
 }
 
-export function stateOf(project: PulumiProject, stack?: string): StateView {
+/** `types`: the door's the program's resources came through; resources whose URN `ignore` matches are not counted. */
+export function stateOf(project: PulumiCli, stack?: string, types: Record<keyof typeof TYPES, string> = TYPES, ignore?: RegExp): StateView {
   const d = JSON.parse(exportAfterLoss(project, stack)).deployment;
-  // The provider reads the same state from the backend's file (provider/account/local-checkpoint.ts).
-  const name = project.must(["stack", "--show-name", "-Q", ...(stack ? ["--stack", stack] : [])]).stdout.trim();
-  const local = readLocalCheckpoint(name, project.env, project.dir)?.deployment;
-  expect({ resources: local?.resources, pending: local?.pending_operations ?? [] }).toEqual({ resources: d.resources, pending: d.pending_operations ?? [] });
-  const resources: Array<{ type: string; id?: string }> = d.resources ?? [];
+  if (project.env.PULUMI_BACKEND_URL?.startsWith("file://")) {
+    // The provider reads the same state from the backend's file (provider/account/local-checkpoint.ts).
+    const name = project.must(["stack", "--show-name", "-Q", ...(stack ? ["--stack", stack] : [])]).stdout.trim();
+    const local = readLocalCheckpoint(name, project.env, project.dir)?.deployment;
+    expect({ resources: local?.resources, pending: local?.pending_operations ?? [] }).toEqual({ resources: d.resources, pending: d.pending_operations ?? [] });
+  }
+  const resources: Array<{ urn: string; type: string; id?: string }> = (d.resources ?? []).filter((r: { urn: string }) => !ignore?.test(r.urn));
   const ids = (t: string) =>
     resources
       .filter((r) => r.type === t)
       .map((r) => r.id!)
       .sort();
   return {
-    ids: { service: ids(TYPES.service), integration: ids(TYPES.integration), rule: ids(TYPES.rule) },
+    ids: { service: ids(types.service), integration: ids(types.integration), rule: ids(types.rule) },
     pending: (d.pending_operations ?? []).map((o: { type: string; resource: { urn: string } }) => ({ type: o.type, urn: o.resource.urn })),
   };
 }
@@ -191,13 +198,13 @@ export function stateOf(project: PulumiProject, stack?: string): StateView {
  * no object the state does not know (no orphan, no duplicate), no pending operation left.
  */
 export async function expectConverged(
-  project: PulumiProject,
+  project: PulumiCli,
   emu: RunningEmulator,
   prefix: string,
   n: number,
-  opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean } = {},
+  opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean; types?: Record<keyof typeof TYPES, string>; ignore?: RegExp } = {},
 ): Promise<void> {
-  const state = stateOf(project, opts.stack);
+  const state = stateOf(project, opts.stack, opts.types, opts.ignore);
   const inv = await inventory(emu, prefix);
   if (opts.stalePending) {
     // Plain `pulumi up` cannot clear pending creates (only a refresh or pagerduty-recover can): the
@@ -218,6 +225,48 @@ export async function expectConverged(
   }
   const preview = project.run(["preview", "--expect-no-changes", ...(opts.stack ? ["--stack", opts.stack] : [])]);
   if (preview.code !== 0) throw new Error(`preview --expect-no-changes exited ${preview.code}\n${preview.stdout}\n${preview.stderr}`);
+}
+
+export type Counts = { services: number; children: number };
+
+/**
+ * Makes a new stack (`stack`, by `makeStack`), starts `up` with slow create replies and cuts it off
+ * (`how`: only the CLI's process group, as a cancelled job; or the whole session, as a lost runner)
+ * once `when` holds for the emulator's objects. A kill that lands while the file backend writes its
+ * checkpoint can leave it cut short (`failed to load checkpoint`): that is another scenario
+ * (tests/e2e/outages.test.ts restores it from its .bak), so the attempt is set aside and made again
+ * on a stack of another name, whose objects no check of this one counts. Returns the stack's name.
+ */
+export async function interruptedUp(
+  project: PulumiCli,
+  emu: RunningEmulator,
+  stack: string,
+  when: (c: Counts) => boolean,
+  how: "cli" | "runner",
+  opts: {
+    makeStack: (name: string) => void;
+    types?: Record<keyof typeof TYPES, string>;
+    label?: string;
+    /** Also required before the kill (say, an object of another account made). */
+    ready?: (stack: string) => Promise<boolean>;
+  },
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const name = attempt === 1 ? stack : `${stack}-${attempt}`;
+    opts.makeStack(name);
+    await slowCreates(emu, 1500);
+    const run = startDetached(project, ["up", "--yes", "--skip-preview", "--stack", name]);
+    await waitFor(async () => when(await countObjects(emu, name)) && (opts.ready ? await opts.ready(name) : true));
+    await (how === "cli" ? killGroup(run) : killSession(run));
+    await clearFaults(emu);
+    const exported = project.run(["stack", "export", "--stack", name]);
+    if (exported.code !== 0 && /failed to load checkpoint/.test(exported.stderr) && attempt < 3) {
+      process.stdout.write(`${opts.label ?? "crash e2e"}: the kill cut the checkpoint of ${name} short; the scenario is made again\n`);
+      continue;
+    }
+    expect(stateOf(project, name, opts.types).pending.length).toBeGreaterThan(0);
+    return name;
+  }
 }
 
 /** Slows the creates (the reply leaves `ms` after the object is made) so an interruption lands mid-way. */

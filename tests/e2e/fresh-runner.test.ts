@@ -11,14 +11,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import {
   clearFaults,
+  type Counts,
   countObjects,
   expectConverged,
+  interruptedUp as crashUp,
   inventory,
-  killGroup,
   killSession,
   newStack,
   PROGRAM,
-  slowCreates,
   slowRoutes,
   startDetached,
   stateOf,
@@ -65,39 +65,17 @@ function plain(env: NodeJS.ProcessEnv, args: string[]) {
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
-/**
- * Makes a new stack (`stack`, with N services), starts `up` with slow create replies and cuts it off
- * once `when` holds for the emulator's objects. A kill that lands while the file backend writes its
- * checkpoint can leave it cut short (`failed to load checkpoint`): that is another scenario
- * (tests/e2e/outages.test.ts restores it from its .bak), so the attempt is set aside and made again
- * on a stack of another name, whose objects no check of this one counts. Returns the stack's name.
- */
-async function interruptedUp(stack: string, when: (c: { services: number; children: number }) => boolean, how: "cli" | "runner"): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const name = attempt === 1 ? stack : `${stack}-${attempt}`;
-    newStack(project(), name, N);
-    await slowCreates(emu, 1500);
-    const run = startDetached(project(), ["up", "--yes", "--skip-preview", "--stack", name]);
-    await waitFor(async () => when(await countObjects(emu, name)));
-    await (how === "cli" ? killGroup(run) : killSession(run));
-    await clearFaults(emu);
-    const exported = project().run(["stack", "export", "--stack", name]);
-    if (exported.code !== 0 && /failed to load checkpoint/.test(exported.stderr) && attempt < 3) {
-      process.stdout.write(`fresh-runner e2e: the kill cut the checkpoint of ${name} short; the scenario is made again\n`);
-      continue;
-    }
-    expect(stateOf(project(), name).pending.length).toBeGreaterThan(0);
-    return name;
-  }
-}
+/** A new stack of N services, its `up` cut off once `when` holds (crash-support.ts). */
+const interruptedUp = (stack: string, when: (c: Counts) => boolean, how: "cli" | "runner") =>
+  crashUp(project(), emu, stack, when, how, { makeStack: (name) => newStack(project(), name, N), label: "fresh-runner e2e" });
 
 describe("the next run of the shipped pulumi-up workflow on a fresh runner converges by itself", () => {
   test.each([
-    ["only the CLI is killed while services are made", "svc-cli", (c: { services: number }) => c.services >= 1, "cli"],
-    ["only the CLI is killed while children are made", "kid-cli", (c: { children: number }) => c.children >= 2, "cli"],
-    ["the whole runner is lost while children are made", "kid-all", (c: { children: number }) => c.children >= 2, "runner"],
+    ["only the CLI is killed while services are made", "svc-cli", (c: Counts) => c.services >= 1, "cli"],
+    ["only the CLI is killed while children are made", "kid-cli", (c: Counts) => c.children >= 2, "cli"],
+    ["the whole runner is lost while children are made", "kid-all", (c: Counts) => c.children >= 2, "runner"],
   ] as const)("%s", async (_title, name, when, how) => {
-    const stack = await interruptedUp(name, when as (c: { services: number; children: number }) => boolean, how);
+    const stack = await interruptedUp(name, when, how);
     const r = upWorkflow(stack);
     if (r.code !== 0) throw new Error(`the workflow failed (${r.code}):\n${r.stdout}`);
     // The lock the cut-off run left is removed, and what it made is recorded before `up`.

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type EmulatorInfo, offlineEnv, PulumiCli, ROOT, tarball } from "./harness";
+import { type EmulatorInfo, offlineEnv, PulumiCli, ROOT, type RunningEmulator, tarball } from "./harness";
 
 /** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim) and pulumi-sdkgen. */
 export function languageHosts(): string {
@@ -58,4 +58,28 @@ export async function integrationKey(emu: { api: (m: string, p: string) => Promi
   const key = (await emu.api("GET", `/services/${service}/integrations/${id}`)).body?.integration?.integration_key;
   if (typeof key !== "string" || !key) throw new Error(`integration ${id} has no routing key`);
   return key;
+}
+
+/**
+ * A YAML program's second account: the config block declaring the secret `euClientSecret` and the
+ * resource `eu`, an explicit provider of the emulator's EU account (resources pass `provider: ${eu}`).
+ */
+export function euProviderYaml(e: RunningEmulator): { config: string; resource: string } {
+  return {
+    config: `config:
+  euClientSecret:
+    type: string
+    secret: true
+`,
+    resource: `  eu:
+    type: pulumi:providers:pagerduty-dynamic
+    properties:
+      apiUrl: ${e.euApiUrl}
+      authUrl: ${e.authUrl}
+      subdomain: ${e.eu!.account.subdomain}
+      serviceRegion: eu
+      clientId: ${e.eu!.oauth.clientId}
+      clientSecret: \${euClientSecret}
+`,
+  };
 }

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type RunningEmulator, startEmulatorProcess } from "./harness";
-import { installPlugin, integrationKey, PackageProject } from "./plugin-support";
+import { euProviderYaml, installPlugin, integrationKey, PackageProject } from "./plugin-support";
 
 jest.setTimeout(600_000);
 
@@ -27,21 +27,8 @@ afterAll(async () => {
 
 const program = (e: RunningEmulator) => `name: plugin-yaml
 runtime: yaml
-config:
-  euClientSecret:
-    type: string
-    secret: true
-resources:
-  eu:
-    type: pulumi:providers:pagerduty-dynamic
-    properties:
-      apiUrl: ${e.euApiUrl}
-      authUrl: ${e.authUrl}
-      subdomain: ${e.eu!.account.subdomain}
-      serviceRegion: eu
-      clientId: ${e.eu!.oauth.clientId}
-      clientSecret: \${euClientSecret}
-  checkout:
+${euProviderYaml(e).config}resources:
+${euProviderYaml(e).resource}  checkout:
     type: pagerduty-dynamic:index:Service
     properties:
       name: yaml-checkout

@@ -23,3 +23,47 @@ describe("without settings", () => {
     expect(r.failures?.length).toBeGreaterThan(0);
   });
 });
+
+describe("the stack the engine deploys", () => {
+  const URN = "urn:pulumi:prod::billing::pagerduty-dynamic:index:Service::s";
+
+  test("is named to the Deployment from the first URN; its organization is asked only when the state is read", async () => {
+    const asked: Array<string | undefined> = [];
+    const deployment = new Deployment({ warn: async () => {} });
+    const provider = new PackageProvider({
+      deployment,
+      version: "1.0.0",
+      schema: async () => "{}",
+      stackLookup: {
+        env: { PULUMI_BACKEND_URL: "https://api.pulumi.com" },
+        show: async (stack) => {
+          asked.push(stack);
+          return "acme/billing/prod\n";
+        },
+      },
+    });
+    expect(deployment.stack).toBeUndefined();
+    await provider.check(URN, {}, { name: 5 });
+    await provider.check("urn:pulumi:other::elsewhere::pagerduty-dynamic:index:Service::t", {}, { name: 5 });
+    // A preview's checks ask nothing: the lookup waits for a create that reads the state.
+    expect(asked).toEqual([]);
+    await expect(deployment.stack?.name()).resolves.toBe("acme/billing/prod");
+    await expect(deployment.stack?.name()).resolves.toBe("acme/billing/prod");
+    expect(asked).toEqual([undefined]);
+  });
+
+  test("with a backend in storage the organization is the backend's, and no CLI is asked", async () => {
+    const deployment = new Deployment({ warn: async () => {} });
+    const show = async () => {
+      throw new Error("the CLI was asked");
+    };
+    const provider = new PackageProvider({
+      deployment,
+      version: "1.0.0",
+      schema: async () => "{}",
+      stackLookup: { env: { PULUMI_BACKEND_URL: "s3://state?region=us-east-1" }, show },
+    });
+    await provider.check(URN, {}, { name: 5 });
+    await expect(deployment.stack?.name()).resolves.toBe("organization/billing/prod");
+  });
+});

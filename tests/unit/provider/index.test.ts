@@ -127,10 +127,10 @@ describe("the stack's name, sent with __origin", () => {
     const r = await resource("ServiceEnablement").check!({}, { service: "", feature: "aiops", enabled: true, __origin: "ab@acme/proj/dev" });
     expect(r.failures?.length).toBeGreaterThan(0);
     expect(r.inputs?.__origin).toBe("ab");
-    expect(deployment.stack?.stack).toBe("acme/proj/dev");
+    await expect(deployment.stack?.name()).resolves.toBe("acme/proj/dev");
     // The first name wins: one process serves one deployment.
     await resource("ServiceEnablement").check!({}, { service: "", __origin: "cd@other/proj/dev" });
-    expect(deployment.stack?.stack).toBe("acme/proj/dev");
+    await expect(deployment.stack?.name()).resolves.toBe("acme/proj/dev");
     await deployment.reset();
   });
 

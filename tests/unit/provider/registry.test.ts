@@ -39,13 +39,17 @@ describe("registry", () => {
     for (const [kind, r] of Object.entries(RESOURCES)) expect(r.definition.kind).toBe(kind);
   });
 
-  test("the kinds that create remote objects are read off the definitions, and recorded under their type", () => {
+  test("the kinds that create remote objects are read off the definitions, and recorded under their type through either door", () => {
     expect(CREATED_KINDS).toEqual(DEFINITIONS.filter((d) => d.origin).map((d) => d.kind));
     expect(CREATED_KINDS).toContain("Service");
     expect(CREATED_KINDS).not.toContain("ServiceEnablement");
     expect(RECORDED_KINDS["pulumi-nodejs:dynamic/pagerduty:ServiceIntegration"]).toBe("ServiceIntegration");
-    expect(Object.entries(RECORDED_KINDS)).toEqual(CREATED_KINDS.map((k) => [recordedType(k), k]));
-    expect(Object.values(RECOVERABLE)).toEqual(CREATED_KINDS);
+    expect(RECORDED_KINDS["pagerduty-dynamic:index:ServiceIntegration"]).toBe("ServiceIntegration");
+    expect(Object.entries(RECORDED_KINDS)).toEqual([
+      ...CREATED_KINDS.map((k) => [recordedType(k), k]),
+      ...CREATED_KINDS.map((k) => [recordedType(k, "package"), k]),
+    ]);
+    expect(Object.values(RECOVERABLE)).toEqual([...CREATED_KINDS, ...CREATED_KINDS]);
   });
 
   test("every module in provider/resources is a registered resource, named for its kind (or the audit-record search)", () => {

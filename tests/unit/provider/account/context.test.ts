@@ -41,7 +41,7 @@ describe("accounts", () => {
     const ctx = deployment.context();
     expect(ctx.stack).toBeUndefined();
     deployment.configure(keyed("first"), "org/project/dev");
-    expect(ctx.stack?.stack).toBe("org/project/dev");
+    await expect(ctx.stack?.name()).resolves.toBe("org/project/dev");
     await deployment.reset();
   });
 });

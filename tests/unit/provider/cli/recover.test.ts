@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { orList, parseCommandLine } from "../../../../provider/cli/command-line";
 import { apply, plan, recover, RECOVER, type Checkpoint, type Finder } from "../../../../provider/cli/recover";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
-import { configValues } from "../../../../provider/cli/stack-config";
+import { configValues, providerSettings } from "../../../../provider/cli/stack-config";
 import { CREATED_KINDS } from "../../../../provider/registry";
 import { accountNames, resolveSettings } from "../../../../provider/config";
 import { useMockAgent } from "../../support/http-mock";
@@ -53,6 +53,28 @@ function checkpoint(): Checkpoint {
       ],
     },
   };
+}
+
+/**
+ * A pulumi CLI for recover: the state (`withSecrets`: as `stack export --show-secrets` prints it) and
+ * config given, every import kept, nothing else allowed.
+ */
+function fakePulumi(checkpoint: Checkpoint, config: string, withSecrets?: Checkpoint) {
+  const calls: string[][] = [];
+  const imported: Checkpoint[] = [];
+  const run: Pulumi = (args) => {
+    calls.push(args);
+    if (args.join(" ") === "stack export") return JSON.stringify(checkpoint);
+    if (args.join(" ") === "stack export --show-secrets" && withSecrets) return JSON.stringify(withSecrets);
+    if (args.join(" ") === "config --json --show-secrets") return config;
+    if (args[0] === "stack" && args[1] === "import") {
+      imported.push(JSON.parse(fs.readFileSync(args[3], "utf8")));
+      return "";
+    }
+    if (args[0] === "refresh") return "";
+    throw new Error(`unexpected pulumi ${args.join(" ")}`);
+  };
+  return { run, calls, imported };
 }
 
 const finder: Finder = async (kind, inputs) => {
@@ -147,24 +169,6 @@ describe("named accounts", () => {
       "pagerduty:accounts": { value: JSON.stringify({ eu }), objectValue: { eu }, secret: true },
       "aws:region": { value: "eu-west-1", secret: false },
     });
-  }
-
-  /** A pulumi CLI for recover: the state and config given, every import kept, nothing else allowed. */
-  function fakePulumi(checkpoint: Checkpoint, config: string) {
-    const calls: string[][] = [];
-    const imported: Checkpoint[] = [];
-    const run: Pulumi = (args) => {
-      calls.push(args);
-      if (args.join(" ") === "stack export") return JSON.stringify(checkpoint);
-      if (args.join(" ") === "config --json --show-secrets") return config;
-      if (args[0] === "stack" && args[1] === "import") {
-        imported.push(JSON.parse(fs.readFileSync(args[3], "utf8")));
-        return "";
-      }
-      if (args[0] === "refresh") return "";
-      throw new Error(`unexpected pulumi ${args.join(" ")}`);
-    };
-    return { run, calls, imported };
   }
 
   const services = (items: Array<{ id: string; name: string }>) => ({ services: items, limit: 100, offset: 0, more: false });
@@ -366,6 +370,133 @@ describe("named accounts", () => {
   });
 });
 
+describe("a package stack (the plugin's types, pagerduty-dynamic:index:<Kind>)", () => {
+  const mock = useMockAgent();
+  const PKG_API = "http://127.0.0.1:7201";
+  const EXPLICIT_API = "http://127.0.0.1:7202";
+  const P = {
+    service: "pagerduty-dynamic:index:Service",
+    integration: "pagerduty-dynamic:index:ServiceIntegration",
+    provider: "pulumi:providers:pagerduty-dynamic",
+  };
+  const DEFAULT_PROVIDER = urn(P.provider, "default_0_1_0");
+  const EU_PROVIDER = urn(P.provider, "eu");
+  const SECRET = (plaintext: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(plaintext) });
+  const ENCRYPTED = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "AAAA" };
+
+  /** A resource of the package as the engine records it: no `__provider`, its provider resource referenced. */
+  const pkg = (type: string, name: string, inputs: Record<string, unknown>, provider = DEFAULT_PROVIDER) => ({
+    urn: urn(type, name),
+    type,
+    custom: true,
+    inputs: { __origin: name, ...inputs },
+    parent: STACK,
+    provider: `${provider}::uuid-${name}`,
+  });
+
+  /** Services through the default provider and the explicit "eu" one; an integration imported under its service holds PINT1. */
+  function packageStack(token: unknown): Checkpoint {
+    return {
+      version: 3,
+      deployment: {
+        manifest: { time: "2026-01-01T00:00:00Z" },
+        resources: [
+          { urn: STACK, type: T.stack, custom: false },
+          { urn: DEFAULT_PROVIDER, type: P.provider, custom: true, id: "uuid-d" },
+          { urn: EU_PROVIDER, type: P.provider, custom: true, id: "uuid-eu", inputs: { apiUrl: EXPLICIT_API, token, version: "0.1.0" } },
+          { ...pkg(P.integration, "imported", { service: "PSVC", name: "events" }), id: "PSVC/PINT1" },
+        ],
+        pending_operations: [
+          { type: "creating", resource: pkg(P.service, "svc", { name: "Checkout" }) },
+          { type: "creating", resource: pkg(P.integration, "int", { service: "PSVC", name: "events", type: "events_api_v2_inbound_integration" }) },
+          { type: "creating", resource: pkg(P.service, "eu-svc", { name: "Checkout EU" }, EU_PROVIDER) },
+        ],
+      },
+    };
+  }
+
+  test("each create is searched with its provider's settings: the package's stack config, or the explicit provider's; imported ids are held", async () => {
+    const asked: Array<[string, string, string]> = [];
+    const decisions = await plan(packageStack(ENCRYPTED), async (kind, _inputs, account, source) => {
+      asked.push([source, account, kind]);
+      return kind === "ServiceIntegration" ? ["PINT1", "PINT2"] : ["PS1"];
+    });
+    expect(asked).toEqual([
+      ["package", "default", "Service"],
+      ["package", "default", "ServiceIntegration"],
+      [EU_PROVIDER, "default", "Service"],
+    ]);
+    expect(decisions).toEqual([
+      { urn: urn(P.service, "svc"), kind: "record", id: "PS1", what: 'service "Checkout"' },
+      // PINT1 is the imported resource's (recorded as PSVC/PINT1): only PINT2 is free.
+      { urn: urn(P.integration, "int"), kind: "record", id: "PINT2", what: "integration of service PSVC" },
+      { urn: urn(P.service, "eu-svc"), kind: "record", id: "PS1", what: 'service "Checkout EU"', provider: EU_PROVIDER },
+    ]);
+  });
+
+  const services = (items: Array<{ id: string; name: string }>) => ({ services: items, limit: 100, offset: 0, more: false });
+
+  async function run(config: Record<string, unknown>) {
+    const pulumi = fakePulumi(packageStack(ENCRYPTED), JSON.stringify(config), packageStack(SECRET("eu-t0ken")));
+    const lines: string[] = [];
+    const code = await recover({ cwd: "/nowhere", dryRun: false }, (l) => void lines.push(l), { pulumi: pulumi.run, env: {}, clients: { dispatcher: mock() } });
+    return { code, out: lines.join("\n"), ...pulumi };
+  }
+
+  test("found through the package's own settings and the explicit provider's, recorded, and read with refresh; no secret printed or written", async () => {
+    const listing = (name: string) => (p: string) => p.startsWith("/services?") && p.includes(`query=${encodeURIComponent(name).replace(/%20/g, "+")}`);
+    mock()
+      .get(PKG_API)
+      .intercept({ path: listing("Checkout"), method: "GET", headers: { authorization: "Token token=pkg-t0ken" } })
+      .reply(200, services([{ id: "PNEW", name: "Checkout" }]));
+    mock()
+      .get(PKG_API)
+      .intercept({ path: (p) => p === "/services/PSVC" || p.startsWith("/services/PSVC?"), method: "GET", headers: { authorization: "Token token=pkg-t0ken" } })
+      .reply(200, { service: { id: "PSVC", integrations: [{ id: "PINT1" }, { id: "PINT2" }] } });
+    for (const id of ["PINT1", "PINT2"])
+      mock()
+        .get(PKG_API)
+        .intercept({ path: (p) => p.startsWith(`/services/PSVC/integrations/${id}`), method: "GET" })
+        .reply(200, { integration: { id, type: "events_api_v2_inbound_integration", name: "events", service: { id: "PSVC" } } });
+    mock()
+      .get(EXPLICIT_API)
+      .intercept({ path: listing("Checkout EU"), method: "GET", headers: { authorization: "Token token=eu-t0ken" } })
+      .reply(200, services([{ id: "PEU", name: "Checkout EU" }]));
+    // `pagerduty:*` is @pulumi/pagerduty's namespace in a package stack: never read for the package's creates.
+    const r = await run({
+      "pagerduty:apiUrl": { value: "http://127.0.0.1:9", secret: false },
+      "pagerduty:token": { value: "bridged-t0ken", secret: true },
+      "pagerduty-dynamic:apiUrl": { value: PKG_API, secret: false },
+      "pagerduty-dynamic:token": { value: "pkg-t0ken", secret: true },
+    });
+    if (r.code !== 0) throw new Error(r.out);
+    expect(r.out).toContain(`  record    ${urn(P.service, "svc")} -> PNEW (service "Checkout")`);
+    expect(r.out).toContain(`  record    ${urn(P.integration, "int")} -> PINT2 (integration of service PSVC)`);
+    expect(r.out).toContain(`  record    ${urn(P.service, "eu-svc")} -> PEU (service "Checkout EU", provider "eu")`);
+    const [state] = r.imported;
+    expect(state.deployment.pending_operations).toEqual([]);
+    expect(state.deployment.resources!.filter((x) => x.type !== T.stack && x.type !== P.provider).map((x) => [x.urn, x.id])).toEqual([
+      [urn(P.integration, "imported"), "PSVC/PINT1"],
+      [urn(P.service, "svc"), "PNEW"],
+      [urn(P.integration, "int"), "PINT2"],
+      [urn(P.service, "eu-svc"), "PEU"],
+    ]);
+    // The state written back is the plain export's: the explicit provider's secret stays encrypted.
+    expect(state.deployment.resources!.find((x) => x.urn === EU_PROVIDER)!.inputs!.token).toEqual(ENCRYPTED);
+    expect(JSON.stringify(state) + r.out).not.toMatch(/t0ken/);
+    expect(r.calls).toContainEqual(["stack", "export", "--show-secrets"]);
+  });
+
+  test("a package account without settings is named by the package's keys; nothing is written", async () => {
+    const r = await run({ "pagerduty:token": { value: "bridged-t0ken", secret: true } });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`  FAILED    ${urn(P.service, "svc")} (service "Checkout"): left pending, the default account could not be searched`);
+    expect(r.out).toMatch(/^the default account: no PagerDuty credentials: set "pagerduty-dynamic:clientId"/m);
+    expect(r.out).not.toMatch(/"pagerduty:(clientId|token)"/);
+    expect(r.imported).toEqual([]);
+  });
+});
+
 describe("the stack config as `pulumi config --json --show-secrets` prints it", () => {
   // Printed by Pulumi v3.248.0 for: config set --path 'pagerduty:accounts.eu.clientId' cid-eu;
   // --secret --path '...eu.clientSecret'; --path '...eu.maxConcurrency' 4; --path '...eu.scopes[0]';
@@ -399,6 +530,33 @@ describe("the stack config as `pulumi config --json --show-secrets` prints it", 
     });
     expect(resolveSettings(get, {}, "ap").credentials).toEqual({ kind: "api_key", token: "tok-ap" });
     expect(resolveSettings(get, {}).credentials).toEqual({ kind: "api_key", token: "toptok" });
+  });
+
+  test("the package's namespace is read under the names the settings resolution reads; the dynamic providers' is not", () => {
+    const json = JSON.stringify({
+      "pagerduty:token": { value: "bridged", secret: true },
+      "pagerduty-dynamic:token": { value: "pkg", secret: true },
+      "pagerduty-dynamic:accounts": { objectValue: { eu: { token: "t-eu" } }, secret: true },
+    });
+    const config = configValues(json, "package");
+    expect([...config.keys()].sort()).toEqual(["pagerduty:accounts", "pagerduty:token"]);
+    expect(resolveSettings((k) => config.get(k), {}).credentials).toEqual({ kind: "api_key", token: "pkg" });
+    expect(resolveSettings((k) => config.get(k), {}, "eu").credentials).toEqual({ kind: "api_key", token: "t-eu" });
+  });
+
+  test("an explicit provider's inputs, exported with their secrets, become its settings; an encrypted one is refused without quoting it", () => {
+    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify("s3cret") };
+    const settings = providerSettings({ apiUrl: "https://api.example", clientSecret: secret, maxConcurrency: 4, accounts: { eu: { token: "t" } }, __x: 1 });
+    expect(Object.fromEntries(settings)).toEqual({
+      "pagerduty:apiUrl": "https://api.example",
+      "pagerduty:clientSecret": "s3cret",
+      "pagerduty:maxConcurrency": "4",
+      "pagerduty:accounts": JSON.stringify({ eu: { token: "t" } }),
+    });
+    const encrypted = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "s3cretcipher" };
+    expect(() => providerSettings({ clientSecret: encrypted })).toThrow(/still encrypted/);
+    expect(() => providerSettings({ clientSecret: { ...secret, plaintext: "s3cret" } })).toThrow(/not the JSON/);
+    expect(() => providerSettings({ clientSecret: { ...secret, plaintext: "s3cret" } })).not.toThrow(/s3cret/);
   });
 
   test("only objectValue (no text) is read the same; text that is not JSON is refused without quoting it", () => {

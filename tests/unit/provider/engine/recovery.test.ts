@@ -205,6 +205,19 @@ describe("createOnce through Service.create", () => {
     ]);
   });
 
+  test("a package stack: the plugin's pending creates count as the dynamic providers' do, and its resources hold what they name", async () => {
+    const type = "pagerduty-dynamic:index:Service";
+    const op = { type: "creating", resource: { urn: `urn:pulumi:dev::recovery::${type}::checkout`, type, inputs: { ...inputs } } };
+    state.deployment.pending_operations = [op, op];
+    // One matching service is another package resource's, recorded by the id it was imported with.
+    state.deployment.resources = [held("PEP1/PHELD", "imported", type)];
+    answer("GET", "/services", { services: [service("PHELD"), service("PORPHAN")], more: false });
+    answer("GET", "/services/PORPHAN", { service: service("PORPHAN") });
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PORPHAN" });
+    expect(api.calls.some((c) => c.method === "POST")).toBe(false);
+    expect(warnings).toEqual([expect.stringMatching(/adopted PORPHAN instead of creating a second one/)]);
+  });
+
   test("only this run's own pending create in the state: the create is sent", async () => {
     state.deployment.pending_operations = [pendingCreate()];
     answer("POST", "/services", { service: service("PNEW") }, 201);
