@@ -1,6 +1,9 @@
 // Busy services end to end: incidents opened through the stack's own integrations (the Events API v2,
 // routing key = the integration's `integrationKey`) move the services' `status`, and none of it is
 // drift. Real Pulumi CLI -> dynamic provider -> emulator process; events sent as a monitor would.
+// The same stack shows what only the real engine does with the provider: the serialized provider it
+// writes into state, and the reads of a refresh it runs at once, which one listing answers.
+// e2e: runs alone (it counts the requests of a refresh burst, which a neighbour's load spreads out)
 import { request } from "undici";
 import { DRIFT, requestCounts } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
@@ -119,6 +122,45 @@ test("a disabled service enabled by hand is still drift, and up puts it back", a
   expect(await servicePuts()).toBe(before + 1);
   expect((await service("off")).status).toBe("disabled");
   expect(project.run(DRIFT).code).toBe(0);
+});
+
+test("the serialized provider in state is one require line under 100 bytes", () => {
+  const sizes = project
+    .resources()
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))
+    .map((r) => Buffer.byteLength(String(r.outputs.__provider)));
+  // Printed so CI logs carry the figure.
+  console.log(`busy-services e2e: __provider bytes per resource in state: ${sizes.join(", ")}`);
+  expect(sizes).toHaveLength(7);
+  for (const size of sizes) expect(size).toBeLessThan(100);
+});
+
+test("a refresh answers the engine's overlapping reads of services and integrations from one listing, and still sees drift", async () => {
+  const reads = async () => {
+    const n = await requestCounts(emu);
+    return { list: n["GET /services"] ?? 0, one: (n["GET /services/:id"] ?? 0) + (n["GET /services/:id/integrations/:integration_id"] ?? 0) };
+  };
+  // 150 ms per request: the engine's seven reads overlap, as they do on a real network.
+  expect((await emu.admin("POST", "/_emulator/faults", { route: "*", latencyMs: 150 })).status).toBeLessThan(300);
+  try {
+    const before = await reads();
+    project.must(["preview", "--refresh", "--expect-no-changes"]);
+    const after = await reads();
+    // Four services and three integrations: a GET, then one listing page for the reads that overlapped it.
+    expect(after.list - before.list).toBe(1);
+    expect(after.one - before.one).toBeLessThan(4);
+
+    // What the listing shows is what refresh compares: a service renamed by hand is drift.
+    const id = serviceIdOf(project, "acked");
+    expect((await emu.api("PUT", `/services/${id}`, { service: { name: "Renamed by hand" } })).status).toBe(200);
+    const drift = project.run(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+    expect(drift.code).not.toBe(0);
+    expect(drift.stdout).toMatch(/~ name\s*:\s*"Busy acked" => "Renamed by hand"/);
+    expect(drift.stdout).toMatch(/pagerduty:Service: \(update\)/);
+    expect((await emu.api("PUT", `/services/${id}`, { service: { name: "Busy acked" } })).status).toBe(200);
+  } finally {
+    await emu.admin("DELETE", "/_emulator/faults");
+  }
 });
 
 test('alertCreation "create_incidents": a warning naming the field at preview, and no diff against what the service reports', async () => {

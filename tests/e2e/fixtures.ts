@@ -1,14 +1,9 @@
-// Objects created out of band (as a person or another tool would) for the e2e tests of service
-// children, through the emulator's REST API with the account key; and the drift check.
-import type { PulumiProject, RunningEmulator, RunResult } from "./harness";
+// Objects created out of band (as a person or another tool would) for the e2e tests, through the
+// emulator's REST API with the account key; the emulator's request counts; and the drift check.
+import type { RunningEmulator } from "./harness";
 
 /** The drift check of docs/drift-and-gitops.md: refresh with the current stack config, fail (exit 7) on any change. */
 export const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
-
-/** `pulumi refresh --preview-only --expect-no-changes`: exit code 7 when refresh finds drift. */
-export function refreshPreview(project: PulumiProject): RunResult {
-  return project.run(["refresh", "--preview-only", "--expect-no-changes"]);
-}
 
 export async function createService(emu: RunningEmulator, name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await emu.api("POST", "/services", {

@@ -78,3 +78,19 @@ export class Stage {
     fs.rmSync(this.journalDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A stage for one test file's tests (tests/integration/kinds/): started before them, closed after
+ * them. No lag, and a consistency window of 0: a 404 is believed after the second looks.
+ */
+export function useStage(): () => Stage {
+  let stage: Stage | undefined;
+  beforeAll(async () => {
+    stage = await Stage.start({ windowSeconds: 0 });
+  });
+  afterAll(() => stage?.close());
+  return () => {
+    if (!stage) throw new Error("the stage did not start");
+    return stage;
+  };
+}

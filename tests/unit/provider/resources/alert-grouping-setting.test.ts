@@ -44,6 +44,9 @@ describe("check names the field of a config that does not fit the type", () => {
     expect(await reasons({ type: "time", config: { timeWindow: 300 } })).toEqual(['config.timeWindow: does not apply to type "time"']);
     expect(await reasons({ type: "time", config: { timeout: 30 } })).toEqual(["config.timeout: must be 0 (until resolved) or 60 to 86400 seconds"]);
     expect(await reasons({ config: { fields: ["summary"] } })).toEqual(['config.aggregate: is required for type "content_based"']);
+    expect(await reasons({ config: { aggregate: "all", fields: ["summary"], timeout: 60 } })).toEqual([
+      'config.timeout: does not apply to type "content_based"',
+    ]);
     expect(await reasons({ type: "content_based_intelligent", config: { aggregate: "any", fields: ["a"], timeWindow: 86400 } })).toEqual([
       'config.timeWindow: must be 0 (recommended) or 300 to 3600 seconds for type "content_based_intelligent"',
     ]);

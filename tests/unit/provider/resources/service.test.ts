@@ -173,6 +173,9 @@ describe("check", () => {
     await expect(check({ autoResolveTimeout: -1 })).resolves.toMatchObject({
       failures: [{ property: "", reason: expect.stringMatching(/^autoResolveTimeout: /) }],
     });
+    await expect(check({ acknowledgementTimeout: -5 })).resolves.toMatchObject({
+      failures: [{ property: "", reason: expect.stringMatching(/^acknowledgementTimeout: /) }],
+    });
     await expect(
       check({ supportHours: { type: "fixed_time_per_day", timeZone: "UTC", startTime: "9am", endTime: "17:00:00", daysOfWeek: [8] } }),
     ).resolves.toMatchObject({

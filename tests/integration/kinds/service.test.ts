@@ -1,9 +1,11 @@
-// Provider functions against a live emulator over HTTP (port 0), configured the way Pulumi does it.
-import { startEmulator } from "../../emulator/src";
-import { PagerDutyError } from "../../provider/errors";
-import { Deployment } from "../../provider/account/deployment";
-import { makeProvider } from "../../provider/engine/factory";
-import { resource } from "../../provider/resources/service";
+// Service's provider functions against a live emulator over HTTP (port 0), configured the way Pulumi
+// does it: what its lifecycle row (tests/integration/lifecycle/rows/service.ts) does not show.
+import { startEmulator } from "../../../emulator/src";
+import { PagerDutyError } from "../../../provider/errors";
+import { Deployment } from "../../../provider/account/deployment";
+import { makeProvider } from "../../../provider/engine/factory";
+import { resource } from "../../../provider/resources/service";
+import { client } from "../../emulator/helpers";
 
 const deployment = new Deployment({ warn: () => undefined });
 const provider = makeProvider(resource, () => deployment.context());
@@ -58,6 +60,23 @@ test("create -> read -> update -> delete; read after delete reports gone", async
   await expect(provider.read!(created.id, updated.outs)).resolves.toEqual({ id: "", props: {} });
   await expect(provider.delete!(created.id, updated.outs)).resolves.toBeUndefined(); // 404 = already gone
 }, 20_000); // each 404 gets two second looks (3 s)
+
+test("a timeout the program leaves out is the server's default and a declared null turns it off: the live services show both, and neither is a diff after a read", async () => {
+  const api = client(emu, `Token token=${emu.seed.apiKey}`);
+  const left = await provider.create({ ...inputs(), name: "Defaults" });
+  const off = await provider.create({ ...inputs(), name: "Off", autoResolveTimeout: null });
+  const live = async (id: string) => (await api.get(`/services/${id}`)).json.service;
+  expect(await live(left.id)).toMatchObject({ acknowledgement_timeout: 600, auto_resolve_timeout: 14400 });
+  expect((await live(off.id)).auto_resolve_timeout).toBeNull();
+  for (const [made, declared] of [
+    [left, inputs()],
+    [off, { ...inputs(), autoResolveTimeout: null }],
+  ] as const) {
+    const read = await provider.read!(made.id, made.outs);
+    await expect(provider.diff!(made.id, read.props, { ...declared, name: made.outs.name })).resolves.toMatchObject({ changes: false });
+    await provider.delete!(made.id, read.props);
+  }
+});
 
 test("a non-active status is a second step of create", async () => {
   const created = await provider.create({ ...inputs(), name: "Legacy", status: "disabled" });
