@@ -46,19 +46,24 @@ export function table(results: readonly CaseResult[]): string {
 
 const quoted = (label: string | null, id: string) => (label ? `"${label}"` : id);
 
+/** A rule as a reader knows it: its label, else its id; null is the catch-all. */
+function ruleName(t: Trace, set: string | null, ruleId: string | null): string {
+  if (ruleId === null) return "catch-all";
+  const rule = t.sets.find((s) => s.set === set)?.rules.find((r) => r.id === ruleId);
+  return quoted(rule?.label ?? null, ruleId);
+}
+
 /** A rule's actions, as the trace lists them, in one line each. */
 function actionLines(t: Trace): string[] {
   return t.actions.map((a) => {
-    const rule =
-      a.rule_id === null ? "catch-all" : quoted(t.sets.find((s) => s.set === a.set)?.rules.find((r) => r.id === a.rule_id)?.label ?? null, a.rule_id);
     const warn = a.warnings?.length ? ` (${a.warnings.join("; ")})` : "";
-    return `${a.action} ${JSON.stringify(a.value)}  [set ${a.set}, ${rule}]${warn}`;
+    return `${a.action} ${JSON.stringify(a.value)}  [set ${a.set}, ${ruleName(t, a.set, a.rule_id)}]${warn}`;
   });
 }
 
 /** A problem the trace names: where (set, rule, field), the expression, what went wrong. */
-function problemLine(p: Trace["problems"][number]): string {
-  const where = [p.set && `set ${p.set}`, p.rule_id && `rule ${p.rule_id}`, p.where].filter(Boolean).join(", ");
+function problemLine(t: Trace, p: Trace["problems"][number]): string {
+  const where = [p.set && `set ${p.set}`, p.rule_id && `rule ${ruleName(t, p.set, p.rule_id)}`, p.where].filter(Boolean).join(", ");
   return `    ${where}: ${p.expression ? `${p.expression}: ` : ""}${p.message}`;
 }
 
@@ -89,7 +94,7 @@ export function traceText(t: Trace): string {
         (c) => `    ${c.name} (${c.type}) = ${JSON.stringify(c.value)}${c.matched === false ? " (this event did not match its conditions)" : ""}`,
       ),
     );
-  if (t.problems.length) out.push("  problems:", ...t.problems.map(problemLine));
+  if (t.problems.length) out.push("  problems:", ...t.problems.map((p) => problemLine(t, p)));
   out.push(`  outcome: ${t.outcome.kind}: ${t.outcome.message}`);
   return out.join("\n");
 }
