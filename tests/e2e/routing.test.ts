@@ -1,7 +1,8 @@
 // examples/routing as a user runs it: the program deployed with the real Pulumi CLI to the emulator,
 // then the installed package's pagerduty-routing-test on the example's cases: all ten pass (exit 0,
 // JUnit written). One rule of the program changed and deployed, the same cases fail (exit 1) with a
-// trace naming the rule and the expression that no longer matches.
+// trace naming the rule and the expression that no longer matches. Then the GitOps workflow's script
+// (examples/gitops/routing-test.sh) does the same on a throwaway emulator and stack of its own.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -79,4 +80,30 @@ test("deployed, the example's ten cases pass; one rule changed and deployed, the
   // The routing key is a secret: in no output of the command, never in plaintext in the state.
   expect(pass.stdout + pass.stderr + fail.stdout + fail.stderr + pass.junit + fail.junit).not.toContain(key);
   expect(project.stateText()).not.toContain(key);
+});
+
+test("the pull-request workflow's script: its own emulator and throwaway stack, the cases, the job summary and an annotation per failing case", () => {
+  // What the repository commits beside the program: the test stack's settings and the seed of the objects the program looks up.
+  fs.writeFileSync(path.join(project.dir, "Pulumi.routing-test.yaml"), `config:\n  pagerduty:scopes: ${SCOPES}\n`);
+  fs.writeFileSync(path.join(project.dir, "routing-seed.json"), JSON.stringify({ escalationPolicies: [{ account: "acme", name: "Database team" }] }));
+  // pagerduty-emulator as the project's dev dependency (its bin), here the repository's build.
+  fs.symlinkSync(path.join(ROOT, "emulator/dist/cli.js"), path.join(project.dir, "node_modules/.bin/pagerduty-emulator"));
+  const summary = path.join(project.dir, "summary.md");
+  const { PULUMI_BACKEND_URL: _backend, PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = project.env;
+  const r = spawnSync("bash", [path.join(project.dir, "node_modules/pulumi-pagerduty-dynamic/examples/gitops/routing-test.sh")], {
+    cwd: project.dir,
+    env: { ...env, ROUTING_SEED: "routing-seed.json", GITHUB_STEP_SUMMARY: summary },
+    encoding: "utf8",
+  });
+  project.log += r.stdout + r.stderr;
+  // The program still has the changed health-check rule: that case fails, the nine others pass.
+  expect(r.stdout).toMatch(/^9 of 10 cases passed$/m);
+  expect(r.status).toBe(1);
+  expect(r.stdout).toMatch(/^::error title=Routing case failed::3\. a failing health check is suppressed$/m);
+  const text = fs.readFileSync(summary, "utf8");
+  expect(text).toMatch(/^### Routing test of `cases\.yaml`: 1 case\(s\) failed$/m);
+  expect(text).toContain('      rule 1 "Noisy health checks": not matched');
+  expect(fs.readFileSync(path.join(project.dir, "routing-test.xml"), "utf8")).toMatch(/tests="10" failures="1"/);
+  // The throwaway emulator's client secret went into the stack config as a secret, through stdin.
+  expect(fs.readFileSync(path.join(project.dir, "Pulumi.routing-test.yaml"), "utf8")).toMatch(/pagerduty:clientSecret:\n\s+secure: /);
 });
