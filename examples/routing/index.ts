@@ -8,7 +8,7 @@ import * as pagerduty from "pulumi-pagerduty-dynamic";
 
 const config = new pulumi.Config();
 const escalationPolicy = config.require("escalationPolicyId");
-// The database team's escalation policy and the priority its pages get, found by name.
+// The database team's escalation policy (config "dbTeamPolicy", a name) and the priority its pages get.
 const dbTeam = pagerduty.getEscalationPolicy({ name: config.get("dbTeamPolicy") ?? "Database team" });
 const p1 = pagerduty.getPriority({ name: "P1" });
 
