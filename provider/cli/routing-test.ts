@@ -77,14 +77,7 @@ const FLAGS = {
 function routingTestOptions({ cases, emulator, url, junit, stack, cwd }: FlagValues<typeof FLAGS>): RoutingTestOptions {
   if (cases === undefined) throw new UsageError("--cases FILE is required");
   if (emulator !== undefined && url !== undefined) throw new UsageError("--emulator and --url both name the emulator: give one");
-  return {
-    cases,
-    ...(emulator !== undefined ? { emulator } : {}),
-    ...(url !== undefined ? { url } : {}),
-    ...(junit !== undefined ? { junit } : {}),
-    ...(stack !== undefined ? { stack } : {}),
-    ...(cwd !== undefined ? { cwd } : {}),
-  };
+  return { cases, emulator, url, junit, stack, cwd };
 }
 
 /** What the command talks to; tests replace the pulumi CLI and the connection. */
