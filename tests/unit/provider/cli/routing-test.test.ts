@@ -325,3 +325,34 @@ test("--help, --version and a wrong command line, as every bin answers them", as
   expect(none.said).toMatch(/^pagerduty-routing-test: --cases FILE is required\nusage: pagerduty-routing-test/);
   expect((await run(["--cases", "CASES", "--emulator", readyLine, "--url", emu.url])).said).toMatch(/--emulator and --url both name the emulator: give one/);
 });
+
+test("an emulator over HTTPS (--tls): the ready line's CA is trusted for this connection only", async () => {
+  const tls = await startEmulator({ port: 0, tls: true });
+  try {
+    const rest = async (url: string, body: unknown) => {
+      const res = await tls.app.inject({
+        method: "POST",
+        url,
+        headers: { authorization: `Token token=${tls.seed.apiKey}`, accept: "application/vnd.pagerduty+json;version=2", "content-type": "application/json" },
+        payload: JSON.stringify(body),
+      });
+      return res.json();
+    };
+    const svc = await rest("/services", {
+      service: { name: "Over TLS", escalation_policy: { id: tls.seed.escalationPolicyId, type: "escalation_policy_reference" } },
+    });
+    const tlsKey = (await rest(`/services/${svc.service.id}/integrations`, { integration: { type: "events_api_v2_inbound_integration" } })).integration
+      .integration_key;
+    const line = path.join(dir, "tls.json");
+    fs.writeFileSync(line, JSON.stringify({ url: tls.url, adminToken: tls.adminToken, caFile: tls.caFile }));
+    const cases =
+      "integration: events\ncases:\n  - { name: plain, event: { summary: s, source: h, severity: info }, expect: { outcome: incident, urgency: high } }\n";
+    const pulumi: Pulumi = () => JSON.stringify({ events: tlsKey });
+    const r = await run(["--cases", "CASES", "--emulator", line], { cases, pulumi });
+    expect(tls.url).toMatch(/^https:/);
+    expect(r.out).toMatch(/^1 of 1 case passed$/m);
+    expect(r.code).toBe(EXIT.ok);
+  } finally {
+    await tls.close();
+  }
+});
