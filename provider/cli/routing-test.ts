@@ -41,8 +41,9 @@ Options:
   --cases FILE       the case file (docs/testing-routing.md says its format)
   --emulator FILE    the emulator's ready line (the JSON line pagerduty-emulator prints on start,
                      saved to FILE): its URL, admin token and, with --tls, its CA
-  --url URL          the emulator's URL instead (default: ${URL_ENV}); the admin token is then
-                     read from ${TOKEN_ENV}, never from the command line
+  --url URL          the emulator's URL instead (default: ${URL_ENV}); the admin
+                     token is then read from ${TOKEN_ENV}, never from
+                     the command line
   --junit FILE       also write the results as JUnit XML to FILE, for CI
   -s, --stack STACK  the stack whose outputs and integrations name the routing keys (default: the
                      selected stack)
@@ -109,24 +110,34 @@ async function resetServices(emu: Emulator, keys: ReadonlyMap<string, string>): 
   return services.size;
 }
 
+/**
+ * Checks every case's `at` before anything is sent: the clock only moves forward, so an instant
+ * before the time the cases above it moved the clock to cannot be reached.
+ */
+function checkTimes(cases: readonly RoutingCase[], now: number): void {
+  let clock = now;
+  for (const [i, c] of cases.entries()) {
+    if (!c.at) continue;
+    const at = resolveCaseTime(c.at, clock);
+    if (at < clock)
+      throw new CasesError(
+        `cases[${i}].at: ${new Date(at).toISOString()} is before the emulator's clock (${new Date(clock).toISOString()}${i ? " after the cases above" : ""}), ` +
+          `which only moves forward: name a wall-clock time ("Sat 03:00 Europe/London") instead`,
+      );
+    clock = at;
+  }
+}
+
 /** Moves the emulator's clock to a case's `at`. */
-async function moveClock(emu: Emulator, c: RoutingCase, index: number): Promise<void> {
-  if (!c.at) return;
-  const now = await emu.now();
-  const at = resolveCaseTime(c.at, now);
-  if (at < now)
-    throw new CasesError(
-      `cases[${index}].at: ${new Date(at).toISOString()} is before the emulator's clock (${new Date(now).toISOString()}), which only moves forward: ` +
-        `name a wall-clock time ("Sat 03:00 Europe/London") instead`,
-    );
-  await emu.moveClockTo(at);
+async function moveClock(emu: Emulator, c: RoutingCase): Promise<void> {
+  if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, await emu.now()));
 }
 
 /** Runs the cases; resolves to the results, in order. */
 export async function runCases(cases: readonly RoutingCase[], emu: Emulator, keys: ReadonlyMap<string, string>): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
-  for (const [i, c] of cases.entries()) {
-    await moveClock(emu, c, i);
+  for (const c of cases) {
+    await moveClock(emu, c);
     const trace = await emu.send(outgoing(c, keys.get(c.integration)!));
     results.push({ name: c.name, verdicts: judge(c.expect, trace), trace });
   }
@@ -165,6 +176,7 @@ export async function routingTest(opts: RoutingTestOptions, terminal: Terminal, 
   );
   const emu = emulatorAt(target, deps.dispatcher);
   try {
+    checkTimes(cases, await emu.now());
     const services = await resetServices(emu, keys);
     terminal.say(
       `${BIN}: ${cases.length} case${cases.length === 1 ? "" : "s"} against ${target.url}; events of ${services} service${services === 1 ? "" : "s"} reset`,

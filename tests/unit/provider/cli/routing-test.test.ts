@@ -285,6 +285,11 @@ describe("the cases cannot run: exit 3, saying why, nothing sent", () => {
       CASES.replace("at: Tue 10:00 Europe/London", "at: 2001-01-01T00:00:00Z"),
       /cases\[0\]\.at: 2001-01-01T00:00:00\.000Z is before the emulator's clock/,
     ],
+    [
+      "a time before the one the cases above moved the clock to",
+      CASES.replace("at: Mon 09:00 Europe/London", "at: 2001-01-01T00:00:00Z"),
+      /cases\[3\]\.at: 2001-01-01T00:00:00\.000Z is before the emulator's clock \(.*Z after the cases above\), which only moves forward/,
+    ],
   ])("%s", async (_, cases, message) => {
     const before = (await events()).length;
     const r = await run(["--cases", "CASES", "--emulator", readyLine], { cases });
@@ -301,7 +306,7 @@ describe("the cases cannot run: exit 3, saying why, nothing sent", () => {
     expect(none.said).toMatch(/PAGERDUTY_EMULATOR_ADMIN_TOKEN is empty/);
     const wrong = await run(["--cases", "CASES", "--url", emu.url], { env: { PAGERDUTY_EMULATOR_ADMIN_TOKEN: "not-the-admin-token" } });
     expect(wrong.code).toBe(EXIT.notRun);
-    expect(wrong.said).toMatch(/POST \/_emulator\/events\/dry-run answered 401: Emulator admin token missing or wrong/);
+    expect(wrong.said).toMatch(/GET \/_emulator\/clock answered 401: Emulator admin token missing or wrong/);
     expect(wrong.said).not.toContain("not-the-admin-token");
     const far = await run(["--cases", "CASES", "--url", "http://example.com:8080"], { env: { PAGERDUTY_EMULATOR_ADMIN_TOKEN: "t0ken" } });
     expect(far.said).toMatch(/"--url" must use https \(plain http is allowed for loopback hosts only\)/);
@@ -318,7 +323,8 @@ test("--help, --version and a wrong command line, as every bin answers them", as
   const help = await run(["--help"]);
   expect(help.code).toBe(0);
   expect(help.out).toMatch(/^usage: pagerduty-routing-test --cases FILE \(--emulator FILE \| --url URL\)/);
-  expect(help.out).toContain("PAGERDUTY_EMULATOR_ADMIN_TOKEN, never from the command line");
+  expect(help.out).toMatch(/read from PAGERDUTY_EMULATOR_ADMIN_TOKEN, never from\s+the command line/);
+  expect(help.out.split("\n").filter((l) => l.length > 100)).toEqual([]);
   expect((await run(["--version"])).out).toMatch(/^\d+\.\d+\.\d+/);
   const none = await run([]);
   expect(none.code).toBe(EXIT.usage);
