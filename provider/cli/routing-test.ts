@@ -121,8 +121,9 @@ function checkTimes(cases: readonly RoutingCase[], now: number): void {
     const at = resolveCaseTime(c.at, clock);
     if (at < clock)
       throw new CasesError(
-        `cases[${i}].at: ${new Date(at).toISOString()} is before the emulator's clock (${new Date(clock).toISOString()}${i ? " after the cases above" : ""}), ` +
-          `which only moves forward: name a wall-clock time ("Sat 03:00 Europe/London") instead`,
+        `cases[${i}].at: ${new Date(at).toISOString()} is before the emulator's clock ` +
+          `(${new Date(clock).toISOString()}${i ? " after the cases above" : ""}), which only moves forward: ` +
+          `name a wall-clock time ("Sat 03:00 Europe/London") instead`,
       );
     clock = at;
   }
