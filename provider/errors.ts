@@ -13,7 +13,9 @@ export type ErrorCode =
   | "ERR_INPUT" // a resource's inputs are invalid
   | "ERR_CONFLICT" // the object is in a state that forbids the operation (e.g. converted rules)
   | "ERR_STATE" // the stack's state could not be read (to settle an interrupted create; a damaged record)
-  | "ERR_PULUMI"; // a \`pulumi\` command a CLI ran failed
+  | "ERR_PULUMI" // a \`pulumi\` command a CLI ran failed
+  | "ERR_CASES" // a routing test's case file is invalid
+  | "ERR_EMULATOR"; // the emulator a routing test runs against could not be reached or refused a call
 
 export class PagerDutyError extends Error {
   readonly code: ErrorCode;

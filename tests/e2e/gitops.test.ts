@@ -46,7 +46,7 @@ test("actionlint accepts the workflows", () => {
   if (!fs.existsSync(ACTIONLINT))
     throw new Error(`${ACTIONLINT} is missing: scripts/test.sh installs it (go install github.com/rhysd/actionlint/cmd/actionlint)`);
   const files = fs.readdirSync(WORKFLOWS).filter((f) => f.endsWith(".yml"));
-  expect(files.sort()).toEqual(["pulumi-drift.yml", "pulumi-preview.yml", "pulumi-up.yml"]);
+  expect(files.sort()).toEqual(["pulumi-drift.yml", "pulumi-preview.yml", "pulumi-routing-test.yml", "pulumi-up.yml"]);
   const r = spawnSync(ACTIONLINT, ["-no-color", ...files.map((f) => path.join(WORKFLOWS, f))], { encoding: "utf8" });
   expect(r.stdout + r.stderr).toBe("");
   expect(r.status).toBe(0);
@@ -79,6 +79,20 @@ test("each workflow: install, then the credentials from secrets, then its one co
     expect(steps.some((s) => /npm run build|examples\/gitops/.test(s.run) && !s.run.includes("PAGERDUTY_GITOPS"))).toBe(false);
     expect(env).toEqual(expect.arrayContaining(["PULUMI_STACK", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"]));
   }
+});
+
+test("the routing test workflow: install, then the installed package's routing-test.sh; no secret anywhere, its JUnit kept as an artifact", () => {
+  // Its steps run in tests/e2e/routing.test.ts (the script against the routing example).
+  const { env, steps, workingDirectory } = runSteps("pulumi-routing-test.yml");
+  expect(workingDirectory).toBe("${{ vars.PULUMI_PROJECT_DIR || '.' }}");
+  expect(steps.map((s) => s.run)).toEqual([INSTALL, LOCATE, 'bash "$PAGERDUTY_GITOPS/routing-test.sh"']);
+  expect(steps.map((s) => Object.keys(s.env))).toEqual([[], [], []]);
+  expect(env).toEqual(["ROUTING_CASES", "ROUTING_SEED", "ROUTING_JUNIT", "PULUMI_SKIP_UPDATE_CHECK"]);
+  const text = fs.readFileSync(path.join(WORKFLOWS, "pulumi-routing-test.yml"), "utf8");
+  expect(text).not.toContain("secrets.");
+  expect(text).toMatch(
+    /uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: routing-test-results\n\s+path: \$\{\{ vars\.PULUMI_PROJECT_DIR \|\| '\.' \}\}\/routing-test\.xml/,
+  );
 });
 
 test("pull request without secrets (a fork): the preview workflow fails, saying why", () => {

@@ -147,3 +147,19 @@ export function dropRoutingState(core: EmulatorCore, s: ServiceRecord, cacheVari
   core.state.heldAlerts = core.state.heldAlerts.filter((id) => !ids.has(id));
   for (const id of cacheVariableIds) delete core.state.cacheValues[id];
 }
+
+/**
+ * Forget what events did to a service, as a fresh emulator would have it: its alerts, incidents,
+ * cache variable values and trigger counts go; its traces stay (they are history). A routing test
+ * starts each run with this, so a run does not see the open alerts and counts of the one before.
+ */
+export function forgetEvents(core: EmulatorCore, s: ServiceRecord, cacheVariableIds: readonly string[]): { alerts: number; incidents: number } {
+  const gone = { alerts: s.alertIds?.length ?? 0, incidents: s.incidentIds?.length ?? 0 };
+  for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
+  dropRoutingState(core, s, cacheVariableIds);
+  s.alertIds = [];
+  s.incidentIds = [];
+  const counts = memoryOf(core.state).thresholds;
+  for (const key of counts.keys()) if (key.startsWith(`${s.id}/`)) counts.delete(key);
+  return gone;
+}

@@ -9,11 +9,12 @@ import type { EmulatorCore } from "../core";
 import { EventError, invalid, notFound } from "../errors";
 import { baseUrl, type Handler, intParam, many, paginate, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
+import { cacheVariablesOf } from "../cache-variables";
 import { restBase } from "../region";
 import { parseEvent } from "../routes/events";
 import { findIncident } from "../routes/incidents";
 import type { AlertRecord, IncidentRecord } from "../store";
-import { alertStatus, alertsOf, releaseHeld, renderAlert } from "./alerts";
+import { alertStatus, alertsOf, forgetEvents, releaseHeld, renderAlert } from "./alerts";
 import { processEvent } from "./process";
 import { findTrace, memoryOf } from "./trace";
 
@@ -92,6 +93,17 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
     if (!s) throw notFound(`Service ${serviceId}`);
     const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");
     return processEvent(core, s, integration ?? null, { body: req.body as Record<string, unknown>, eventAction: e.event_action, dedupKey }, true);
+  });
+
+  route("POST", "/services/:id/events/reset", (req) => {
+    const s = core.state.services[params(req).id];
+    if (!s) throw notFound(`Service ${params(req).id}`);
+    const gone = forgetEvents(
+      core,
+      s,
+      cacheVariablesOf(core, s.id).map((c) => c.id),
+    );
+    return { service_id: s.id, removed: gone };
   });
 
   route("GET", "/services/:id/alerts", (req) => {

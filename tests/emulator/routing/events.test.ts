@@ -350,3 +350,45 @@ test("alerts and cache variable values survive a restart with --data; a reset cl
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a service's events reset: its alerts, incidents, cache variable values and trigger counts go, its orchestration and traces stay", async () => {
+  const { id, key } = await serviceWithKey(e, api);
+  const other = await serviceWithKey(e, api);
+  expect(
+    (
+      await api.post(`/event_orchestrations/services/${id}/cache_variables`, {
+        cache_variable: { name: "n", configuration: { type: "trigger_event_count", ttl_seconds: 3600 } },
+      })
+    ).status,
+  ).toBe(200);
+  await orchestrate(id, [
+    {
+      id: "start",
+      rules: [
+        { conditions: [{ expression: "event.summary matches part 'noise'" }], actions: { suppress: true } },
+        { conditions: [{ expression: "trigger_count over 1 hour > 1" }], actions: { annotate: "again" } },
+      ],
+    },
+  ]);
+  await sendEvent(e, trigger(key, { dedup_key: "f1" }));
+  await sendEvent(e, trigger(key, { dedup_key: "f2" }, { summary: "noise" }));
+  await sendEvent(e, trigger(other.key, { dedup_key: "f3" }));
+  expect(await incidentsOf(id)).toHaveLength(1);
+
+  const res = await admin(e, "POST", `/services/${id}/events/reset`);
+  expect(res.status).toBe(200);
+  expect(res.json).toEqual({ service_id: id, removed: { alerts: 2, incidents: 1 } });
+  expect(await incidentsOf(id)).toEqual([]);
+  expect((await admin(e, "GET", `/services/${id}/alerts`)).json.alerts).toEqual([]);
+  expect((await api.get(`/services/${id}`)).json.service.status).toBe("active");
+  // The same dedup key opens a new incident; the count and trigger_count start again.
+  await sendEvent(e, trigger(key, { dedup_key: "f1" }));
+  const t = await traceOf("f1");
+  expect(t.outcome.kind).toBe("incident_opened");
+  expect(t.cache_variables[0]).toMatchObject({ name: "n", value: 1 });
+  expect(t.result.annotations).toEqual([]);
+  // Another service and the traces are left alone; an unknown service is a 404.
+  expect(await incidentsOf(other.id)).toHaveLength(1);
+  expect((await traceOf("f2")).outcome.kind).toBe("suppressed");
+  expect((await admin(e, "POST", "/services/PNOPE00/events/reset")).status).toBe(404);
+});

@@ -1,0 +1,119 @@
+// What a routing test prints: a table of every case (what it expected, what came, pass or fail),
+// then for each failing case the fields that differ and its event's trace: each set the event
+// entered, each rule tried with its conditions, the rule that matched or the catch-all, the actions
+// applied, the cache variables it saw and every problem (an expression that did not parse, a
+// warning). A reader sees from it which rule decided and why the others did not.
+import type { Trace } from "./routing-emulator";
+import type { FieldVerdict } from "./routing-expect";
+
+/** One case's result: its verdicts and its event's trace. */
+export interface CaseResult {
+  name: string;
+  verdicts: FieldVerdict[];
+  trace: Trace;
+}
+
+export const passed = (r: CaseResult) => r.verdicts.every((v) => v.ok);
+
+/** A table cell's longest line: a longer value is cut (the failure below the table shows it whole). */
+const CELL = 50;
+const cut = (text: string) => (text.length > CELL ? `${text.slice(0, CELL - 3)}...` : text);
+
+/** A case's rows: one line per expected field, what came beside it (a differing value marked "!"). */
+function caseRows(r: CaseResult, index: number): string[][] {
+  return r.verdicts.map((v, line) => [
+    line ? "" : String(index + 1),
+    line ? "" : r.name,
+    cut(`${v.field}=${v.expected}`),
+    cut(`${v.ok ? "" : "! "}${v.got}`),
+    line ? "" : passed(r) ? "pass" : "FAIL",
+  ]);
+}
+
+/** The table: a case per group of lines (one per expected field), columns as wide as their widest cell. */
+export function table(results: readonly CaseResult[]): string {
+  const rows = [["#", "case", "expected", "got", "result"], ...results.flatMap(caseRows)];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c])))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+const quoted = (label: string | null, id: string) => (label ? `"${label}"` : id);
+
+/** A rule as a reader knows it: its label, else its id; null is the catch-all. */
+function ruleName(t: Trace, set: string | null, ruleId: string | null): string {
+  if (ruleId === null) return "catch-all";
+  const rule = t.sets.find((s) => s.set === set)?.rules.find((r) => r.id === ruleId);
+  return quoted(rule?.label ?? null, ruleId);
+}
+
+/** A rule's actions, as the trace lists them, in one line each. */
+function actionLines(t: Trace): string[] {
+  return t.actions.map((a) => {
+    const warn = a.warnings?.length ? ` (${a.warnings.join("; ")})` : "";
+    return `${a.action} ${JSON.stringify(a.value)}  [set ${a.set}, ${ruleName(t, a.set, a.rule_id)}]${warn}`;
+  });
+}
+
+/** A problem the trace names: where (set, rule, field), the expression, what went wrong. */
+function problemLine(t: Trace, p: Trace["problems"][number]): string {
+  const where = [p.set && `set ${p.set}`, p.rule_id && `rule ${ruleName(t, p.set, p.rule_id)}`, p.where].filter(Boolean).join(", ");
+  return `    ${where}: ${p.expression ? `${p.expression}: ` : ""}${p.message}`;
+}
+
+/** The trace of an event as indented lines: sets, rules and conditions, actions, cache variables, problems, outcome. */
+export function traceText(t: Trace): string {
+  const out = [`trace ${t.id}: service ${quoted(t.service.name, t.service.id)} (${t.service.id})`];
+  if (!t.orchestration) out.push("  the service's orchestration is not active: no rule ran");
+  else out.push(`  orchestration version ${t.orchestration.version}`);
+  for (const s of t.sets) {
+    out.push(`  set ${s.set}:`);
+    for (const r of s.rules) {
+      out.push(`    rule ${r.index + 1} ${quoted(r.label, r.id)}: ${r.result.replace("_", " ")}`);
+      for (const c of r.conditions) {
+        const notes = [...(c.error ? [`does not parse: ${c.error}`] : []), ...c.warnings];
+        out.push(`      ${c.matched ? "true " : "false"}  ${c.expression}${notes.length ? `  (${notes.join("; ")})` : ""}`);
+      }
+      if (r.result === "matched" && !r.conditions.length) out.push("      (no conditions: matches every event)");
+    }
+    if (s.catch_all) out.push("    no rule matched: catch-all");
+    if (s.route_to) out.push(`    route to ${s.route_to}`);
+  }
+  const actions = actionLines(t);
+  out.push(`  actions:${actions.length ? "" : " none"}`, ...actions.map((a) => `    ${a}`));
+  if (t.cache_variables.length)
+    out.push(
+      "  cache variables:",
+      ...t.cache_variables.map(
+        (c) => `    ${c.name} (${c.type}) = ${JSON.stringify(c.value)}${c.matched === false ? " (this event did not match its conditions)" : ""}`,
+      ),
+    );
+  if (t.problems.length) out.push("  problems:", ...t.problems.map((p) => problemLine(t, p)));
+  out.push(`  outcome: ${t.outcome.kind}: ${t.outcome.message}`);
+  return out.join("\n");
+}
+
+/** A failing case: the fields that differ, then its trace. */
+export function failureText(r: CaseResult, index: number): string {
+  const wrong = r.verdicts.filter((v) => !v.ok).map((v) => `  ${v.field}: expected ${v.expected}, got ${v.got}`);
+  return [
+    `FAIL ${index + 1}. ${r.name}`,
+    ...wrong,
+    ...traceText(r.trace)
+      .split("\n")
+      .map((l) => `  ${l}`),
+  ].join("\n");
+}
+
+/** Everything a run prints on stdout: the table, each failure, the count. */
+export function report(results: readonly CaseResult[]): string {
+  const failures = results.flatMap((r, i) => (passed(r) ? [] : [failureText(r, i)]));
+  const count = `${results.length - failures.length} of ${results.length} case${results.length === 1 ? "" : "s"} passed`;
+  return `${[table(results), ...failures.map((f) => `\n${f}`), `\n${count}`].join("\n")}\n`;
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+// pagerduty-routing-test --cases FILE (--emulator FILE | --url URL) [--junit FILE] [--stack S] [--cwd DIR]
+// Runs a file of routing cases against the emulator a stack's program was deployed to: each case's
+// event goes to its integration's routing key (read from the stack, never printed) through the
+// Events API, and the event's trace is compared with what the case expects. Prints a table and the
+// trace of each failing case; exit 1 on a mismatch. Cases run in order, so cache variables and
+// dedup keys see the cases before them; each run first forgets what events did to the services it
+// sends to (the emulator's events reset), so a run never sees the alerts and counts of an earlier one.
+import type { Dispatcher } from "undici";
+import { messageOf } from "../errors";
+import { writeFileDurably } from "../fs/durable-file";
+import { type FlagValues, UsageError } from "./command-line";
+import { EXIT as CLI_EXIT, ExitError } from "./exit";
+import { junitXml } from "./junit";
+import { main, type Command, type Terminal } from "./main";
+import { pulumiRunner, type Pulumi } from "./pulumi-runner";
+import { CasesError, readCases, type RoutingCase } from "./routing-cases";
+import { emulatorAt, type Emulator, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
+import { judge } from "./routing-expect";
+import { type CaseResult, failureText, passed, report } from "./routing-report";
+import { integrationKeys } from "./routing-stack";
+import { resolveCaseTime } from "./routing-time";
+
+/** 0 every case passed, 1 a case did not, 2 usage, 3 the cases could not run (nothing was judged). */
+export const EXIT = { ...CLI_EXIT, mismatch: 1, notRun: 3 } as const;
+
+const BIN = "pagerduty-routing-test";
+
+const HELP = `usage: ${BIN} --cases FILE (--emulator FILE | --url URL) [--junit FILE]
+                              [--stack STACK] [--cwd DIR]
+
+Runs routing cases (a YAML or JSON file) against the PagerDuty emulator a stack's program was
+deployed to: each case's event goes to its integration through the Events API, in order, and the
+outcome (incident or suppressed, severity, urgency, priority, annotations, ...) is compared with
+what the case expects. Prints a table of the cases and the trace of each failing one: the sets the
+event entered, the rules tried and their conditions, the actions applied. Each run first resets the
+events of the services it sends to (their alerts, incidents, cache variable values), so runs are
+independent; the emulator's clock only moves forward, as cases with "at" ask.
+
+Options:
+  --cases FILE       the case file (docs/testing-routing.md says its format)
+  --emulator FILE    the emulator's ready line (the JSON line pagerduty-emulator prints on start,
+                     saved to FILE): its URL, admin token and, with --tls, its CA
+  --url URL          the emulator's URL instead (default: ${URL_ENV}); the admin
+                     token is then read from ${TOKEN_ENV}, never from
+                     the command line
+  --junit FILE       also write the results as JUnit XML to FILE, for CI
+  -s, --stack STACK  the stack whose outputs and integrations name the routing keys (default: the
+                     selected stack)
+  -C, --cwd DIR      the Pulumi project directory (default: the current directory)
+  -h, --help         show this help
+  --version          show the version
+
+A case's integration is a stack output holding a routing key (or a ServiceIntegration), else a
+ServiceIntegration's resource name; routing keys are read with --show-secrets and never printed.
+
+Exit codes: 0 every case passed, 1 a case did not, 2 usage, 3 the cases could not run (an invalid
+case file, an integration not found, the emulator or pulumi failed): nothing was judged.`;
+
+export interface RoutingTestOptions {
+  cases: string;
+  emulator?: string;
+  url?: string;
+  junit?: string;
+  stack?: string;
+  cwd?: string;
+}
+
+const FLAGS = {
+  cases: { type: "string" },
+  emulator: { type: "string" },
+  url: { type: "string" },
+  junit: { type: "string" },
+  stack: { type: "string", short: "s" },
+  cwd: { type: "string", short: "C" },
+} as const;
+
+function routingTestOptions({ cases, emulator, url, junit, stack, cwd }: FlagValues<typeof FLAGS>): RoutingTestOptions {
+  if (cases === undefined) throw new UsageError("--cases FILE is required");
+  if (emulator !== undefined && url !== undefined) throw new UsageError("--emulator and --url both name the emulator: give one");
+  return { cases, emulator, url, junit, stack, cwd };
+}
+
+/** What the command talks to; tests replace the pulumi CLI and the connection. */
+export interface RoutingTestDeps {
+  pulumi?: Pulumi;
+  env?: NodeJS.ProcessEnv;
+  dispatcher?: Dispatcher;
+}
+
+/** The Events API v2 event of a case, sent to `key`. */
+function outgoing(c: RoutingCase, key: string): OutgoingEvent {
+  const { event_action, dedup_key, ...payload } = c.event;
+  return {
+    routing_key: key,
+    event_action,
+    ...(dedup_key !== undefined ? { dedup_key } : {}),
+    ...(event_action === "trigger" ? { payload } : {}),
+  };
+}
+
+/** A trigger only a dry run sees: it tells the integration's service and changes nothing. */
+const PROBE = { event_action: "trigger", payload: { summary: `${BIN} probe`, source: BIN, severity: "info" } };
+
+/** Resets the events of every service the cases send to; the services are learnt by dry runs. */
+async function resetServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<number> {
+  const services = new Set<string>();
+  for (const key of keys.values()) services.add((await emu.dryRun({ routing_key: key, ...PROBE })).service.id);
+  for (const id of services) await emu.resetEvents(id);
+  return services.size;
+}
+
+/**
+ * Checks every case's `at` before anything is sent: the clock only moves forward, so an instant
+ * before the time the cases above it moved the clock to cannot be reached.
+ */
+function checkTimes(cases: readonly RoutingCase[], now: number): void {
+  let clock = now;
+  for (const [i, c] of cases.entries()) {
+    if (!c.at) continue;
+    const at = resolveCaseTime(c.at, clock);
+    if (at < clock)
+      throw new CasesError(
+        `cases[${i}].at: ${new Date(at).toISOString()} is before the emulator's clock ` +
+          `(${new Date(clock).toISOString()}${i ? " after the cases above" : ""}), which only moves forward: ` +
+          `name a wall-clock time ("Sat 03:00 Europe/London") instead`,
+      );
+    clock = at;
+  }
+}
+
+/** Moves the emulator's clock to a case's `at`. */
+async function moveClock(emu: Emulator, c: RoutingCase): Promise<void> {
+  if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, await emu.now()));
+}
+
+/** Runs the cases; resolves to the results, in order. */
+export async function runCases(cases: readonly RoutingCase[], emu: Emulator, keys: ReadonlyMap<string, string>): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    await moveClock(emu, c);
+    const trace = await emu.send(outgoing(c, keys.get(c.integration)!));
+    results.push({ name: c.name, verdicts: judge(c.expect, trace), trace });
+  }
+  return results;
+}
+
+/** The JUnit report of a run (suite: the case file's name). */
+export function junitOf(file: string, results: readonly CaseResult[]): string {
+  return junitXml(
+    file,
+    results.map((r, i) => ({
+      name: r.name,
+      classname: file,
+      ...(passed(r)
+        ? {}
+        : {
+            failure: {
+              message: r.verdicts
+                .filter((v) => !v.ok)
+                .map((v) => `${v.field}: expected ${v.expected}, got ${v.got}`)
+                .join("; "),
+              text: failureText(r, i),
+            },
+          }),
+    })),
+  );
+}
+
+/** The whole command: resolves to its exit code; a run that cannot complete throws (exit 3). */
+export async function routingTest(opts: RoutingTestOptions, terminal: Terminal, deps: RoutingTestDeps = {}): Promise<number> {
+  const cases = readCases(opts.cases);
+  const target = opts.emulator ? targetFromReadyLine(opts.emulator) : targetFromEnvironment(opts.url, deps.env ?? process.env);
+  const keys = integrationKeys(
+    deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }),
+    cases.map((c) => c.integration),
+  );
+  const emu = emulatorAt(target, deps.dispatcher);
+  try {
+    checkTimes(cases, await emu.now());
+    const services = await resetServices(emu, keys);
+    terminal.say(
+      `${BIN}: ${cases.length} case${cases.length === 1 ? "" : "s"} against ${target.url}; events of ${services} service${services === 1 ? "" : "s"} reset`,
+    );
+    const results = await runCases(cases, emu, keys);
+    terminal.out(report(results));
+    if (opts.junit) await writeFileDurably(opts.junit, junitOf(opts.cases, results), 0o644, { flush: false });
+    return results.every(passed) ? EXIT.ok : EXIT.mismatch;
+  } finally {
+    await emu.close();
+  }
+}
+
+/** The bin, talking to what `deps` gives (the tests') or the real pulumi and network. */
+export const routingTestCommand = (deps: RoutingTestDeps = {}): Command<typeof FLAGS, RoutingTestOptions> => ({
+  bin: BIN,
+  help: HELP,
+  flags: FLAGS,
+  options: routingTestOptions,
+  async run(opts, terminal) {
+    try {
+      return await routingTest(opts, terminal, deps);
+    } catch (e) {
+      // Whatever stopped the run, no case was judged: not a mismatch.
+      throw e instanceof ExitError ? e : new ExitError(messageOf(e), EXIT.notRun, { cause: e });
+    }
+  },
+});
+
+export const ROUTING_TEST = routingTestCommand();
+
+if (require.main === module) main(ROUTING_TEST);

@@ -1,0 +1,86 @@
+// When a routing case happens: its `at` moves the emulator's clock, which only goes forward, so a
+// case names a wall-clock time ("Sat 03:00 Europe/London": the next Saturday 03:00 in London after
+// the clock) rather than a date that a later run would find in the past. An ISO 8601 instant with a
+// zone is taken as it is and must not be before the clock. Zones are IANA names, read with Intl.
+
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+const WALL = /^(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s+(\S+)$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** A case's time: the instant it resolves to, given the emulator's clock (epoch ms). */
+export type CaseTime = { kind: "instant"; ms: number } | { kind: "wall"; day?: number; seconds: number; zone: string };
+
+/** The problem with `text` as a case's `at`, or its meaning. */
+export function parseCaseTime(text: string): CaseTime | string {
+  const t = text.trim();
+  if (INSTANT.test(t)) {
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) ? `"${t}" is not a date and time` : { kind: "instant", ms };
+  }
+  const m = WALL.exec(t);
+  if (!m) return `"${t}" is neither "[Day] HH:MM[:SS] Zone" (e.g. "Sat 03:00 Europe/London") nor an ISO 8601 instant with a zone (e.g. "2026-12-05T03:00:00Z")`;
+  const [, day, h, min, sec, zone] = m;
+  if (Number(h) > 23 || Number(min) > 59 || Number(sec ?? 0) > 59) return `"${t}": ${h}:${min}${sec ? `:${sec}` : ""} is not a time of day`;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+  } catch {
+    return `"${t}": "${zone}" is not a time zone (an IANA name such as Europe/London or UTC)`;
+  }
+  return {
+    kind: "wall",
+    ...(day ? { day: DAYS.indexOf(day as (typeof DAYS)[number]) } : {}),
+    seconds: Number(h) * 3600 + Number(min) * 60 + Number(sec ?? 0),
+    zone,
+  };
+}
+
+/** The wall clock of `zone` at `ms`: its date as UTC fields, its weekday. */
+function wallClock(ms: number, zone: string): { y: number; mo: number; d: number; h: number; mi: number; s: number; weekday: number } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+    weekday: "short",
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return {
+    y: Number(get("year")),
+    mo: Number(get("month")) - 1,
+    d: Number(get("day")),
+    h: Number(get("hour")),
+    mi: Number(get("minute")),
+    s: Number(get("second")),
+    weekday: DAYS.indexOf(get("weekday") as (typeof DAYS)[number]),
+  };
+}
+
+/** How far `zone` is ahead of UTC at `ms`. */
+function offsetAt(ms: number, zone: string): number {
+  const w = wallClock(ms, zone);
+  return Date.UTC(w.y, w.mo, w.d, w.h, w.mi, w.s) - Math.floor(ms / 1000) * 1000;
+}
+
+/** The instant a local date and time of `zone` names (in a daylight saving gap: the hour after). */
+function instantOf(y: number, mo: number, d: number, seconds: number, zone: string): number {
+  const local = Date.UTC(y, mo, d) + seconds * 1000;
+  const guess = local - offsetAt(local, zone);
+  return local - offsetAt(guess, zone);
+}
+
+/** The instant `time` names, given the clock `now`: an instant as it is, a wall-clock time the next one at or after `now`. */
+export function resolveCaseTime(time: CaseTime, now: number): number {
+  if (time.kind === "instant") return time.ms;
+  const today = wallClock(now, time.zone);
+  for (let ahead = 0; ahead <= 8; ahead++) {
+    const date = new Date(Date.UTC(today.y, today.mo, today.d + ahead));
+    if (time.day !== undefined && date.getUTCDay() !== time.day) continue;
+    const at = instantOf(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), time.seconds, time.zone);
+    if (at >= now) return at;
+  }
+  throw new Error(`no ${time.seconds} s past midnight in ${time.zone} within 8 days`); // unreachable: every week has the day
+}
