@@ -2,7 +2,7 @@
 // report of unmanaged fields, and what of the configuration reaches state. Real CLI, emulator process.
 import { DRIFT } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
-import { serviceIdOf } from "./stack";
+import { expectOnceWithoutTrace, serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -37,16 +37,19 @@ test("the drift check is clean right after up", () => {
   expect(project.run(DRIFT).code).toBe(0);
 });
 
-test("a wrong client secret fails the drift check and a plain preview, naming pagerduty:clientSecret", () => {
+test("a wrong client secret fails the drift check, a preview and an up, naming pagerduty:clientSecret once, without a stack trace", () => {
   const wrong = "wrong-secret-0123456789";
   setSecret(project, "pagerduty:clientSecret", wrong);
   try {
-    for (const args of [DRIFT, ["preview"], ["preview", "--refresh", "--run-program", "--expect-no-changes"]]) {
+    const [preview, up] = [["preview"], ["up", "--yes", "--skip-preview"]];
+    for (const args of [DRIFT, preview, ["preview", "--refresh", "--run-program", "--expect-no-changes"], up]) {
       const r = project.run(args);
       expect(r.code).not.toBe(0);
       expect(out(r)).toMatch(/PagerDuty refused the credentials in "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/);
       expect(out(r)).toMatch(/401 invalid_client/);
       expect(out(r)).toMatch(/error: /);
+      // What a user meets first: the message once, without the provider's stack trace.
+      if (args === preview || args === up) expectOnceWithoutTrace(r, '"pagerduty:clientSecret"', "client_secret is wrong");
     }
   } finally {
     setSecret(project, "pagerduty:clientSecret", emu.oauth.clientSecret);
