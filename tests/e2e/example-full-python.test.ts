@@ -30,9 +30,10 @@ beforeAll(async () => {
   // interpreter PULUMI_PYTHON_CMD names instead (the same venv).
   project = new PackageProject(dir, plugin, { PULUMI_PYTHON_CMD: path.join(dir, "venv/bin/python") });
   fs.writeFileSync(path.join(dir, "schema.json"), project.must(["package", "get-schema", path.join(plugin, "pulumi-resource-pagerduty-dynamic")]).stdout);
-  execFileSync(path.join(languageHosts(), "pulumi-sdkgen"), [path.join(dir, "schema.json"), "python", path.join(dir, "sdk")]);
+  // As docs/package-python.md says, into sdk/python (where `pulumi package gen-sdk` writes it too).
+  execFileSync(path.join(languageHosts(), "pulumi-sdkgen"), [path.join(dir, "schema.json"), "python", path.join(dir, "sdk/python")]);
   execFileSync("python3", ["-m", "venv", path.join(dir, "venv")]);
-  execFileSync(path.join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", `pulumi==${SDK_VERSION}`, path.join(dir, "sdk")], {
+  execFileSync(path.join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", `pulumi==${SDK_VERSION}`, path.join(dir, "sdk/python")], {
     stdio: ["ignore", "ignore", "inherit"],
   });
   project.initStack(emu, { escalationPolicyId: emu.escalationPolicyId });

@@ -48,7 +48,7 @@ export class PackageProject extends PulumiCli {
       "pagerduty-dynamic:clientId": emu.oauth.clientId,
       ...config,
     };
-    for (const [k, v] of Object.entries(settings)) this.must(["config", "set", "--", k, v]);
+    this.setConfig(settings);
     for (const [k, v] of Object.entries({ "pagerduty-dynamic:clientSecret": emu.oauth.clientSecret, ...secrets }))
       this.must(["config", "set", "--secret", k], 0, v);
   }
