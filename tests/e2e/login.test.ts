@@ -81,7 +81,8 @@ async function startLogin(
   proc.stderr!.on("data", (d) => (stderr += d));
   const done = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
     proc.once("exit", (code) => {
-      project.log += stdout + stderr;
+      // For the harness's secret scan; `--print` writes the refresh token to stdout on purpose.
+      project.log += (args.includes("--print") ? "" : stdout) + stderr;
       resolve({ code: code ?? -1, stdout, stderr });
     }),
   );
