@@ -128,6 +128,20 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         };
       });
 
+      // Every secret a client of this emulator may hold, for scans of what must not carry them in
+      // clear: the registry's (client secrets, API keys, passwords, the admin token) and what was
+      // issued since start (tokens, routing keys, replaced client secrets), deleted objects' included.
+      route("GET", "/secrets", () => {
+        const s = core.state;
+        const registry = [
+          { kind: "admin_token", value: s.adminToken },
+          ...Object.values(s.apps).map((a) => ({ kind: "client_secret", value: a.clientSecret })),
+          ...Object.values(s.apiKeys).map((k) => ({ kind: "api_key", value: k.token })),
+          ...Object.values(s.users).map((u) => ({ kind: "password", value: u.password })),
+        ];
+        return { secrets: [...registry.filter((e) => e.value), ...core.issued.list()], truncated: core.issued.truncated };
+      });
+
       // Add registry objects; all or nothing (applied to a copy first).
       route("POST", "/seed", (req, reply) => {
         if (!isObject(req.body)) throw invalid("The body must be a seed document (JSON object)");
@@ -159,6 +173,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         a.oauthEnabled = true;
         a.clientId = randomString(20, "abcdefghijklmnopqrstuvwxyz0123456789");
         a.clientSecret = secret();
+        core.issued.record("client_secret", a.clientSecret);
         return { id: a.id, clientId: a.clientId, clientSecret: a.clientSecret };
       });
 

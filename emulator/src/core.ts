@@ -3,6 +3,7 @@
 import { Clock } from "./clock";
 import { Faults } from "./faults";
 import { IdAllocator, secret } from "./ids";
+import { IssuedSecrets } from "./issued";
 import { Lag, type LagSettings, NO_LAG } from "./lag";
 import { loadState, saveState } from "./persistence";
 import { RateLimiter } from "./ratelimit";
@@ -49,6 +50,8 @@ export class EmulatorCore {
   readonly ids: IdAllocator;
   readonly stats = new Stats();
   readonly faults = new Faults();
+  /** Tokens, routing keys and client secrets handed out since start, for secret scans (issued.ts). */
+  readonly issued = new IssuedSecrets();
   readonly limiter: RateLimiter;
   readonly lag: Lag;
   /** Authorization codes and pending consent pages: short-lived, never persisted. */

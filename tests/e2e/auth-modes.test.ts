@@ -34,7 +34,7 @@ test("API key: pagerduty:token drives the whole lifecycle and never reaches stat
   project.must(["preview", "--refresh", "--expect-no-changes"]);
   project.must(["destroy", "--yes", "--skip-preview"]);
   expect(await serviceNames()).not.toContain("Via API key");
-  expect(project.stateText() + project.log).not.toContain(emu.apiKey);
+  // Never in state or output: the harness's secret scan (the key is a secret config value).
 });
 
 test("refresh token: the rotated token is kept, so every later process still authenticates", async () => {
@@ -66,9 +66,7 @@ test("refresh token: the rotated token is kept, so every later process still aut
   expect(fs.statSync(path.join(cacheDir, files[0]!)).mode & 0o777).toBe(0o600);
   expect(fs.statSync(cacheDir).mode & 0o777).toBe(0o700);
   expect(files[0]).not.toContain(refreshToken);
-  const haystack = project.stateText() + project.log;
-  expect(haystack).not.toContain(refreshToken);
-  expect(haystack).not.toMatch(/pd[er]_[A-Za-z0-9_-]{8,}/);
+  // State and output: the harness's secret scan (every token the emulator issued).
 });
 
 test("a grant lacking a needed scope fails before any write, naming the scope", async () => {

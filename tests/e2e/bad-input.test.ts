@@ -1,6 +1,6 @@
 // Bad input caught by `pulumi preview` (the real CLI, the real emulator): each error names the
 // program's field and says what is wrong without dumping the value, and nothing is created, not
-// even by an `up` (its preview fails first). TLS failures name the URL, the setting and the way out.
+// even by an `up` (its preview fails first). (TLS failures: tests/e2e/https.test.ts.)
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { failsAtPreview as fails } from "./preview-failure";
 
@@ -70,50 +70,6 @@ test("a time frame with both kinds names the field and the rule, without printin
 test("an escalation policy the account does not have fails at preview (the credentials carry escalation_policies.read)", async () => {
   const source = program("").replace(`cfg.require("escalationPolicyId")`, `"PNOSUCH"`);
   await failsAtPreview(source, /escalationPolicy: the account has no escalation policy PNOSUCH/);
-});
-
-describe("TLS failures name the URL, the setting and the way out", () => {
-  let tls: RunningEmulator;
-  beforeAll(async () => {
-    tls = await startEmulatorProcess(["--tls"]);
-  });
-  afterAll(async () => {
-    await tls?.stop();
-  });
-
-  test("a self-signed chain: the authUrl, NODE_EXTRA_CA_CERTS and the emulator's caFile", () => {
-    project.setProgram(program(""));
-    project.must(["config", "set", "pagerduty:authUrl", tls.authUrl]);
-    project.must(["config", "set", "pagerduty:apiUrl", tls.apiUrl]);
-    try {
-      const r = project.run(["preview"]);
-      expect(r.code).not.toBe(0);
-      const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
-      expect(out).toContain(
-        `POST ${tls.authUrl}/oauth/token failed: SELF_SIGNED_CERT_IN_CHAIN: the certificate of ${tls.authUrl} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) is not signed by a CA this process trusts`,
-      );
-      expect(out).toMatch(/set NODE_EXTRA_CA_CERTS=<CA file> in the environment of `pulumi`/);
-      expect(out).toMatch(/`caFile` of its ready line/);
-    } finally {
-      project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
-      project.must(["config", "set", "pagerduty:apiUrl", emu.apiUrl]);
-    }
-  });
-
-  test("an https URL at a plain-HTTP server says it does not answer in TLS", () => {
-    const wrong = emu.authUrl.replace(/^http:/, "https:");
-    project.setProgram(program(""));
-    project.must(["config", "set", "pagerduty:authUrl", wrong]);
-    try {
-      const r = project.run(["preview"]);
-      expect(r.code).not.toBe(0);
-      expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(
-        `${wrong} (pagerduty:authUrl or PAGERDUTY_AUTH_URL) does not answer in TLS; if it serves plain HTTP, give it an http:// URL`,
-      );
-    } finally {
-      project.must(["config", "set", "pagerduty:authUrl", emu.authUrl]);
-    }
-  });
 });
 
 test("valid input still previews and deploys cleanly (the checks above are not blanket refusals)", async () => {

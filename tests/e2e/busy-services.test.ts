@@ -28,7 +28,7 @@ new pagerduty.Service("legacy", { name: "Busy legacy", escalationPolicy, alertCr
 
 let emu: RunningEmulator;
 let project: PulumiProject;
-/** The routing keys, read from the API (never printed by pulumi), for the secret scan. */
+/** The routing keys, read from the API (never printed by pulumi; the harness scans for them), to send events with. */
 const keys: Record<string, string> = {};
 
 /** What a monitoring tool sends: one Events API v2 event to the emulator's events endpoint. */
@@ -168,12 +168,4 @@ test('alertCreation "create_incidents": a warning naming the field at preview, a
   const preview = project.run(["preview", "--expect-no-changes"]);
   expect(preview.code).toBe(0);
   expect(preview.stdout + preview.stderr).toMatch(/service "Busy legacy": alertCreation: "create_incidents" is no longer offered by PagerDuty/);
-});
-
-test("the routing keys never reach state or the CLI's output in plaintext", () => {
-  const text = project.stateText() + project.log;
-  for (const key of Object.values(keys)) {
-    expect(key).toMatch(/^[0-9a-z]{32}$/i);
-    expect(text).not.toContain(key);
-  }
 });

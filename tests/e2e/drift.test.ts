@@ -2,7 +2,7 @@
 // report of unmanaged fields, and what of the configuration reaches state. Real CLI, emulator process.
 import { DRIFT } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
-import { serviceIdOf } from "./stack";
+import { expectOnceWithoutTrace, serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -17,13 +17,10 @@ new pagerduty.ServiceEventRule("rule", { service: svc.id, actions: { severity: {
 let emu: RunningEmulator;
 let project: PulumiProject;
 const others: PulumiProject[] = [];
-/** Every client secret the stack was given, for the state and log search. */
-const secrets: string[] = [];
 
 beforeAll(async () => {
   emu = await startEmulatorProcess();
   project = PulumiProject.create("drift", program, emu);
-  secrets.push(emu.oauth.clientSecret);
   project.must(["up", "--yes", "--skip-preview"]);
 });
 
@@ -40,17 +37,19 @@ test("the drift check is clean right after up", () => {
   expect(project.run(DRIFT).code).toBe(0);
 });
 
-test("a wrong client secret fails the drift check and a plain preview, naming pagerduty:clientSecret", () => {
+test("a wrong client secret fails the drift check, a preview and an up, naming pagerduty:clientSecret once, without a stack trace", () => {
   const wrong = "wrong-secret-0123456789";
-  secrets.push(wrong);
   setSecret(project, "pagerduty:clientSecret", wrong);
   try {
-    for (const args of [DRIFT, ["preview"], ["preview", "--refresh", "--run-program", "--expect-no-changes"]]) {
+    const [preview, up] = [["preview"], ["up", "--yes", "--skip-preview"]];
+    for (const args of [DRIFT, preview, ["preview", "--refresh", "--run-program", "--expect-no-changes"], up]) {
       const r = project.run(args);
       expect(r.code).not.toBe(0);
       expect(out(r)).toMatch(/PagerDuty refused the credentials in "pagerduty:clientId" \(env PAGERDUTY_CLIENT_ID\) and "pagerduty:clientSecret"/);
       expect(out(r)).toMatch(/401 invalid_client/);
       expect(out(r)).toMatch(/error: /);
+      // What a user meets first: the message once, without the provider's stack trace.
+      if (args === preview || args === up) expectOnceWithoutTrace(r, '"pagerduty:clientSecret"', "client_secret is wrong");
     }
   } finally {
     setSecret(project, "pagerduty:clientSecret", emu.oauth.clientSecret);
@@ -62,7 +61,6 @@ test("after the app's credentials are rotated, the drift check passes with the n
   // The Scoped app loses its OAuth client and gets a new id and secret: the old ones stop working.
   expect((await emu.admin("DELETE", `/_emulator/apps/${emu.oauth.clientId}/oauth`)).status).toBe(204);
   const creds = (await emu.admin<{ clientId: string; clientSecret: string }>("POST", `/_emulator/apps/${emu.oauth.clientId}/oauth`)).body;
-  secrets.push(creds.clientSecret);
   expect(creds.clientId).toBeTruthy();
   expect(creds.clientId).not.toBe(emu.oauth.clientId);
 
@@ -130,8 +128,5 @@ test("state holds the stack config with secrets encrypted, never a plaintext sec
     "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
     ciphertext: expect.any(String),
   });
-  const state = project.stateText();
-  for (const secret of secrets) expect(state + project.log).not.toContain(secret);
-  expect(state).not.toMatch(/pd[er]_[A-Za-z0-9_-]{8,}/);
-  expect(project.log).not.toMatch(/pd[er]_[A-Za-z0-9_-]{8,}/);
+  // Plaintext secrets and tokens in the state or the output: the harness's secret scan.
 });

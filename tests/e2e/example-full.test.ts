@@ -1,6 +1,10 @@
-// examples/full as a user runs it: every resource and lookup, up → no-change preview → destroy.
+// examples/full as a user runs it, in the TypeScript door: a first preview while the lookups'
+// arguments are unknown, then the steps every door runs (example-full-support.ts): up, a clean
+// `preview --refresh`, release 2 through the stack's config (an update on every kind), a clean
+// `preview --refresh` again, destroy. The harness scans the state and the output for secrets.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { destroyTest, firstPreviewTest, releaseTests } from "./example-full-support";
 import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
 
 jest.setTimeout(15 * 60_000);
@@ -18,35 +22,11 @@ afterAll(async () => {
   project?.remove();
 });
 
-test("a first preview works while the lookups' arguments are still unknown", async () => {
-  const r = project.must(["preview"]);
-  expect(r.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/pagerduty:Lookup +checkout-audit +create/);
-  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
-});
+const door = { project: () => project, emu: () => emu, type: (kind: string) => `pulumi-nodejs:dynamic/pagerduty:${kind}` };
 
-test("up creates everything and the lookups read it back", async () => {
-  project.must(["up", "--yes", "--skip-preview"]);
-  const out = JSON.parse(project.must(["stack", "output", "--json", "--show-secrets"]).stdout);
-  const services = (await emu.api("GET", "/services")).body.services;
-  expect(services.map((s: { name: string }) => s.name)).toEqual(["Checkout API"]);
-  const checkout = services[0];
-  expect(out.foundId).toBe(checkout.id);
-  expect(out.ruleOrder).toEqual([`0: ${out.diskRuleId}`, `1: ${out.heartbeatRuleId}`]);
-  expect(out.aiopsEnabled).toBe(false);
-  expect(out.tier).toBe("gold");
-  expect(out.previousFieldValues).toEqual({ tier: null, runbook: null, pci: null });
-  expect(out.auditActions[out.auditActions.length - 1]).toBe("create"); // newest first: the service's creation is last
-  expect(out.routingKey).toMatch(/^[0-9a-z]{32}$/i);
-  // The routing key is a secret: masked in output, never plaintext in state.
-  expect(project.must(["stack", "output", "routingKey"]).stdout).toContain("[secret]");
-  expect(project.stateText()).not.toContain(out.routingKey);
-});
-
-test("a second preview shows no changes", () => {
-  project.must(["preview", "--expect-no-changes"]);
-});
-
-test("destroy leaves the emulator as it started", async () => {
-  project.must(["destroy", "--yes", "--skip-preview"]);
-  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
-});
+// The lookups are resources in this door: planned like the others.
+firstPreviewTest(door, (steps) =>
+  expect(steps.find((s) => s.urn.endsWith("::checkout-audit"))).toMatchObject({ op: "create", type: "pulumi-nodejs:dynamic/pagerduty:Lookup" }),
+);
+releaseTests(door);
+destroyTest(door);

@@ -9,9 +9,14 @@ import * as readline from "node:readline";
 import { Agent, request, type Dispatcher } from "undici";
 import type { ReadyLine } from "../../emulator/src";
 import { ROOT } from "../../scripts/repo-root";
+import { beforeRemove, harvest, knowSecret, noteSecretConfig, scanAll, showsSecrets, unwatchEmulator, watchEmulator, watchStack } from "./secret-scan";
 
 export { ROOT };
 const WORK = path.join(ROOT, ".work");
+
+// Every stack this test file makes is scanned for the world's secrets when its hooks end
+// (secret-scan.ts). Not under other runners (the benchmarks use this harness too).
+if (typeof afterAll === "function") afterAll(scanAll);
 
 /** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
 export function pulumiBin(): string {
@@ -94,6 +99,11 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     proc.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
   });
   const info = JSON.parse(line) as EmulatorInfo;
+  for (const creds of [info, info.eu]) {
+    knowSecret(creds?.oauth.clientSecret, "the emulator's client secret");
+    knowSecret(creds?.apiKey, "the emulator's API key");
+  }
+  knowSecret(info.adminToken, "the emulator's admin token");
   // With --tls this process trusts the emulator's CA explicitly (NODE_EXTRA_CA_CERTS is read only at start).
   const dispatcher = info.caFile ? new Agent({ connect: { ca: fs.readFileSync(info.caFile) } }) : undefined;
   // One connection per call (reset): long CLI runs between calls must never meet a pooled socket
@@ -109,19 +119,28 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   };
-  return {
+  const emu: RunningEmulator = {
     ...info,
     proc,
     api: (m, p, b, h) => call({ authorization: `Token token=${info.apiKey}`, ...h }, m, p, b),
     euApi: (m, p, b) => call({ authorization: `Token token=${info.eu?.apiKey}` }, m, `${info.euApiUrl!.slice(info.url.length)}${p}`, b),
     admin: (m, p, b) => call({ "x-emulator-admin-token": info.adminToken }, m, p, b),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once("exit", () => resolve());
-        proc.kill("SIGTERM");
-      }),
+    stop: async () => {
+      unwatchEmulator(emu);
+      if (proc.exitCode !== null) return;
+      try {
+        await harvest(emu); // what it handed out goes with it
+      } finally {
+        await new Promise<void>((resolve) => {
+          if (proc.exitCode !== null) return resolve();
+          proc.once("exit", () => resolve());
+          proc.kill("SIGTERM");
+        });
+      }
+    },
   };
+  watchEmulator(emu);
+  return emu;
 }
 
 export interface RunResult {
@@ -172,17 +191,20 @@ export function filesText(dir: string): string {
 
 /** The `pulumi` CLI run in a project directory with its environment: what every kind of test project shares. */
 export class PulumiCli {
-  /** Every byte the CLI printed, for the secret scan. */
+  /** Every byte the CLI printed, for the secret scan (secret-scan.ts), except where asked to `--show-secrets`. */
   log = "";
 
   constructor(
     readonly dir: string,
     readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    watchStack(this);
+  }
 
   run(args: string[], input?: string): RunResult {
+    noteSecretConfig(args, input);
     const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
-    this.log += r.stdout + r.stderr;
+    if (!showsSecrets(args)) this.log += r.stdout + r.stderr;
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -209,8 +231,33 @@ export class PulumiCli {
     return JSON.parse(this.must(["stack", "output", "--json"]).stdout);
   }
 
+  /** Steps of `pulumi preview --json`, as [op, type] pairs for non-"same" steps. */
+  previewSteps(extra: string[] = []): Array<{ op: string; urn: string; type: string }> {
+    const r = this.must(["preview", "--json", ...extra]);
+    const steps = JSON.parse(r.stdout).steps ?? [];
+    return steps.filter((s: any) => s.op !== "same").map((s: any) => ({ op: s.op, urn: s.urn, type: s.newState?.type ?? s.oldState?.type }));
+  }
+
+  /** The ops a preview plans for the resource named `name` (the last URN segment). */
+  stepsOf(name: string): string[] {
+    return this.previewSteps()
+      .filter((s) => s.urn.endsWith(`::${name}`))
+      .map((s) => s.op);
+  }
+
+  /** Plain stack config in one `pulumi config set-all` (a run per key cost about 0.2 s each). */
+  setConfig(values: Record<string, string>): void {
+    const pairs = Object.entries(values).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]);
+    if (pairs.length) this.must(["config", "set-all", ...pairs]);
+  }
+
+  /** Scanned for secrets first (secret-scan.ts). */
   remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    try {
+      beforeRemove(this);
+    } finally {
+      fs.rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -263,27 +310,13 @@ export class PulumiProject extends PulumiCli {
       ...extraConfig,
     };
     const secrets = { ...(opts.auth === "none" ? {} : { "pagerduty:clientSecret": emu.oauth.clientSecret }), ...opts.secretConfig };
-    // "--" because a value may start with "-"; secrets go through stdin, never into argv.
-    for (const [k, v] of Object.entries(config)) project.must(["config", "set", "--", k, v]);
+    // Secrets go through stdin, never into argv.
+    project.setConfig(config);
     for (const [k, v] of Object.entries(secrets)) project.must(["config", "set", "--secret", k], 0, v);
     return project;
   }
 
   setProgram(source: string): void {
     fs.writeFileSync(path.join(this.dir, "index.ts"), source);
-  }
-
-  /** Steps of `pulumi preview --json`, as [op, type] pairs for non-"same" steps. */
-  previewSteps(extra: string[] = []): Array<{ op: string; urn: string; type: string }> {
-    const r = this.must(["preview", "--json", ...extra]);
-    const steps = JSON.parse(r.stdout).steps ?? [];
-    return steps.filter((s: any) => s.op !== "same").map((s: any) => ({ op: s.op, urn: s.urn, type: s.newState?.type ?? s.oldState?.type }));
-  }
-
-  /** The ops a preview plans for the resource named `name` (the last URN segment). */
-  stepsOf(name: string): string[] {
-    return this.previewSteps()
-      .filter((s) => s.urn.endsWith(`::${name}`))
-      .map((s) => s.op);
   }
 }

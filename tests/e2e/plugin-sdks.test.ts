@@ -1,5 +1,5 @@
 // The package's SDKs in the languages whose toolchain this machine has, beyond the Python and YAML
-// programs of plugin-python/plugin-yaml: the Go SDK generated from plugin/schema.json with pkg/v3's
+// programs of example-full-python/example-full-yaml: the Go SDK generated from plugin/schema.json with pkg/v3's
 // Go code generator (pulumi-sdkgen) and compiled against Pulumi's Go SDK of the CLI's version. (C#:
 // pkg/v3 no longer holds the .NET generator, and there is no dotnet here: docs/building-pulumi.md.)
 import { execFileSync } from "node:child_process";

@@ -1,7 +1,8 @@
-// What the package's e2e tests share (tests/e2e/plugin-*.test.ts): the plugin as users install it
-// (the packed package's `pulumi-resource-pagerduty-dynamic`, put on PATH), the language hosts and
-// SDK generator of scripts/setup-language-hosts.sh, and a project of any runtime with its stack on
-// a local backend, configured for the emulator under the package's namespace.
+// What the package's e2e tests share (example-full-python, example-full-yaml, plugin-fresh-runner, plugin-sdks): the
+// plugin as users install it (the packed package's `pulumi-resource-pagerduty-dynamic`, put on
+// PATH), the language hosts and SDK generator of scripts/setup-language-hosts.sh, and a project of
+// any runtime with its stack on a local backend, configured for the emulator under the package's
+// namespace.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -47,17 +48,10 @@ export class PackageProject extends PulumiCli {
       "pagerduty-dynamic:clientId": emu.oauth.clientId,
       ...config,
     };
-    for (const [k, v] of Object.entries(settings)) this.must(["config", "set", "--", k, v]);
+    this.setConfig(settings);
     for (const [k, v] of Object.entries({ "pagerduty-dynamic:clientSecret": emu.oauth.clientSecret, ...secrets }))
       this.must(["config", "set", "--secret", k], 0, v);
   }
-}
-
-/** The routing key of an integration, read from the emulator out of band (for the secret scans). */
-export async function integrationKey(emu: { api: (m: string, p: string) => Promise<{ body: any }> }, service: string, id: string): Promise<string> {
-  const key = (await emu.api("GET", `/services/${service}/integrations/${id}`)).body?.integration?.integration_key;
-  if (typeof key !== "string" || !key) throw new Error(`integration ${id} has no routing key`);
-  return key;
 }
 
 /**

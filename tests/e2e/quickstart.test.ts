@@ -1,7 +1,9 @@
 // The README's quick start, run as it stands: its one bash block, from an empty directory, with the
 // real npm, the real Pulumi CLI and the emulator it starts with `npx pagerduty-emulator`. The only
 // change: the two packages are not on the registry yet, so their packed tarballs are installed in
-// place of their names (as the README says to do until then).
+// place of their names (as the README says to do until then). Then, in the same shell, the rest of
+// the quickstart's life: a clean preview and drift check, and destroy. (At a clone's root the same
+// program previews through the workspace link: tests/e2e/root-project.test.ts.)
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -66,7 +68,7 @@ function bash(source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
   });
 }
 
-test("the README's quick start deploys two services from an empty directory, and a second preview is clean", async () => {
+test("the README's quick start deploys two services from an empty directory; a second preview and the drift check are clean; destroy removes them", async () => {
   const home = path.join(work, "home");
   fs.mkdirSync(home);
   // A user's environment: a home of its own (nothing of this machine's Pulumi login), the shared npm cache.
@@ -78,24 +80,42 @@ test("the README's quick start deploys two services from an empty directory, and
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     NO_COLOR: "1",
   };
-  // Afterwards, in the same shell: a clean second preview, the stack's state and the emulator's
-  // services (read with the undici the package brought).
+  // Afterwards, in the same shell: a clean second preview and drift check, the stack's state and
+  // outputs, and destroy; the emulator's services before and after it (read with the undici the
+  // package brought).
   const after = `
 pulumi preview --expect-no-changes --non-interactive
+pulumi refresh --preview-only --expect-no-changes --run-program --non-interactive
 pulumi stack export > stack.json
-node -e '
+pulumi stack output --json > outputs.json
+services() {
+  node -e '
 const ready = require("./emulator.json");
 const { Agent, request } = require("undici");
 request(ready.apiUrl + "/services", { dispatcher: new Agent({ connect: { ca: require("fs").readFileSync(ready.caFile) } }),
   headers: { authorization: "Token token=" + ready.apiKey, accept: "application/vnd.pagerduty+json;version=2" } })
-  .then((r) => r.body.json()).then((b) => require("fs").writeFileSync("services.json", JSON.stringify(b.services.map((s) => s.name))));'
+  .then((r) => r.body.json()).then((b) => require("fs").writeFileSync(process.argv[1], JSON.stringify(b.services.map((s) => s.name))));' "$1"
+}
+services services.json
+pulumi destroy --yes --skip-preview --non-interactive
+services services-after.json
 `;
   const r = await bash(`${script}\n${after}`, work, env);
   if (r.code !== 0) throw new Error(`the quick start failed (exit ${r.code}):\n${r.out}`);
   const dir = path.join(work, "pagerduty-quickstart");
   expect(r.out).toMatch(/\+ 3 created/);
   expect(r.out).toMatch(/https:\/\/127\.0\.0\.1:\d+\/service-directory\/P[A-Z0-9]+/);
-  expect(JSON.parse(fs.readFileSync(path.join(dir, "services.json"), "utf8")).sort()).toEqual(["Checkout API", "Search"]);
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+  expect(read("services.json").sort()).toEqual(["Checkout API", "Search"]);
+  expect(read("services-after.json")).toEqual([]);
+  const outputs = read("outputs.json");
+  expect(outputs.checkoutUrl).toMatch(/^http/);
+  expect(outputs.searchId).toMatch(/^P/);
+  // The provider line names the package and nothing else (no setting, no path of this machine).
+  const services = read("stack.json").deployment.resources.filter((r: { type: string }) => r.type === "pulumi-nodejs:dynamic/pagerduty:Service");
+  expect(services).toHaveLength(2);
+  for (const r of services)
+    expect([r.inputs.__provider, r.outputs.__provider]).toEqual(Array(2).fill('exports.handler=()=>require("pulumi-pagerduty-dynamic/providers").Service'));
   // The client secret went in on stdin and is in the stack file only as ciphertext.
   const ready = JSON.parse(fs.readFileSync(path.join(dir, "emulator.json"), "utf8"));
   expect(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8")).toMatch(/pagerduty:clientSecret:\s+secure: /);

@@ -2,12 +2,14 @@
 // value changed by hand through `pulumi up --refresh`, a planned update names the drifted field, a
 // secret input stays secret, and the drift check still reports drift. Real CLI, emulator process.
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { knowSecret } from "./secret-scan";
 import { serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
 
 const DRIFT = ["refresh", "--preview-only", "--expect-no-changes", "--run-program"];
 const SECRET_NOTE = "pager rota lives in vault 7f3c9e";
+knowSecret(SECRET_NOTE, "the program's secret description"); // the harness scans state and output for it
 
 /** "kept" ignores changes to its description; "restored" does not; "private" has a secret description. */
 const program = (ignore: boolean) => `
@@ -90,8 +92,6 @@ test("a secret input stays secret in the state after a refresh changed it", asyn
   const inputs = inputsOf("private");
   expect(inputs.acknowledgementTimeout).toBe(900);
   expect(inputs.description).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
-  expect(project.stateText() + project.log).not.toContain(SECRET_NOTE);
   project.must(["up", "--yes", "--skip-preview"]);
   expect((await live("private")).acknowledgement_timeout).toBe(600);
-  expect(project.stateText() + project.log).not.toContain(SECRET_NOTE);
 });

@@ -2,11 +2,11 @@
 // dir: tracked and new (not ignored) files, the build from the packed package, and node_modules
 // linked. Pulumi runs at its root with its own backend, so nothing lands in the shared tree and
 // tests running in parallel never meet each other's stacks.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { filesText, offlineEnv, ROOT, tarball, type EmulatorInfo, type RunResult } from "./harness";
+import { filesText, offlineEnv, PulumiCli, ROOT, tarball, type EmulatorInfo } from "./harness";
 
 /**
  * `dir/node_modules` with an entry per entry of the repository's: installed packages linked to
@@ -27,33 +27,31 @@ function linkNodeModules(dir: string): void {
   }
 }
 
-export class RootClone {
-  readonly dir: string;
+export class RootClone extends PulumiCli {
   /** The backend's directory and PULUMI_HOME, beside the clone (a clone's files stay a clone's). */
   readonly home: string;
-  readonly env: NodeJS.ProcessEnv;
-  log = "";
 
   constructor(name: string) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-`));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-home-`));
+    super(dir, offlineEnv({ home: path.join(home, "pulumi-home"), state: path.join(home, "state"), cache: path.join(home, "cache") }));
+    this.home = home;
     const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
       .split("\0")
       .filter((f) => f && fs.existsSync(path.join(ROOT, f)) && fs.statSync(path.join(ROOT, f)).isFile());
     for (const f of files) {
-      fs.mkdirSync(path.dirname(path.join(this.dir, f)), { recursive: true });
-      fs.copyFileSync(path.join(ROOT, f), path.join(this.dir, f));
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
     }
     // `npm run build`: the build in the packed package (a fixed copy while others rebuild dist/).
-    const unpacked = path.join(this.dir, ".unpack");
+    const unpacked = path.join(dir, ".unpack");
     fs.mkdirSync(unpacked);
     execFileSync("tar", ["-xzf", tarball(), "-C", unpacked]);
-    fs.renameSync(path.join(unpacked, "package", "dist"), path.join(this.dir, "dist"));
+    fs.renameSync(path.join(unpacked, "package", "dist"), path.join(dir, "dist"));
     fs.rmSync(unpacked, { recursive: true });
     // `npm install`: the repository's own dependencies, and its workspace links (this package, the
     // emulator, the examples) pointing into the clone as `npm install` makes them there.
-    linkNodeModules(this.dir);
-    const home = (this.home = fs.mkdtempSync(path.join(os.tmpdir(), `ppd-${name}-home-`)));
-    this.env = offlineEnv({ home: path.join(home, "pulumi-home"), state: path.join(home, "state"), cache: path.join(home, "cache") });
+    linkNodeModules(dir);
     fs.mkdirSync(path.join(home, "state"), { recursive: true });
   }
 
@@ -69,25 +67,16 @@ export class RootClone {
     };
   }
 
-  run(args: string[], input?: string): RunResult {
-    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
-    this.log += r.stdout + r.stderr;
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  }
-
-  must(args: string[], input?: string): RunResult {
-    const r = this.run(args, input);
-    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-    return r;
-  }
-
   /** Every file the backend wrote, concatenated. */
-  stateText(): string {
+  override stateText(): string {
     return filesText(path.join(this.home, "state"));
   }
 
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
-    fs.rmSync(this.home, { recursive: true, force: true });
+  override remove(): void {
+    try {
+      super.remove();
+    } finally {
+      fs.rmSync(this.home, { recursive: true, force: true });
+    }
   }
 }

@@ -1,6 +1,6 @@
-// Reading a stack from the e2e tests of service children (integrations, event rules, conversion):
-// resources of the state by logical name, and the Pulumi warnings an operation reported.
-import type { PulumiProject } from "./harness";
+// Reading a stack from the e2e tests: resources of the state by logical name, the Pulumi warnings
+// an operation reported, and the messages it printed.
+import type { PulumiProject, RunResult } from "./harness";
 
 /** The state of the resource of `type` named `name` (the last URN segment), if any. */
 export function resourceOf(project: PulumiProject, type: string, name: string) {
@@ -22,4 +22,22 @@ export function warningsOf(project: PulumiProject, args: string[]): string[] {
     .map((l) => JSON.parse(l).diagnosticEvent)
     .filter((d) => d?.severity === "warning")
     .map((d) => d.message as string);
+}
+
+/** How often `needle` occurs in `text`. */
+export const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+/** The "Diagnostics:" part of the CLI's output, where each resource's and the stack's messages are listed once. */
+export const diagnostics = (out: string) => out.slice(out.indexOf("Diagnostics:"));
+
+/** A failed run that names `key` and prints `detail` once, without the provider's stack trace. */
+export function expectOnceWithoutTrace(r: RunResult, key: string, detail: string): void {
+  const out = r.stdout + r.stderr;
+  expect(r.code).not.toBe(0);
+  expect(out).toContain(key);
+  // Once in the diagnostics (the progress display above it echoes the resource's error line).
+  expect(count(diagnostics(out), detail)).toBe(1);
+  expect(count(out, detail)).toBeLessThanOrEqual(2);
+  expect(out).not.toMatch(/ConfigError|PagerDutyError/);
+  expect(out).not.toMatch(/\sat (\S+ \()?\S+:\d+:\d+\)?$/m); // no "    at fn (file:line:col)" lines
 }

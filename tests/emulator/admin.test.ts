@@ -1,6 +1,6 @@
 // Admin controls (/_emulator): admin-token only, reset, statistics, clock, faults, rate limit.
 import { ADMIN_HEADER } from "../../emulator/src";
-import { admin, appToken, bearer, client, createService, type Emu, send, serviceBody, start } from "./helpers";
+import { admin, appToken, bearer, client, createService, type Emu, registry, send, serviceBody, serviceWithKey, start } from "./helpers";
 
 let e: Emu;
 beforeAll(async () => {
@@ -44,6 +44,30 @@ describe("reset", () => {
     expect((await fresh.get(`/services/${id}`)).status).toBe(404);
     expect((await fresh.get("/services")).json.services).toEqual([]);
     expect(await createService(e, fresh)).not.toBe(id);
+  });
+});
+
+describe("secrets", () => {
+  test("lists every secret handed out since start, also after the objects and the state holding them are gone", async () => {
+    const tok = await appToken(e);
+    const api = client(e, `Bearer ${tok}`);
+    const { id, key } = await serviceWithKey(e, api);
+    expect((await api.delete(`/services/${id}`)).status).toBe(204);
+    const app = (await registry(e)).apps.find((a) => a.clientId === e.seed.oauth.clientId)!;
+    const readded = (await admin(e, "POST", `/apps/${app.id}/oauth`)).json.clientSecret as string;
+    await admin(e, "POST", "/reset");
+    const res = await admin(e, "GET", "/secrets");
+    expect(res.status).toBe(200);
+    expect(res.json.truncated).toBe(false);
+    const kinds = new Map((res.json.secrets as { kind: string; value: string }[]).map((s) => [s.value, s.kind]));
+    expect(kinds.get(tok)).toBe("access_token");
+    expect(kinds.get(key)).toBe("routing_key");
+    expect(kinds.get(readded)).toBe("client_secret");
+    expect(kinds.get(e.seed.oauth.clientSecret)).toBe("client_secret");
+    expect(kinds.get(e.seed.apiKey)).toBe("api_key");
+    expect(kinds.get(e.adminToken)).toBe("admin_token");
+    expect([...kinds.values()]).toContain("password");
+    expect([...kinds.keys()]).not.toContain("");
   });
 });
 

@@ -25,6 +25,7 @@ export function issueAccessToken(
   grant: { accountId: string; userId?: string; scopes: string[]; kind: "app" | "user" },
 ): { token: string; hash: string; expiresIn: number } {
   const token = `pde_${secret()}`;
+  core.issued.record("access_token", token);
   const ttl = accessLifetime(app, grant.kind);
   const hash = tokenHash(token);
   core.state.accessTokens[hash] = {
@@ -45,6 +46,7 @@ export function issueRefreshToken(
   const now = core.clock.now();
   const chainStartedAt = grant.chainStartedAt ?? now;
   const token = `pdr_${secret()}`;
+  core.issued.record("refresh_token", token);
   const hash = tokenHash(token);
   core.state.refreshTokens[hash] = {
     accountId: grant.accountId,

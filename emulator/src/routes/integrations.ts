@@ -138,6 +138,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
         created_at: core.clock.iso(),
       };
       core.state.integrations[i.id] = i;
+      if (i.integration_key) core.issued.record("routing_key", i.integration_key);
       s.integrationIds.push(i.id);
       startLag(core, p.accountId, i.id);
       const base = baseUrl(core, req);
