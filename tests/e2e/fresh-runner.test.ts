@@ -80,7 +80,7 @@ describe("the next run of the shipped pulumi-up workflow on a fresh runner conve
     if (r.code !== 0) throw new Error(`the workflow failed (${r.code}):\n${r.stdout}`);
     // The lock the cut-off run left is removed, and what it made is recorded before `up`.
     expect(r.stdout).toMatch(/::warning title=Stale stack lock::/);
-    expect(r.summary).toMatch(/### Pulumi up of `[a-z-]+`: succeeded/);
+    expect(r.summary).toMatch(/### Pulumi up of `[a-z0-9-]+`: succeeded/);
     expect(r.summary).toMatch(/An interrupted earlier run was repaired first \(pagerduty-recover\):[\s\S]*record +urn:pulumi:/);
     await expectConverged(project(), emu, stack, N, { stack });
   });
