@@ -284,7 +284,7 @@ pulumi.export("foundId", found.id)
 pulumi.export("mailboxAddress", mailbox.integration_email)
 pulumi.export("groupedServices", grouping.services)
 # A rule's `position` is a number in the schema (a float here): shown as the integer it is.
-pulumi.export("searchRuleOrder", rules.rules.apply(lambda rs: [f"{int(r.position)}: {r.id}" for r in rs]))
+pulumi.export("searchRuleOrder", rules.rules.apply(lambda rs: [f"{r.position}: {r.id}" for r in rs]))
 pulumi.export("aiopsEnabled", enablements.enablements.apply(lambda es: next((e.enabled for e in es if e.feature == "aiops"), None)))
 pulumi.export("checkoutTeam", values.values.apply(lambda v: v.get("owning_team")))
 pulumi.export("previousFieldValues", checkout_fields.previous_values)

@@ -179,7 +179,7 @@ export const definition = defineResource({
   inputs: ruleInputs,
   outputs: z.object({
     service: z.string(),
-    position: z.number(),
+    position: z.number().int(),
     disabled: z.boolean(),
     conditions: conditions.nullable(),
     timeFrame: timeFrame.nullable(),
