@@ -1,5 +1,7 @@
-// Interrupted `pulumi up` with the real CLI and the emulator: kill -9 early, midway and late (the
-// CLI's process group, or the whole session as a lost machine), one SIGINT. The emulator makes the
+// Interrupted `pulumi up` with the real CLI and the emulator, on the machine that ran it (its journal
+// kept): kill -9 early (the CLI's process group) and late (the whole session), one SIGINT. A lost
+// machine whose next run is on a fresh runner is tests/e2e/fresh-runner.test.ts (the TypeScript door)
+// and plugin-fresh-runner.test.ts (the package door). The emulator makes the
 // objects at once and delays the replies (`after` faults), as the real service carries out a
 // request whatever happens to its client. After the documented recovery, the emulator must hold
 // exactly the objects the state records and a preview must be clean.
@@ -70,34 +72,6 @@ test("early: the CLI's process group is killed after the first service is made; 
   await expectConverged(project, emu, "early", N);
 });
 
-test("midway: the whole session is killed (a lost machine) while children are made; cancel, pagerduty-recover, up", async () => {
-  newStack(project, "midway", N);
-  await interruptedUp("midway", (c) => c.children >= 2, "session");
-  project.must(["cancel", "--yes"]);
-  const r = recover(project);
-  expect(r.code).toBe(0);
-  expect(r.out).toMatch(/record +urn:pulumi:midway::crash::/);
-  project.must(["up", "--yes", "--skip-preview"]);
-  await expectConverged(project, emu, "midway", N);
-});
-
-test("lost machine, another runner (no journal): `up` adopts from the stack's state; pagerduty-recover then clears the stale pending creates", async () => {
-  newStack(project, "lost", N);
-  await interruptedUp("lost", (c) => c.services >= 1, "session");
-  fs.rmSync(journalDir(), { recursive: true, force: true });
-  project.must(["cancel", "--yes"]);
-  const up = project.must(["up", "--yes", "--skip-preview"]);
-  expect(up.stdout.replace(/\s+/g, " ")).toMatch(
-    /service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: an earlier deployment of this stack was interrupted/,
-  );
-  expect(up.stdout).not.toMatch(/already been taken/);
-  const dry = recover(project, ["--dry-run"]);
-  expect(dry.code).toBe(0);
-  expect(dry.out).toMatch(/Dry run: nothing was changed/);
-  expect(recover(project).code).toBe(0);
-  await expectConverged(project, emu, "lost", N);
-});
-
 test("late: the whole session is killed after every child was made, before any reply was recorded", async () => {
   newStack(project, "late", N);
   await interruptedUp("late", (c) => c.children >= 2 * N, "session");
@@ -130,7 +104,7 @@ test("nothing the recovery wrote or printed holds a secret", async () => {
     .join("\n");
   expect(fs.statSync(journalDir()).mode & 0o777).toBe(0o700);
   const keys: string[] = [];
-  for (const prefix of ["early", "midway", "lost", "late", "sigint"]) {
+  for (const prefix of ["early", "late", "sigint"]) {
     for (const i of (await inventory(emu, prefix)).integrations) {
       const r = await emu.api<{ integration: { integration_key?: string } }>("GET", `/services/${i.service}/integrations/${i.id}`);
       if (r.body.integration.integration_key) keys.push(r.body.integration.integration_key);
