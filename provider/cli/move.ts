@@ -26,8 +26,7 @@ import { DOORS, recordedKind, recordedType } from "../kernel/recorded-type";
 import { DEFAULT_ACCOUNT } from "../config";
 import { RESOURCES, isResourceKind } from "../registry";
 import { SETTING_NAMES } from "../settings";
-import type { FlagValues } from "./command-line";
-import { fill } from "./command-line";
+import { fill, STACK_FLAGS, type StackOptions, stackOptions } from "./command-line";
 import { main, type Command } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 
@@ -50,19 +49,7 @@ Options:
 
 Exit codes: 0 moved (or nothing to move), 1 refused or failed, 2 usage.`;
 
-export interface MoveOptions {
-  stack?: string;
-  cwd: string;
-  dryRun: boolean;
-}
-
-const FLAGS = { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" } } as const;
-
-const moveOptions = (values: FlagValues<typeof FLAGS>): MoveOptions => ({
-  cwd: values.cwd ?? process.cwd(),
-  dryRun: values["dry-run"] ?? false,
-  ...(values.stack ? { stack: values.stack } : {}),
-});
+export type MoveOptions = StackOptions;
 
 /** One entry of `pulumi import --file`: `parent` names an entry of the file's `nameTable`. */
 export interface ImportEntry {
@@ -209,11 +196,11 @@ export function move(opts: MoveOptions, out: (line: string) => void, pulumi: Pul
   return 0;
 }
 
-export const MOVE: Command<typeof FLAGS, MoveOptions> = {
+export const MOVE: Command<typeof STACK_FLAGS, MoveOptions> = {
   bin: "pagerduty-move",
   help: HELP,
-  flags: FLAGS,
-  options: moveOptions,
+  flags: STACK_FLAGS,
+  options: stackOptions,
   run: async (opts, terminal) => move(opts, (line) => terminal.out(`${line}\n`)),
 };
 
