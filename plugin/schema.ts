@@ -190,7 +190,7 @@ export function buildSchema(definitions: readonly ResourceDefinition[], options:
     language: {
       python: { packageName: "pulumi_pagerduty_dynamic", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: "pagerduty-dynamic/sdk/go/pagerdutydynamic" },
-      nodejs: { packageName: "pulumi-pagerduty-dynamic-sdk" },
+      nodejs: { packageName: "pulumi-pagerduty-dynamic-sdk", respectSchemaVersion: true },
     },
   };
 }

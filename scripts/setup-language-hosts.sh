@@ -2,24 +2,28 @@
 # Makes the language hosts and the SDK generator that programs in other languages than Node.js
 # need, offline, and prints the directory holding them (last line of stdout). Built from Go
 # modules once, cached beside the Pulumi CLI of scripts/setup-pulumi.sh (docs/building-pulumi.md):
-# - pulumi-language-yaml from github.com/pulumi/pulumi-yaml (a current release: the proxy serves it);
+# - pulumi-language-yaml from github.com/pulumi/pulumi-yaml: v1.30.0, a release with GeneratePackage and
+#   Link (since v1.26.2), which `pulumi package add` asks of the host since CLI 3.219, that the proxy
+#   serves and that builds with the pkg/sdk versions it was released with;
 # - pulumi-language-python from github.com/pulumi/pulumi/sdk/v3 at the last release that held it as
 #   a package (the proxy refuses its own module, as for Node.js), with its exec shim
 #   (pulumi-language-python-exec) taken from the same module;
 # - pulumi-sdkgen (scripts/sdkgen/main.go): SDKs from a schema with pkg/v3's code generators, since
-#   none of these hosts answers GeneratePackage.
+#   neither of the Python and Node.js hosts answers GeneratePackage (`--local` as `pulumi package add`).
 # A user with a current Pulumi install needs none of this: its hosts generate SDKs themselves.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 version=$(node -p "require('$here/node_modules/@pulumi/pulumi/package.json').version")
 cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
-yaml_version=${PULUMI_YAML_VERSION:-1.25.0}
+yaml_version=${PULUMI_YAML_VERSION:-1.30.0}
 python_version=${PULUMI_LANGUAGE_PYTHON_FALLBACK:-3.68.0}
 # The generator's source is part of the key: a change to it rebuilds.
 sdkgen_hash=$(sha256sum "$here/scripts/sdkgen/main.go" | cut -c1-12)
-bin="$cache/language-hosts-v$version/bin"
 stamp="yaml $yaml_version; python sdk/v3@v$python_version; sdkgen $sdkgen_hash"
+# One directory per build: checkouts of other versions of this script (other branches, worktrees)
+# sharing the cache each keep theirs instead of rebuilding over one another's.
+bin="$cache/language-hosts-v$version/$(printf '%s' "$stamp" | sha256sum | cut -c1-12)/bin"
 log() { echo "setup-language-hosts: $*" >&2; }
 
 if [ -f "$bin/.complete" ] && [ "$(cat "$bin/.complete")" = "$stamp" ]; then

@@ -55,6 +55,22 @@ export const fill = (paragraph: string, width = 100): string =>
 /** Names as prose: "A", "A or B", "A, B or C". */
 export const orList = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? ""));
 
+/** What the bins that change a stack's state take (pagerduty-recover, pagerduty-move): which stack, where, and a dry run. */
+export interface StackOptions {
+  stack?: string;
+  cwd: string;
+  dryRun: boolean;
+}
+
+export const STACK_FLAGS = { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" } } as const;
+
+/** The stack options the flags mean: the selected stack and the current directory unless given. */
+export const stackOptions = (values: FlagValues<typeof STACK_FLAGS>): StackOptions => ({
+  cwd: values.cwd ?? process.cwd(),
+  dryRun: values["dry-run"] ?? false,
+  ...(values.stack ? { stack: values.stack } : {}),
+});
+
 /** The usage line: --help's text up to its first blank line. */
 export const usageLine = (help: string): string => help.split("\n\n")[0];
 

@@ -38,7 +38,7 @@ import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../r
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
-import { fill, orList, type FlagValues } from "./command-line";
+import { fill, orList, STACK_FLAGS, type StackOptions, stackOptions } from "./command-line";
 import { main, systemTerminal, type Command } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { configValues, providerSettings } from "./stack-config";
@@ -66,19 +66,7 @@ that could not be searched) or another error, 2 usage.`;
 /** Resource types this package creates objects for, by the type the state records. */
 export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_KINDS;
 
-export interface RecoverOptions {
-  stack?: string;
-  cwd: string;
-  dryRun: boolean;
-}
-
-const FLAGS = { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" } } as const;
-
-const recoverOptions = (values: FlagValues<typeof FLAGS>): RecoverOptions => ({
-  cwd: values.cwd ?? process.cwd(),
-  dryRun: values["dry-run"] ?? false,
-  ...(values.stack ? { stack: values.stack } : {}),
-});
+export type RecoverOptions = StackOptions;
 
 // ---- the state ---------------------------------------------------------------------------------
 
@@ -495,11 +483,11 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
   return 0;
 }
 
-export const RECOVER: Command<typeof FLAGS, RecoverOptions> = {
+export const RECOVER: Command<typeof STACK_FLAGS, RecoverOptions> = {
   bin: "pagerduty-recover",
   help: HELP,
-  flags: FLAGS,
-  options: recoverOptions,
+  flags: STACK_FLAGS,
+  options: stackOptions,
   run: (opts, terminal) => recover(opts, (line) => terminal.out(`${line}\n`), { err: terminal.say }),
 };
 

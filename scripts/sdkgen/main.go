@@ -4,7 +4,11 @@
 // hosts the module proxy lets us build do not have (docs/building-pulumi.md); this calls the same
 // generators directly. Built by scripts/setup-language-hosts.sh into the cache, never committed.
 //
-// Usage: pulumi-sdkgen <schema.json> <python|go|nodejs> <out dir>
+// Usage: pulumi-sdkgen [--local] <schema.json> <python|go|nodejs> <out dir>
+//
+// --local generates an SDK for use from a directory, as `pulumi package gen-sdk --local` and `pulumi
+// package add` do: the Node.js one then compiles itself when npm installs it (a postinstall script
+// running tsc), where the published form is built and packed first.
 package main
 
 import (
@@ -25,17 +29,22 @@ import (
 const tool = "pulumi-sdkgen"
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: pulumi-sdkgen <schema.json> <python|go|nodejs> <out dir>")
+	args := os.Args[1:]
+	local := len(args) > 0 && args[0] == "--local"
+	if local {
+		args = args[1:]
+	}
+	if len(args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: pulumi-sdkgen [--local] <schema.json> <python|go|nodejs> <out dir>")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
+	if err := run(args[0], args[1], args[2], local); err != nil {
 		fmt.Fprintln(os.Stderr, "pulumi-sdkgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(schemaPath, language, out string) error {
+func run(schemaPath, language, out string, local bool) error {
 	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
 		return err
@@ -58,7 +67,7 @@ func run(schemaPath, language, out string) error {
 	case "go":
 		files, err = gogen.GeneratePackage(tool, pkg, nil)
 	case "nodejs":
-		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
+		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, local, noPackages{})
 	default:
 		return fmt.Errorf("unknown language %q (python, go or nodejs)", language)
 	}
