@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
 import { EU_PREFIX } from "./region";
-import { EVENTS_PATH } from "./routes/events";
+import { EVENTS_PATH } from "./routing/events-api";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
 import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";

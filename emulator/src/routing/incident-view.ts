@@ -1,7 +1,7 @@
 // What an orchestration adds to an incident's representation: its priority (a reference to one of
 // the account's priorities, GET /priorities), null when no rule set one.
 import { reference } from "../http";
-import { prioritiesOf } from "../routes/catalog";
+import { prioritiesOf } from "../catalog";
 import type { IncidentRecord } from "../store";
 
 export function priorityRef(base: string, i: IncidentRecord) {

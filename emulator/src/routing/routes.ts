@@ -9,12 +9,12 @@ import type { EmulatorCore } from "../core";
 import { EventError, invalid, notFound } from "../errors";
 import { baseUrl, type Handler, intParam, many, paginate, params, query, rest, single, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
-import { cacheVariablesOf } from "../cache-variables";
+import { cacheVariablesOf } from "../kinds/cache-variable/model";
 import { restBase } from "../region";
-import { parseEvent } from "../routes/events";
-import { findIncident } from "../routes/incidents";
+import { parseEvent } from "./events-api";
+import { findIncident } from "../kinds/incident";
 import type { AlertRecord, IncidentRecord } from "../store";
-import { alertStatus, alertsOf, forgetEvents, releaseHeld, renderAlert } from "./alerts";
+import { alertStatus, alertsOf, forgetEvents, releaseHeld, renderAlert } from "../kinds/alert/model";
 import { processEvent } from "./process";
 import { findTrace, memoryOf } from "./trace";
 
