@@ -1,5 +1,7 @@
 // The fastify application: parsers, the request pipeline (faults → Accept → auth → rate limit
-// → scope; `after` faults when the reply leaves), error mapping to the registry, statistics and persistence hooks, and the routes.
+// → scope; `after` faults when the reply leaves), error mapping to the registry, statistics and
+// persistence hooks, the lag gate, and the routes: each kind's plugin (kinds/), then the catalogue,
+// identity and admin areas every kind shares.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
@@ -10,23 +12,9 @@ import type { FaultAction } from "./faults";
 import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
 import { isEu, requireRegion, stripEuPrefix } from "./region";
-import { registerAlertGroupingSettings } from "./kinds/alert-grouping-setting";
-import { registerAudit } from "./kinds/audit-record";
-import { registerBusinessServices } from "./kinds/business-service";
-import { registerCacheVariables } from "./kinds/cache-variable";
 import { registerCatalog } from "./catalog";
-import { registerCustomFields } from "./kinds/custom-field";
-import { registerFieldOptions } from "./kinds/custom-field/options";
-import { registerEnablements } from "./kinds/enablement";
 import { registerEscalationPolicies } from "./escalation-policies";
-import { registerEvents } from "./routing/events-api";
-import { registerIncidents } from "./kinds/incident";
-import { registerIntegrations } from "./kinds/integration";
-import { registerOrchestrations } from "./kinds/orchestration";
-import { registerRules } from "./kinds/event-rule";
-import { registerServiceDependencies } from "./kinds/service-dependency";
-import { registerServices } from "./kinds/service";
-import { registerRouting } from "./routing/routes";
+import type { AnyKind } from "./kinds/kind";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -145,8 +133,8 @@ function asEventError(e: ApiError): ApiError | EventError {
 /** 404 naming the path as the client sent it (before the /eu rewrite). */
 const notServed = (req: FastifyRequest): ApiError => new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.originalUrl.split("?")[0]}`]);
 
-/** `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
-export function buildApp(core: EmulatorCore, https?: { cert: string; key: string }): FastifyInstance {
+/** `kinds`: the kinds served (kinds/index.ts); `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
+export function buildApp(core: EmulatorCore, kinds: readonly AnyKind[], https?: { cert: string; key: string }): FastifyInstance {
   const app = Fastify({
     ...(https ? { https } : {}),
     // Route body schemas (schemas.ts): every problem reported, nothing coerced; the service's error body.
@@ -175,7 +163,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
 
   app.addHook("onRequest", async (req, reply) => {
     const config = req.routeOptions.config;
-    // The EU events host is served under /eu too (routes/events.ts).
+    // The EU events host is served under /eu too (kinds/alert/).
     if (isEu(req) && config.area !== "rest" && config.area !== "events") throw notServed(req);
     if (config.area === "admin") return;
     if (core.faults.size && req.routeOptions.url) {
@@ -229,24 +217,12 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     for (const method of [r.method].flat()) if (method !== "HEAD") core.routes.push({ method, url: r.url });
   });
 
-  registerLagGate(app, core);
-  registerServices(app, core);
-  registerIntegrations(app, core);
-  registerRules(app, core);
-  registerCustomFields(app, core);
-  registerFieldOptions(app, core);
-  registerEnablements(app, core);
-  registerOrchestrations(app, core);
-  registerCacheVariables(app, core);
-  registerAudit(app, core);
+  for (const k of kinds) if (k.beforeRequest) app.addHook("onRequest", async () => k.beforeRequest?.(core));
+  registerLagGate(app, core, kinds);
+  // Each kind in a context of its own, given the core (fastify's encapsulation): the hooks above apply to all.
+  for (const k of kinds) app.register(k.routes, { core });
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);
-  registerIncidents(app, core);
-  registerEvents(app, core);
-  registerRouting(app, core);
-  registerAlertGroupingSettings(app, core);
-  registerBusinessServices(app, core);
-  registerServiceDependencies(app, core);
   registerOAuth(app, core);
   registerAdmin(app, core);
   return app;

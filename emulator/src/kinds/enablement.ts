@@ -1,16 +1,31 @@
-// Enablements of a service, addressed by feature name. Only `aiops` exists; unset means
-// enabled with `updated_at: null`. An account without the entitlement gets warnings, not errors.
+// The enablement kind: a service's enablements, addressed by feature name, kept on its record
+// (ServiceRecord.enablements), so they go with it. Only `aiops` exists; unset means enabled with
+// `updated_at: null`. An account without the entitlement gets warnings, not errors.
 import type { FastifyInstance } from "fastify";
-import { audit } from "./audit-record/model";
 import type { EmulatorCore } from "../core";
 import { invalid } from "../errors";
 import { baseUrl, params, reference, rest, who } from "../http";
 import { SCOPES } from "../oauth/scopes";
+import { envelope, object } from "../schemas";
 import type { ServiceRecord } from "../store";
-import { enablementBody } from "../schemas";
+import { audit } from "./audit-record/model";
+import { defineKind, type KindOptions } from "./kind";
 import { findService, serviceRef } from "./service/model";
 
-export const FEATURES = ["aiops"] as const;
+const FEATURES = ["aiops"] as const;
+
+export const kind = defineKind({
+  name: "enablement",
+  tables: {},
+  routes,
+  lag: { never: "a service's enablements are its settings: hidden with the service, whose paths hold them" },
+  example: {
+    create: (ids) => ({ method: "PUT", path: `/services/${ids.service}/enablements/aiops`, body: { enablement: { enabled: false } } }),
+    found: (_made, ids) => ({ get: `/services/${ids.service}/enablements` }),
+  },
+});
+
+const enablementBody = envelope("enablement", object({ enabled: { type: "boolean" } }, ["enabled"]));
 
 function render(core: EmulatorCore, s: ServiceRecord, feature: string) {
   const e = s.enablements[feature];
@@ -23,7 +38,7 @@ function render(core: EmulatorCore, s: ServiceRecord, feature: string) {
   };
 }
 
-export function registerEnablements(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/services/:id/enablements", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     return { enablements: FEATURES.map((f) => render(core, s, f)) };

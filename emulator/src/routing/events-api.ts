@@ -1,15 +1,12 @@
 // Events API v2: `POST /v2/enqueue`, as PagerDuty's events host answers it (events.pagerduty.com;
 // events.eu.pagerduty.com is `/eu/v2/enqueue` here, as the EU REST host is `/eu`). No Authorization:
 // the body's `routing_key` is an events integration's `integration_key`. The event is checked here
-// and answered 202; what it does (its service's orchestration, alerts, incidents) is routing/'s: a
-// disabled service or one in maintenance opens nothing and changes nothing, yet the event is
-// accepted. The reply's `x-emulator-event-id` header names the event's trace (`/_emulator/events`).
-import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
-import type { EmulatorCore } from "../core";
+// and answered 202 (the route: kinds/alert/); what it does (its service's orchestration, alerts,
+// incidents) is routing/'s: a disabled service or one in maintenance opens nothing and changes
+// nothing, yet the event is accepted. The reply's `x-emulator-event-id` header names the event's
+// trace (`/_emulator/events`).
 import { EventError } from "../errors";
 import { SEVERITIES, type Severity } from "../kinds/incident/model";
-import { EVENT_ID_HEADER, processEvent } from "./process";
 import { isObject, type Json } from "../validate";
 
 export const EVENTS_PATH = "/v2/enqueue";
@@ -84,25 +81,4 @@ export function parseEvent(body: unknown, opts: { routingKey: boolean } = { rout
   }
   if (errors.length) throw new EventError("invalid_event", errors);
   return { routing_key: key, event_action: action as Action, dedup_key: dedup, summary, severity };
-}
-
-export function registerEvents(app: FastifyInstance, core: EmulatorCore): void {
-  app.route({
-    method: "POST",
-    url: EVENTS_PATH,
-    config: { area: "events" },
-    handler: (req, reply) => {
-      const e = parseEvent(req.body);
-      const integration = Object.values(core.state.integrations).find((i) => i.integration_key === e.routing_key);
-      // An integration still in its consistency-lag window works: the events pipeline does not read
-      // the REST API's replicas, and the key was in the create's reply.
-      if (!integration) throw new EventError("invalid_event", ["Invalid routing key"]);
-      const s = core.state.services[integration.serviceId];
-      const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");
-      core.stats.events.accepted++;
-      const trace = processEvent(core, s, integration, { body: req.body as Json, eventAction: e.event_action, dedupKey });
-      reply.code(202).header(EVENT_ID_HEADER, trace.id);
-      return { status: "success", message: "Event processed", dedup_key: dedupKey };
-    },
-  });
 }

@@ -1,16 +1,57 @@
-// Alert grouping settings: list (cursor pages, `service_ids[]`), create, show, update, delete. A
-// setting groups the alerts of its services; a service belongs to at most one (grouping-membership.ts),
-// and while it does its `alert_grouping_parameters` read as a reference to the setting.
+// The alert grouping setting kind: list (cursor pages, `service_ids[]`), create, show, update,
+// delete. A setting groups the alerts of its services; a service belongs to at most one (model.ts),
+// and while it does its `alert_grouping_parameters` read as a reference to the setting. A deleted
+// service leaves its setting, and a setting left without services goes.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { ApiError, invalid, notFound } from "../../errors";
-import { settingOf } from "./model";
 import { baseUrl, intParam, MAX_LIMIT, many, params, query, rest, single, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { createSettingBody, type GROUPING_SETTING_TYPES, updateSettingBody } from "../../schemas";
-import { findService, startLag } from "../service/model";
-import { type AlertGroupingSettingRecord, owned } from "../../store";
+import { envelope, nullable, object, reference, type Schema } from "../../schemas";
+import { owned } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
+import { defineKind, type KindOptions } from "../kind";
+import { findService } from "../service/model";
+import { type AlertGroupingSettingRecord, leaveSetting, settingOf } from "./model";
+
+const ONE = "/alert_grouping_settings/:id";
+
+export const kind = defineKind({
+  name: "alert grouping setting",
+  tables: { alertGroupingSettings: {} },
+  routes,
+  lag: {
+    paths: [ONE],
+    find: (core, p, accountId) => {
+      const g = owned(core.state.alertGroupingSettings, p.id, accountId);
+      return g && { id: g.id, missing: `Alert grouping setting ${g.id}` };
+    },
+  },
+  serviceDeleted: (core, s) => leaveSetting(core, s.id),
+  example: {
+    create: (ids) => ({
+      method: "POST",
+      path: "/alert_grouping_settings",
+      body: { alert_grouping_setting: { type: "time", config: { timeout: 0 }, services: [{ id: ids.service, type: "service_reference" }] } },
+    }),
+    found: ({ id }) => ({ get: `/alert_grouping_settings/${id}` }),
+  },
+});
+
+/** The grouping types of `/alert_grouping_settings` (the description's enum). */
+const GROUPING_SETTING_TYPES = ["content_based", "content_based_intelligent", "intelligent", "time"] as const;
+const SETTING_FIELDS: Record<string, Schema> = {
+  name: nullable({ type: "string", maxLength: 255 }),
+  description: nullable({ type: "string", maxLength: 1024 }),
+  type: { type: "string", enum: [...GROUPING_SETTING_TYPES] },
+  // Checked per type by the handler (parseConfig).
+  config: nullable({ type: "object" }),
+  services: { type: "array", items: reference },
+};
+/** POST /alert_grouping_settings: the Terraform provider always sends `type`, `config` and `services`. */
+const createSettingBody = envelope("alert_grouping_setting", object(SETTING_FIELDS, ["type", "services"]));
+/** PUT /alert_grouping_settings/{id}: absent fields stay, `services` included (the description says so). */
+const updateSettingBody = envelope("alert_grouping_setting", object(SETTING_FIELDS));
 
 type SettingType = (typeof GROUPING_SETTING_TYPES)[number];
 
@@ -119,7 +160,7 @@ function find(core: EmulatorCore, req: FastifyRequest): AlertGroupingSettingReco
   return g;
 }
 
-export function registerAlertGroupingSettings(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/alert_grouping_settings", SCOPES.servicesRead, (req) => {
     const q = query(req);
     const only = new Set(many(q, "service_ids"));
@@ -173,21 +214,21 @@ export function registerAlertGroupingSettings(app: FastifyInstance, core: Emulat
       };
       join(core, g);
       core.state.alertGroupingSettings[g.id] = g;
-      startLag(core, p.accountId, g.id);
+      core.startLag(p.accountId, g.id);
       reply.code(201);
       return { alert_grouping_setting: render(core, baseUrl(core, req), g) };
     },
     createSettingBody,
   );
 
-  rest(app, "GET", "/alert_grouping_settings/:id", SCOPES.servicesRead, (req) => ({
+  rest(app, "GET", ONE, SCOPES.servicesRead, (req) => ({
     alert_grouping_setting: render(core, baseUrl(core, req), find(core, req)),
   }));
 
   rest(
     app,
     "PUT",
-    "/alert_grouping_settings/:id",
+    ONE,
     SCOPES.servicesWrite,
     (req) => {
       const g = find(core, req);
@@ -211,7 +252,7 @@ export function registerAlertGroupingSettings(app: FastifyInstance, core: Emulat
     updateSettingBody,
   );
 
-  rest(app, "DELETE", "/alert_grouping_settings/:id", SCOPES.servicesWrite, (req, reply) => {
+  rest(app, "DELETE", ONE, SCOPES.servicesWrite, (req, reply) => {
     const g = find(core, req);
     delete core.state.alertGroupingSettings[g.id];
     return reply.code(204).send();

@@ -4,7 +4,27 @@
 // explains a 400 of the create by it. Settings hold the membership; services never copy it.
 import type { EmulatorCore } from "../../core";
 import { reference } from "../../http";
-import type { AlertGroupingSettingRecord } from "../../store";
+
+declare module "../../store" {
+  interface KindTables {
+    alertGroupingSettings: Record<string, AlertGroupingSettingRecord>;
+  }
+}
+
+/** An alert grouping setting (`/alert_grouping_settings`): one grouping configuration for its services. */
+export interface AlertGroupingSettingRecord {
+  id: string;
+  accountId: string;
+  name: string | null;
+  description: string | null;
+  type: string;
+  /** As validated for `type` (only that type's keys). */
+  config: Record<string, unknown>;
+  /** Service ids, in the order given; a service belongs to at most one setting. */
+  serviceIds: string[];
+  created_at: string;
+  updated_at: string;
+}
 
 /** The setting `serviceId` belongs to, if any. */
 export function settingOf(core: EmulatorCore, serviceId: string): AlertGroupingSettingRecord | undefined {

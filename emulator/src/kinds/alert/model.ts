@@ -7,10 +7,60 @@
 // resolve came first. Resolving an incident (through the REST API too) resolves its alerts.
 import type { EmulatorCore } from "../../core";
 import { reference } from "../../http";
-import { openIncident, openNew, type Severity, transition, urgencyFor } from "../incident/model";
-import { serviceRef } from "../service/model";
-import type { AlertRecord, IncidentPlan, IncidentRecord, ServiceRecord } from "../../store";
 import { memoryOf, type Outcome } from "../../routing/trace";
+import type { ServiceRecord } from "../../store";
+import { dropCacheValues } from "../cache-variable/model";
+import { type IncidentRecord, openIncident, openNew, type Severity, transition, urgencyFor } from "../incident/model";
+import { serviceRef } from "../service/model";
+
+declare module "../../store" {
+  interface KindTables {
+    alerts: Record<string, AlertRecord>;
+    /** Ids of suspended alerts still held (`releaseHeld` triggers them when their time comes). */
+    heldAlerts: string[];
+  }
+}
+
+/**
+ * An alert: what a trigger event makes on its service (routing/process.ts). One is open per
+ * integration and dedup key; a suppressed one has no incident, a suspended one has none until
+ * `heldUntil`, then opens one with `held`.
+ */
+export interface AlertRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  integrationId: string;
+  incidentId: string | null;
+  alert_key: string;
+  status: "triggered" | "resolved";
+  suppressed: boolean;
+  severity: string;
+  summary: string;
+  created_at: string;
+  resolved_at: string | null;
+  /** The alert body as served (PD-CEF fields, custom details, links and images). */
+  body: Record<string, unknown>;
+  /** Trigger events deduplicated into it, the first included. */
+  triggers: number;
+  /** The event (trace id) that made it. */
+  eventId: string;
+  /** Suspended: epoch ms when it triggers, and the incident it then opens. */
+  heldUntil?: number;
+  held?: IncidentPlan;
+  /** Automation actions and webhooks its orchestration named: recorded, never run or sent. */
+  recorded?: Record<string, unknown>[];
+}
+
+/** What an orchestration decided for the incident an alert opens. */
+export interface IncidentPlan {
+  title: string;
+  severity: string;
+  priorityId?: string;
+  escalationPolicyId?: string;
+  notes: string[];
+  customFields: Record<string, string>;
+}
 
 export const alertsOf = (core: EmulatorCore, s: ServiceRecord): AlertRecord[] =>
   (s.alertIds ?? []).map((id) => core.state.alerts[id]).filter((a) => a !== undefined);
@@ -140,12 +190,11 @@ export function renderAlert(core: EmulatorCore, base: string, a: AlertRecord) {
   };
 }
 
-/** A deleted service's alerts go with it, and the values of its cache variables. */
-export function dropRoutingState(core: EmulatorCore, s: ServiceRecord, cacheVariableIds: readonly string[]): void {
+/** A service's alerts go (it is deleted, or events are forgotten). */
+export function dropAlerts(core: EmulatorCore, s: ServiceRecord): void {
   const ids = new Set(s.alertIds ?? []);
   for (const id of ids) delete core.state.alerts[id];
   core.state.heldAlerts = core.state.heldAlerts.filter((id) => !ids.has(id));
-  for (const id of cacheVariableIds) delete core.state.cacheValues[id];
 }
 
 /**
@@ -153,10 +202,11 @@ export function dropRoutingState(core: EmulatorCore, s: ServiceRecord, cacheVari
  * cache variable values and trigger counts go; its traces stay (they are history). A routing test
  * starts each run with this, so a run does not see the open alerts and counts of the one before.
  */
-export function forgetEvents(core: EmulatorCore, s: ServiceRecord, cacheVariableIds: readonly string[]): { alerts: number; incidents: number } {
+export function forgetEvents(core: EmulatorCore, s: ServiceRecord): { alerts: number; incidents: number } {
   const gone = { alerts: s.alertIds?.length ?? 0, incidents: s.incidentIds?.length ?? 0 };
   for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
-  dropRoutingState(core, s, cacheVariableIds);
+  dropAlerts(core, s);
+  dropCacheValues(core, s.id);
   s.alertIds = [];
   s.incidentIds = [];
   const counts = memoryOf(core.state).thresholds;

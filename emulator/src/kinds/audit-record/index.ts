@@ -1,12 +1,27 @@
-// Audit records of a service, newest first, with cursor pagination and a since/until window
-// (since defaults to 24 h ago, until to now, and until may be at most 31 days after since).
-// Records stay listable after the service is deleted: that is what an audit trail is for.
+// The audit record kind: a service's records, newest first, with cursor pagination and a
+// since/until window (since defaults to 24 h ago, until to now, and until may be at most 31 days
+// after since). Every write of a service or its children makes one (model.ts). Records stay
+// listable after the service is deleted: that is what an audit trail is for.
 import type { FastifyInstance } from "fastify";
-import type { EmulatorCore } from "../../core";
 import { ApiError, notFound } from "../../errors";
 import { intParam, MAX_LIMIT, params, query, rest, single, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { type AuditRecord, owned } from "../../store";
+import { owned } from "../../store";
+import { defineKind, type KindOptions } from "../kind";
+import type { AuditRecord } from "./model";
+
+export const kind = defineKind({
+  name: "audit record",
+  tables: { auditRecords: [], auditSeq: 0 },
+  routes,
+  lag: { never: "a record has no window of its own: the listing leaves out a record about an object in its window (lag.visible by the object)" },
+  serviceDeleted: { kept: "an audit trail outlives what it records: a deleted service's records stay listable" },
+  example: {
+    // Every write makes one: here an update of the service.
+    create: (ids) => ({ method: "PUT", path: `/services/${ids.service}`, body: { service: { description: "audited" } } }),
+    found: (_made, ids) => ({ list: `/services/${ids.service}/audit/records`, key: "records" }),
+  },
+});
 
 const DAY = 86_400_000;
 
@@ -35,7 +50,7 @@ function resourceIds(r: AuditRecord): string[] {
   return [r.serviceId, details?.resource?.id ?? r.serviceId];
 }
 
-export function registerAudit(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/services/:id/audit/records", SCOPES.auditRead, (req) => {
     const p = who(req);
     const id = params(req).id;

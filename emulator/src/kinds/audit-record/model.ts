@@ -1,9 +1,28 @@
 // Audit records: one per change to a service or one of its children, listing changed fields
-// with before/after values, who acted and with which kind of credential.
+// with before/after values, who acted and with which kind of credential. Every kind that changes a
+// service or its children records here (`audit`).
 import type { Principal } from "../../auth";
 import type { EmulatorCore } from "../../core";
 import type { Reference } from "../../http";
 import type { ActorRef } from "../../store";
+
+declare module "../../store" {
+  interface KindTables {
+    auditRecords: AuditRecord[];
+    /** The last record's `seq`. */
+    auditSeq: number;
+  }
+}
+
+export interface AuditRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Epoch ms, for the since/until window and ordering. */
+  at: number;
+  seq: number;
+  body: Record<string, unknown>;
+}
 
 export type AuditAction = "create" | "update" | "delete";
 

@@ -1,16 +1,46 @@
-// Business services, minimal: enough to be a side of a service dependency (create, list, show,
-// delete). Teams and subscribers are not modelled.
+// The business service kind, minimal: enough to be a side of a service dependency (create, list,
+// show, delete). Teams and subscribers are not modelled. A deleted one takes its dependencies along.
 import type { FastifyInstance } from "fastify";
-import type { EmulatorCore } from "../../core";
-import { dropDependencies } from "../service-dependency/model";
 import { notFound } from "../../errors";
 import { baseUrl, paginate, params, query, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { businessServiceBody } from "../../schemas";
-import { findBusinessService } from "./model";
-import { startLag } from "../service/model";
-import { type BusinessServiceRecord, owned } from "../../store";
+import { envelope, nullable, object } from "../../schemas";
+import { owned } from "../../store";
 import type { Json } from "../../validate";
+import { defineKind, type KindOptions } from "../kind";
+import { dropDependencies } from "../service-dependency/model";
+import { type BusinessServiceRecord, findBusinessService } from "./model";
+
+const ONE = "/business_services/:id";
+
+export const kind = defineKind({
+  name: "business service",
+  tables: { businessServices: {} },
+  routes,
+  lag: {
+    paths: [ONE],
+    find: (core, p, accountId) => {
+      const b = owned(core.state.businessServices, p.id, accountId);
+      return b && { id: b.id, missing: `Business service ${b.id}` };
+    },
+  },
+  example: {
+    create: () => ({ method: "POST", path: "/business_services", body: { business_service: { name: "Example" } } }),
+    found: ({ id }) => ({ get: `/business_services/${id}` }),
+  },
+});
+
+const businessServiceBody = envelope(
+  "business_service",
+  object(
+    {
+      name: { type: "string", minLength: 1, maxLength: 255, pattern: "\\S" },
+      description: nullable({ type: "string" }),
+      point_of_contact: nullable({ type: "string" }),
+    },
+    ["name"],
+  ),
+);
 
 function render(base: string, b: BusinessServiceRecord) {
   return {
@@ -26,7 +56,7 @@ function render(base: string, b: BusinessServiceRecord) {
   };
 }
 
-export function registerBusinessServices(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/business_services", SCOPES.servicesRead, (req) => {
     const mine = Object.values(core.state.businessServices).filter((b) => b.accountId === who(req).accountId);
     const list = core.lag.visible(mine, (b) => b.id).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
@@ -50,18 +80,18 @@ export function registerBusinessServices(app: FastifyInstance, core: EmulatorCor
         created_at: core.clock.iso(),
       };
       core.state.businessServices[b.id] = b;
-      startLag(core, b.accountId, b.id);
+      core.startLag(b.accountId, b.id);
       // The description answers this create with 200, not 201.
       return { business_service: render(baseUrl(core, req), b) };
     },
     businessServiceBody,
   );
 
-  rest(app, "GET", "/business_services/:id", SCOPES.servicesRead, (req) => ({
+  rest(app, "GET", ONE, SCOPES.servicesRead, (req) => ({
     business_service: render(baseUrl(core, req), findBusinessService(core, req, params(req).id)),
   }));
 
-  rest(app, "DELETE", "/business_services/:id", SCOPES.servicesWrite, (req, reply) => {
+  rest(app, "DELETE", ONE, SCOPES.servicesWrite, (req, reply) => {
     const b = owned(core.state.businessServices, params(req).id, who(req).accountId);
     if (!b) throw notFound(`Business service ${params(req).id}`);
     dropDependencies(core, b.id);

@@ -15,8 +15,41 @@ import type { Principal } from "../../auth";
 import { actorRef } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
 import { checkedExpression, checkedPath, checkedRegex } from "../../routing/checks";
-import type { CacheVariableRecord } from "../../store";
+import type { ActorRef } from "../../store";
 import { type Json, Validator } from "../../validate";
+
+declare module "../../store" {
+  interface KindTables {
+    cacheVariables: Record<string, CacheVariableRecord>;
+    /** Their values between events, by cache variable id. */
+    cacheValues: Record<string, CacheValueRecord>;
+  }
+}
+
+/** A cache variable of a service's event orchestration (`.../cache_variables`): a value kept between events. */
+export interface CacheVariableRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Unique within the service's orchestration. */
+  name: string;
+  disabled: boolean;
+  conditions: { expression: string }[];
+  /** `type` and that type's keys only (as `configuration` below checks it). */
+  configuration: Record<string, unknown>;
+  created_at: string;
+  created_by: ActorRef;
+  updated_at: string;
+  updated_by: ActorRef;
+}
+
+/** What a service orchestration keeps of a cache variable between events (routing/cache-values.ts). */
+export interface CacheValueRecord {
+  type: string;
+  value?: string;
+  /** trigger_event_count: when each counted trigger event came (epoch ms), oldest first. */
+  hits?: number[];
+}
 
 const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
 const DATA_TYPES = ["string", "number", "boolean"] as const;
@@ -80,7 +113,13 @@ export function renderCacheVariable(base: string, c: CacheVariableRecord) {
 export const cacheVariablesOf = (core: EmulatorCore, serviceId: string): CacheVariableRecord[] =>
   Object.values(core.state.cacheVariables).filter((c) => c.serviceId === serviceId);
 
-/** A deleted service's orchestration goes, and its variables with it. */
+/** The values a service's variables hold go (events are forgotten); the variables stay. */
+export function dropCacheValues(core: EmulatorCore, serviceId: string): void {
+  for (const c of cacheVariablesOf(core, serviceId)) delete core.state.cacheValues[c.id];
+}
+
+/** A deleted service's orchestration goes, and its variables and their values with it. */
 export function dropCacheVariables(core: EmulatorCore, serviceId: string): void {
+  dropCacheValues(core, serviceId);
   for (const c of cacheVariablesOf(core, serviceId)) delete core.state.cacheVariables[c.id];
 }

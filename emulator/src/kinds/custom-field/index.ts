@@ -1,19 +1,55 @@
-// Custom fields: account-level definitions at /services/custom_fields (scopes custom_fields.*)
-// and per-service values at /services/{id}/custom_fields/values (scopes services.*). A values
-// PUT names fields by id or name, leaves unlisted fields alone, clears with null, and is atomic.
+// The custom field kind: the account's field definitions at /services/custom_fields and their options
+// (scopes custom_fields.*). The seed makes some, which a reset gives back. A deleted definition's
+// values go from every service; the values themselves are their own kind (kinds/custom-field-values.ts).
 import type { FastifyInstance } from "fastify";
-import { audit, changes } from "../audit-record/model";
-import type { EmulatorCore } from "../../core";
-import { ApiError } from "../../errors";
-import { baseUrl, params, reference, rest, who } from "../../http";
+import { baseUrl, params, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { createFieldBody, fieldValuesBody, updateFieldBody } from "../../schemas";
-import { isObject, type Json } from "../../validate";
-import { carryValues, createFieldDef, updatedFieldDef, valueProblem } from "./model";
-import { fieldCreated, findDef, renderDef, visibleDefs, withOptions } from "./view";
-import { findService, serviceRef } from "../service/model";
+import { envelope, nullable, object, type Schema } from "../../schemas";
+import { owned } from "../../store";
+import type { Json } from "../../validate";
+import { defineKind, type KindOptions } from "../kind";
+import { carryValues, createFieldDef, updatedFieldDef } from "./model";
+import { optionRoutes } from "./options";
+import { findDef, renderDef, visibleDefs, withOptions } from "./view";
 
-export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): void {
+const ONE = "/services/custom_fields/:field_id";
+
+export const kind = defineKind({
+  name: "custom field",
+  tables: { customFields: {} },
+  seeded: ["customFields"],
+  routes,
+  lag: {
+    // A field made a moment ago is hidden as services are: clients wait for it before naming it in values.
+    paths: [ONE],
+    find: (core, p, accountId) => {
+      const f = owned(core.state.customFields, p.field_id, accountId);
+      return f && { id: f.id, missing: `Custom field ${f.id}` };
+    },
+  },
+  example: {
+    create: () => ({
+      method: "POST",
+      path: "/services/custom_fields",
+      body: { field: { name: "example", display_name: "Example", data_type: "string", field_type: "single_value" } },
+    }),
+    found: ({ id }) => ({ get: `/services/custom_fields/${id}` }),
+  },
+});
+
+const FIELD_DEF: Record<string, Schema> = {
+  name: { type: "string", pattern: "^[a-z0-9_]{1,50}$" },
+  display_name: { type: "string", minLength: 1, maxLength: 50, pattern: "\\S" },
+  description: nullable({ type: "string", maxLength: 1000 }),
+  data_type: { type: "string", enum: ["boolean", "integer", "float", "string", "datetime", "url"] },
+  field_type: { type: "string", enum: ["single_value", "single_value_fixed", "multi_value", "multi_value_fixed"] },
+  enabled: { type: "boolean" },
+  field_options: { type: "array", items: { type: "object" } },
+};
+const createFieldBody = envelope("field", object(FIELD_DEF, ["name", "display_name", "data_type", "field_type"]));
+const updateFieldBody = envelope("field", object(FIELD_DEF));
+
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/services/custom_fields", SCOPES.fieldsRead, (req) => {
     const base = baseUrl(core, req);
     return { fields: visibleDefs(core, who(req).accountId).map((f) => renderDef(base, f, withOptions(req))) };
@@ -26,21 +62,21 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
     SCOPES.fieldsWrite,
     (req, reply) => {
       const f = createFieldDef(core.state, core.ids, who(req).accountId, (req.body as { field: Json }).field, core.clock.iso());
-      fieldCreated(core, f);
+      core.startLag(f.accountId, f.id);
       reply.code(201);
       return { field: renderDef(baseUrl(core, req), f, true) };
     },
     createFieldBody,
   );
 
-  rest(app, "GET", "/services/custom_fields/:field_id", SCOPES.fieldsRead, (req) => ({
+  rest(app, "GET", ONE, SCOPES.fieldsRead, (req) => ({
     field: renderDef(baseUrl(core, req), findDef(core, who(req).accountId, params(req).field_id), withOptions(req)),
   }));
 
   rest(
     app,
     "PUT",
-    "/services/custom_fields/:field_id",
+    ONE,
     SCOPES.fieldsWrite,
     (req) => {
       const f = findDef(core, who(req).accountId, params(req).field_id);
@@ -53,76 +89,12 @@ export function registerCustomFields(app: FastifyInstance, core: EmulatorCore): 
   );
 
   // Deleting a field deletes every service's value of it.
-  rest(app, "DELETE", "/services/custom_fields/:field_id", SCOPES.fieldsWrite, (req, reply) => {
-    const f = findDef(core, who(req).accountId, params(req).field_id, "DELETE");
+  rest(app, "DELETE", ONE, SCOPES.fieldsWrite, (req, reply) => {
+    const f = findDef(core, who(req).accountId, params(req).field_id);
     delete core.state.customFields[f.id];
     for (const s of Object.values(core.state.services)) delete s.fieldValues[f.id];
     return reply.code(204).send();
   });
 
-  const renderValues = (accountId: string, values: Record<string, unknown>) =>
-    visibleDefs(core, accountId).map((f) => ({
-      id: f.id,
-      name: f.name,
-      display_name: f.display_name,
-      description: f.description,
-      data_type: f.data_type,
-      field_type: f.field_type,
-      type: "field_value",
-      value: f.id in values ? values[f.id] : null,
-    }));
-
-  rest(app, "GET", "/services/:id/custom_fields/values", SCOPES.servicesRead, (req) => {
-    const s = findService(core, who(req), params(req).id);
-    return { custom_fields: renderValues(s.accountId, s.fieldValues) };
-  });
-
-  rest(
-    app,
-    "PUT",
-    "/services/:id/custom_fields/values",
-    SCOPES.servicesWrite,
-    (req, reply) => {
-      const p = who(req);
-      const s = findService(core, p, params(req).id);
-      const items = (req.body as { custom_fields: unknown[] }).custom_fields;
-      const errors: string[] = [];
-      const next = { ...s.fieldValues };
-      const seen = new Set<string>();
-      items.forEach((item, i) => {
-        const at = `"custom_fields[${i}]"`;
-        if (!isObject(item)) return errors.push(`${at} must be an object`);
-        const defs = visibleDefs(core, p.accountId);
-        const def =
-          typeof item.id === "string" ? defs.find((f) => f.id === item.id) : typeof item.name === "string" ? defs.find((f) => f.name === item.name) : undefined;
-        if (!def) return errors.push(`${at} names no custom field (give "id" or "name" of a field definition)`);
-        if (typeof item.name === "string" && item.name !== def.name) return errors.push(`${at}: id ${def.id} is the field "${def.name}", not "${item.name}"`);
-        if (seen.has(def.id)) return errors.push(`${at}: field "${def.name}" is listed twice`);
-        seen.add(def.id);
-        if (!("value" in item)) return errors.push(`${at}.value is required (null clears the field)`);
-        const problem = valueProblem(def, item.value);
-        if (problem) return errors.push(`${at}.value for "${def.name}" ${problem}`);
-        if (item.value === null) delete next[def.id];
-        else next[def.id] = item.value;
-      });
-      if (errors.length) throw new ApiError("INVALID_INPUT", errors);
-      const named = (vals: Record<string, unknown>) =>
-        Object.fromEntries(visibleDefs(core, p.accountId).map((f) => [f.name, f.id in vals ? vals[f.id] : null]));
-      const before = named(s.fieldValues);
-      s.fieldValues = next;
-      const base = baseUrl(core, req);
-      audit(
-        core,
-        p,
-        serviceRef(base, s),
-        "update",
-        reference("custom_field_values", s.id, s.name, `${base}/services/${s.id}/custom_fields/values`),
-        changes(before, named(next)),
-      );
-      // 201 is the description's only success status for this PUT.
-      reply.code(201);
-      return { custom_fields: renderValues(s.accountId, next) };
-    },
-    fieldValuesBody,
-  );
+  optionRoutes(app, core);
 }

@@ -1,6 +1,6 @@
-// Custom field definitions as data: validation of a definition, of its options and of the values it
-// accepts, and what a change of options does to the values services hold. Used by the routes and by
-// seeding, so it stays free of HTTP and of the core (seeding runs inside it).
+// Custom field definitions as data: their records, validation of a definition, of its options and
+// of the values it accepts, and what a change of options does to the values services hold. Used by
+// the routes and by seeding, so it stays free of HTTP and of the core (seeding runs inside it).
 //
 // From the API description: `name` (lowercase letters, digits, underscores; unique; fixed once
 // created), `display_name` (unique across the account), options only on the `*_fixed` field types and
@@ -10,8 +10,39 @@
 // others unless one is the field's default value.
 import { invalid } from "../../errors";
 import type { IdAllocator } from "../../ids";
-import type { CustomFieldDef, FieldOption, State } from "../../store";
+import type { State } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
+
+declare module "../../store" {
+  interface KindTables {
+    /** Seeded: a reset gives back the seed's definitions. */
+    customFields: Record<string, CustomFieldDef>;
+  }
+}
+
+export interface FieldOption {
+  id: string;
+  data: { data_type: string; value: unknown };
+  /** Absent in data files written before options had their own routes. */
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface CustomFieldDef {
+  id: string;
+  accountId: string;
+  name: string;
+  display_name: string;
+  description: string | null;
+  data_type: string;
+  field_type: string;
+  default_value: unknown;
+  field_options: FieldOption[];
+  /** Whether the field shows on services (absent in data files written before it existed: true). */
+  enabled?: boolean;
+  created_at: string;
+  updated_at: string;
+}
 
 const DATA_TYPES = ["boolean", "integer", "float", "string", "datetime", "url"] as const;
 const FIELD_TYPES = ["single_value", "single_value_fixed", "multi_value", "multi_value_fixed"] as const;

@@ -1,21 +1,23 @@
 // A custom field's options one at a time (`/services/custom_fields/{field_id}/field_options`, scopes
-// custom_fields.*): the same rules as `field_options` inside a field PUT (field-defs.ts), for fixed
+// custom_fields.*): the same rules as `field_options` inside a field PUT (model.ts), for fixed
 // field types only. A changed option's value moves with it on services; a deleted one's is dropped.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { invalid, notFound } from "../../errors";
 import { params, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { fieldOptionBody } from "../../schemas";
-import type { CustomFieldDef, FieldOption } from "../../store";
+import { envelope, object } from "../../schemas";
 import { type Json, Validator } from "../../validate";
-import { carryValues, isFixed, optionValue } from "./model";
+import { type CustomFieldDef, carryValues, type FieldOption, isFixed, optionValue } from "./model";
 import { findDef, renderOption } from "./view";
 
 const OPTIONS = "/services/custom_fields/:field_id/field_options";
 
-function fixedDef(core: EmulatorCore, accountId: string, id: string, method?: string): CustomFieldDef {
-  const f = findDef(core, accountId, id, method);
+/** POST/PUT of an option: `{"field_option": {"data": {"data_type", "value"}}}`. */
+const fieldOptionBody = envelope("field_option", object({ data: object({ data_type: { type: "string" }, value: {} }, ["value"]) }, ["data"]));
+
+function fixedDef(core: EmulatorCore, accountId: string, id: string): CustomFieldDef {
+  const f = findDef(core, accountId, id);
   if (!isFixed(f.field_type)) throw invalid(`Field "${f.name}" is ${f.field_type}: only single_value_fixed and multi_value_fixed fields have options`);
   return f;
 }
@@ -43,7 +45,8 @@ function replace(core: EmulatorCore, f: CustomFieldDef, options: FieldOption[]):
   carryValues(core.state, f, next);
 }
 
-export function registerFieldOptions(app: FastifyInstance, core: EmulatorCore): void {
+/** The option routes (the custom field kind registers them with its own). */
+export function optionRoutes(app: FastifyInstance, core: EmulatorCore): void {
   rest(app, "GET", OPTIONS, SCOPES.fieldsRead, (req) => {
     const f = findDef(core, who(req).accountId, params(req).field_id);
     return { field_options: f.field_options.map((o) => renderOption(f, o)) };
@@ -93,7 +96,7 @@ export function registerFieldOptions(app: FastifyInstance, core: EmulatorCore): 
   );
 
   rest(app, "DELETE", `${OPTIONS}/:field_option_id`, SCOPES.fieldsWrite, (req, reply) => {
-    const f = findDef(core, who(req).accountId, params(req).field_id, "DELETE");
+    const f = findDef(core, who(req).accountId, params(req).field_id);
     const old = findOption(f, params(req).field_option_id);
     if (f.default_value === old.data.value)
       throw invalid(`Option ${JSON.stringify(old.data.value)} is the default value of field "${f.name}": change "default_value" first`);

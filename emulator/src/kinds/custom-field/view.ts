@@ -5,8 +5,8 @@ import type { FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { notFound } from "../../errors";
 import { many, query } from "../../http";
-import { startLag } from "../service/model";
-import { type CustomFieldDef, type FieldOption, owned } from "../../store";
+import { owned } from "../../store";
+import type { CustomFieldDef, FieldOption } from "./model";
 
 export function renderOption(f: CustomFieldDef, o: FieldOption) {
   return {
@@ -50,17 +50,9 @@ export const visibleDefs = (core: EmulatorCore, accountId: string): CustomFieldD
     )
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 
-/** The definition `id` of the account, or 404 (another account's, or one in its lag window). */
-export function findDef(core: EmulatorCore, accountId: string, id: string, method = "GET"): CustomFieldDef {
+/** The definition `id` of the account, or 404 (another account's; one in its lag window is answered before: the kind's `lag`). */
+export function findDef(core: EmulatorCore, accountId: string, id: string): CustomFieldDef {
   const f = owned(core.state.customFields, id, accountId);
   if (!f) throw notFound(`Custom field ${id}`);
-  // Deletes reach the primary unless deletes lag too.
-  if ((method !== "DELETE" || core.lag.settings.deletes) && core.lag.isHidden(f.id)) {
-    core.lag.countHidden404();
-    throw notFound(`Custom field ${id}`);
-  }
   return f;
 }
-
-/** Starts a new field's lag window. */
-export const fieldCreated = (core: EmulatorCore, f: CustomFieldDef): void => startLag(core, f.accountId, f.id);

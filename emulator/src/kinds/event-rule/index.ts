@@ -1,5 +1,6 @@
-// Service event rules: ordered (a rule's position is its index; inserting or deleting shifts the
-// others), partially updatable, and read-only once converted to event orchestration rules.
+// The event rule kind: a service's event rules, ordered (a rule's position is its index; inserting
+// or deleting shifts the others), partially updatable, and read-only once converted to event
+// orchestration rules (`POST /services/{id}/rules/convert`).
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { actorRef, audit, changes } from "../audit-record/model";
 import type { Principal } from "../../auth";
@@ -7,12 +8,41 @@ import type { EmulatorCore } from "../../core";
 import { ApiError, invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import type { RuleRecord, ServiceRecord } from "../../store";
-import { createRuleBody, updateRuleBody } from "../../schemas";
+import { envelope } from "../../schemas";
+import { owned, type ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
-import { findService, serviceRef, startLag } from "../service/model";
+import { defineKind, type KindOptions } from "../kind";
 import { newRuleId, orchestrationOf } from "../orchestration/model";
+import { findService, serviceRef } from "../service/model";
 import { convertRules } from "./conversion";
+import type { RuleRecord } from "./model";
+
+export const kind = defineKind({
+  name: "event rule",
+  tables: { rules: {} },
+  routes,
+  lag: {
+    paths: ["/services/:id/rules/:rule_id"],
+    find: (core, p, accountId) => {
+      const r = owned(core.state.rules, p.rule_id, accountId);
+      return r?.serviceId === p.id ? { id: r.id, missing: `Event rule ${r.id} of service ${p.id}` } : undefined;
+    },
+  },
+  serviceDeleted: (core, s) => {
+    for (const id of s.ruleIds) delete core.state.rules[id];
+  },
+  example: {
+    create: (ids) => ({ method: "POST", path: `/services/${ids.service}/rules`, body: { rule: { actions: { annotate: { value: "example" } } } } }),
+    found: ({ id }, ids) => ({ get: `/services/${ids.service}/rules/${id}` }),
+  },
+});
+
+const createRuleBody = envelope("rule", { type: "object" });
+/**
+ * The description requires the body to name the rule again in `rule_id`; the Terraform provider,
+ * python `pagerduty` and `@pagerduty/pdjs` send `{"rule": {...}}` only, so it is optional here.
+ */
+const updateRuleBody = envelope("rule", { type: "object" }, { rule_id: { type: "string" } });
 
 const CONDITION_OPERATORS = ["exists", "nexists", "equals", "nequals", "contains", "ncontains", "matches", "nmatches"] as const;
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;
@@ -183,7 +213,7 @@ function moveTo(s: ServiceRecord, id: string, position: number): void {
   s.ruleIds.splice(Math.min(position, s.ruleIds.length), 0, id);
 }
 
-export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/services/:id/rules", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);
@@ -230,7 +260,7 @@ export function registerRules(app: FastifyInstance, core: EmulatorCore): void {
       };
       core.state.rules[r.id] = r;
       moveTo(s, r.id, position ?? s.ruleIds.length);
-      startLag(core, p.accountId, r.id);
+      core.startLag(p.accountId, r.id);
       const base = baseUrl(core, req);
       audit(core, p, serviceRef(base, s), "create", ruleRef(base, s, r), changes(undefined, view(r, s.ruleIds.indexOf(r.id))));
       reply.code(201);

@@ -1,16 +1,54 @@
-// Incidents (opened by the Events API, routes/events.ts): index, show, and update single to
-// acknowledge, resolve or reopen one, change its title or urgency. Creating incidents through the
-// REST API and updating several at once are not served.
+// The incident kind: incidents are opened by events (kinds/alert/); through REST, index, show, and
+// update single to acknowledge, resolve or reopen one, change its title or urgency, and read the
+// notes and custom field values an orchestration gave it. Creating incidents through the REST API
+// and updating several at once are not served. A deleted service's incidents go with it.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Principal } from "../../auth";
 import type { EmulatorCore } from "../../core";
-import { ApiError, invalid, notFound } from "../../errors";
+import { ApiError, invalid } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "../../http";
-import { renderIncident, transition } from "./model";
 import { SCOPES } from "../../oauth/scopes";
-import { updateIncidentBody } from "../../schemas";
-import type { Agent, IncidentRecord, IncidentStatus } from "../../store";
+import { envelope, object } from "../../schemas";
+import { defineKind, type KindOptions } from "../kind";
 import { renderService } from "../service/view";
+import { type Agent, findIncident, type IncidentRecord, type IncidentStatus, renderIncident, transition } from "./model";
+
+export const kind = defineKind({
+  name: "incident",
+  tables: { incidents: {}, incidentNumbers: {} },
+  routes,
+  lag: { never: "incidents are opened by events, which read no REST replica; the lag hides what REST clients create" },
+  serviceDeleted: (core, s) => {
+    for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
+  },
+  example: {
+    // Events open incidents: an incident has no create of its own.
+    create: (ids) => ({
+      method: "POST",
+      path: "/v2/enqueue",
+      body: { routing_key: ids.routingKey, event_action: "trigger", payload: { summary: "example", source: "example", severity: "critical" } },
+    }),
+    found: (_made, ids) => ({ list: `/incidents?service_ids[]=${ids.service}`, key: "incidents" }),
+  },
+});
+
+/**
+ * PUT /incidents/{id}: `type` is required by the description and sent by clients (go-pagerduty's
+ * ManageIncidentsOptions, the python client's and pdjs's documented bodies); other writable fields
+ * of the description (priority, assignments, escalation, conference bridge) are accepted and ignored.
+ */
+const updateIncidentBody = envelope(
+  "incident",
+  object(
+    {
+      type: { type: "string", enum: ["incident", "incident_reference"] },
+      status: { type: "string", enum: ["triggered", "acknowledged", "resolved"] },
+      title: { type: "string", minLength: 1, maxLength: 1024, pattern: "\\S" },
+      urgency: { type: "string", enum: ["high", "low"] },
+      resolution: { type: "string" },
+    },
+    ["type"],
+  ),
+);
 
 const STATUSES = ["triggered", "acknowledged", "resolved"] as const;
 const URGENCIES = ["high", "low"] as const;
@@ -73,19 +111,6 @@ function sorter(raw: string | undefined): (a: IncidentRecord, b: IncidentRecord)
   };
 }
 
-/** An incident of the caller's account by id or by incident number (the description accepts both). */
-export function findIncident(core: EmulatorCore, p: Principal, key: string): IncidentRecord {
-  const byId = core.state.incidents[key];
-  const i =
-    byId?.accountId === p.accountId
-      ? byId
-      : /^\d+$/.test(key)
-        ? Object.values(core.state.incidents).find((x) => x.accountId === p.accountId && x.number === Number(key))
-        : undefined;
-  if (!i) throw notFound(`Incident ${key}`);
-  return i;
-}
-
 /**
  * Who acts on an incident. A user credential is its user. An account key or app token names one in
  * the `From` header, as the service requires for incident writes (go-pagerduty's ManageIncidents
@@ -101,7 +126,7 @@ function actingUser(core: EmulatorCore, req: FastifyRequest): Agent {
   return { type: "user", id: user.id };
 }
 
-export function registerIncidents(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", "/incidents", SCOPES.incidentsRead, (req) => {
     const q = query(req);
     const p = who(req);
@@ -162,4 +187,16 @@ export function registerIncidents(app: FastifyInstance, core: EmulatorCore): voi
     },
     updateIncidentBody,
   );
+
+  rest(app, "GET", "/incidents/:id/notes", SCOPES.incidentsRead, (req) => {
+    const i = findIncident(core, who(req), params(req).id);
+    return {
+      notes: (i.notes ?? []).map((n) => ({ id: n.id, user: null, channel: { summary: "Event Orchestration" }, content: n.content, created_at: n.created_at })),
+    };
+  });
+
+  rest(app, "GET", "/incidents/:id/custom_fields/values", SCOPES.incidentsRead, (req) => {
+    const i = findIncident(core, who(req), params(req).id);
+    return { custom_fields: Object.entries(i.customFields ?? {}).map(([id, value]) => ({ id, type: "field_value", value })) };
+  });
 }

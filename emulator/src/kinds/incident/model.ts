@@ -1,13 +1,59 @@
-// Incidents and what they make of a service. PagerDuty computes a service's `status` from its
+// Incidents as the state keeps them, and what they make of a service. PagerDuty computes a service's `status` from its
 // incidents (the description's `Service.status`): disabled before maintenance before incidents
 // (a disabled service with open incidents still shows "disabled"), then critical while any incident
 // is triggered, warning while any is acknowledged, else active. An incident's urgency comes from
 // the service's urgency rule when it opens.
+import type { Principal } from "../../auth";
+import { prioritiesOf } from "../../catalog";
 import type { EmulatorCore } from "../../core";
+import { notFound } from "../../errors";
 import { reference } from "../../http";
-import { priorityRef } from "../../routing/incident-view";
+import type { ServiceRecord } from "../../store";
 import { policyRef, policyRefById, serviceRef } from "../service/model";
-import type { Agent, IncidentRecord, IncidentStatus, ServiceRecord } from "../../store";
+
+declare module "../../store" {
+  interface KindTables {
+    incidents: Record<string, IncidentRecord>;
+    /** Last incident number handed out, by account id. */
+    incidentNumbers: Record<string, number>;
+  }
+}
+
+export type IncidentStatus = "triggered" | "acknowledged" | "resolved";
+
+/** Who last changed an incident: the service (events) or a user (REST). */
+export interface Agent {
+  type: "service" | "user";
+  id: string;
+}
+
+export interface IncidentRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  /** Per account, from 1. */
+  number: number;
+  title: string;
+  status: IncidentStatus;
+  urgency: "high" | "low";
+  /** The dedup key: an event's `dedup_key`, generated when the trigger had none. */
+  incident_key: string;
+  created_at: string;
+  updated_at: string;
+  last_status_change_at: string;
+  resolved_at: string | null;
+  last_status_change_by: Agent;
+  acknowledgements: { at: string; by: Agent }[];
+  /** Alerts grouped into it (kinds/alert/model.ts keeps the alerts themselves). */
+  alerts: { triggered: number; resolved: number };
+  /** What an event orchestration set when it opened (routing/): a priority id, an escalation policy id instead of the service's. */
+  priorityId?: string;
+  escalationPolicyId?: string;
+  /** Notes (`annotate`), oldest first. */
+  notes?: { id: string; content: string; created_at: string }[];
+  /** Incident custom field values an orchestration set, by field id. */
+  customFields?: Record<string, string>;
+}
 
 export const SEVERITIES = ["critical", "error", "warning", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -164,4 +210,23 @@ export function renderIncident(core: EmulatorCore, base: string, i: IncidentReco
     responder_requests: [],
     urgency: i.urgency,
   };
+}
+
+/** An incident of the caller's account by id or by incident number (the description accepts both). */
+export function findIncident(core: EmulatorCore, p: Principal, key: string): IncidentRecord {
+  const byId = core.state.incidents[key];
+  const i =
+    byId?.accountId === p.accountId
+      ? byId
+      : /^\d+$/.test(key)
+        ? Object.values(core.state.incidents).find((x) => x.accountId === p.accountId && x.number === Number(key))
+        : undefined;
+  if (!i) throw notFound(`Incident ${key}`);
+  return i;
+}
+
+/** What an orchestration adds to an incident's representation: its priority (one of the account's, GET /priorities), null when no rule set one. */
+function priorityRef(base: string, i: IncidentRecord) {
+  const p = i.priorityId ? prioritiesOf(i.accountId, base).find((x) => x.id === i.priorityId) : undefined;
+  return p ? reference("priority", p.id, p.name, p.self) : null;
 }

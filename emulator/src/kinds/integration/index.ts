@@ -1,5 +1,5 @@
-// Integrations of a service: create, show, update, delete. Events types get a secret 32-char
-// `integration_key`; the email type gets an address and email-handling settings.
+// The integration kind: a service's integrations, create, show, update, delete. Events types get a
+// secret 32-char `integration_key`; the email type gets an address and email-handling settings.
 import type { FastifyInstance } from "fastify";
 import { audit, changes } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
@@ -7,12 +7,38 @@ import { invalid, notFound } from "../../errors";
 import { baseUrl, params, reference, rest, who } from "../../http";
 import { integrationKey, randomString } from "../../ids";
 import { SCOPES } from "../../oauth/scopes";
-import type { IntegrationRecord, ServiceRecord } from "../../store";
-import { integrationBody } from "../../schemas";
+import { envelope, nullable, object, reference as referenceSchema } from "../../schemas";
+import { owned, type ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
-import { renderIntegration } from "./model";
-import { findService, serviceRef, startLag } from "../service/model";
 import { vendorById } from "../../vendors";
+import { defineKind, type KindOptions } from "../kind";
+import { findService, serviceRef } from "../service/model";
+import { type IntegrationRecord, renderIntegration } from "./model";
+
+export const kind = defineKind({
+  name: "integration",
+  tables: { integrations: {} },
+  routes,
+  lag: {
+    paths: ["/services/:id/integrations/:integration_id"],
+    find: (core, p, accountId) => {
+      const i = owned(core.state.integrations, p.integration_id, accountId);
+      return i?.serviceId === p.id ? { id: i.id, missing: `Integration ${i.id} of service ${p.id}` } : undefined;
+    },
+  },
+  serviceDeleted: (core, s) => {
+    for (const id of s.integrationIds) delete core.state.integrations[id];
+  },
+  example: {
+    create: (ids) => ({ method: "POST", path: `/services/${ids.service}/integrations`, body: { integration: { type: "events_api_v2_inbound_integration" } } }),
+    found: ({ id }, ids) => ({ get: `/services/${ids.service}/integrations/${id}` }),
+  },
+});
+
+const integrationBody = envelope(
+  "integration",
+  object({ name: { type: "string", minLength: 1, maxLength: 255 }, vendor: nullable(referenceSchema), type: { type: "string" } }),
+);
 
 const EMAIL_TYPE = "generic_email_inbound_integration";
 
@@ -101,7 +127,7 @@ function emailTaken(core: EmulatorCore, email: string, exceptId?: string): boole
   return Object.values(core.state.integrations).some((i) => i.integration_email === email && i.id !== exceptId);
 }
 
-export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(
     app,
     "POST",
@@ -140,7 +166,7 @@ export function registerIntegrations(app: FastifyInstance, core: EmulatorCore): 
       core.state.integrations[i.id] = i;
       if (i.integration_key) core.issued.record("routing_key", i.integration_key);
       s.integrationIds.push(i.id);
-      startLag(core, p.accountId, i.id);
+      core.startLag(p.accountId, i.id);
       const base = baseUrl(core, req);
       audit(core, p, serviceRef(base, s), "create", integrationRef(base, i), changes(undefined, view(i)));
       reply.code(201);

@@ -1,10 +1,29 @@
-// The representation of an integration: its own routes show it, and a service shows its integrations
-// with `include[]=integrations`.
+// An integration as the state keeps it, and its representation: its own routes show it, and a
+// service shows its integrations with `include[]=integrations`.
 import type { EmulatorCore } from "../../core";
 import { reference } from "../../http";
 import { serviceRef } from "../service/model";
-import type { IntegrationRecord } from "../../store";
 import { vendorById } from "../../vendors";
+
+declare module "../../store" {
+  interface KindTables {
+    integrations: Record<string, IntegrationRecord>;
+  }
+}
+
+export interface IntegrationRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  type: string;
+  name: string;
+  vendorId: string | null;
+  integration_key: string | null;
+  integration_email: string | null;
+  /** Email settings and anything else type-specific, stored as given (validated). */
+  settings: Record<string, unknown>;
+  created_at: string;
+}
 
 export function renderIntegration(core: EmulatorCore, base: string, i: IntegrationRecord) {
   const s = core.state.services[i.serviceId];

@@ -1,19 +1,35 @@
-// Service event orchestrations: `GET/PUT /event_orchestrations/services/{id}` (the whole
+// The event orchestration kind: `GET/PUT /event_orchestrations/services/{id}` (a service's whole
 // orchestration; PUT replaces it) and `GET/PUT .../active` (whether events go through it or through
 // the service's event rules). Scopes as the description's x-pd-requires-scope: services.read/write.
+// Every service has one, kept on its record (ServiceRecord.orchestration), so it goes with it.
 import type { FastifyInstance } from "fastify";
 import { audit } from "../audit-record/model";
-import type { EmulatorCore } from "../../core";
 import { baseUrl, many, params, query, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { orchestrationOf, parseOrchestration, renderOrchestration } from "./model";
 import { orchestrationWarnings } from "../../routing/warnings";
 import { findService, serviceRef } from "../service/model";
 import { isObject, Validator } from "../../validate";
+import { defineKind, type KindOptions } from "../kind";
 
-export const ORCHESTRATION_PATH = "/event_orchestrations/services/:id";
+const ORCHESTRATION_PATH = "/event_orchestrations/services/:id";
 
-export function registerOrchestrations(app: FastifyInstance, core: EmulatorCore): void {
+export const kind = defineKind({
+  name: "event orchestration",
+  tables: {},
+  routes,
+  lag: { never: "every service has one from its create: it is hidden with its service, whose paths hold it" },
+  example: {
+    create: (ids) => ({
+      method: "PUT",
+      path: `/event_orchestrations/services/${ids.service}`,
+      body: { orchestration_path: { sets: [{ id: "start", rules: [{ label: "example", actions: { annotate: "example" } }] }], catch_all: { actions: {} } } },
+    }),
+    found: (_made, ids) => ({ get: `/event_orchestrations/services/${ids.service}` }),
+  },
+});
+
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(app, "GET", ORCHESTRATION_PATH, SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
     const base = baseUrl(core, req);

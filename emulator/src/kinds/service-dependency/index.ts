@@ -1,20 +1,45 @@
-// Service dependencies: associate and disassociate relationships between (technical or business)
-// services, and the immediate dependencies of one service. A pair has one relationship: associating
-// it again answers the one there is, so a client that lost the reply can ask again.
+// The service dependency kind: associate and disassociate relationships between (technical or
+// business) services, and the immediate dependencies of one service. A pair has one relationship:
+// associating it again answers the one there is, so a client that lost the reply can ask again. A
+// deleted service or business service takes its relationships along.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
-import { renderDependency } from "./model";
 import { notFound } from "../../errors";
 import { params, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
-import { relationshipsBody } from "../../schemas";
-import { findService, startLag } from "../service/model";
-import type { DependencySide, ServiceDependencyRecord } from "../../store";
+import { envelope, object } from "../../schemas";
 import { Validator } from "../../validate";
 import { findBusinessService } from "../business-service/model";
+import { defineKind, type KindOptions } from "../kind";
+import { findService } from "../service/model";
+import { type DependencySide, dropDependencies, renderDependency, type ServiceDependencyRecord } from "./model";
+
+export const kind = defineKind({
+  name: "service dependency",
+  tables: { serviceDependencies: {} },
+  routes,
+  lag: { listedOnly: "no path names a relationship: the listings of its sides leave a new one out" },
+  serviceDeleted: (core, s) => dropDependencies(core, s.id),
+  example: {
+    create: (ids) => ({
+      method: "POST",
+      path: "/service_dependencies/associate",
+      body: { relationships: [{ supporting_service: { id: ids.service, type: "service" }, dependent_service: { id: ids.other, type: "service" } }] },
+    }),
+    found: ({ id }, ids) => ({ list: `/service_dependencies/technical_services/${ids.service}`, key: "relationships", id }),
+  },
+});
+
+const sideSchema = object({ id: { type: "string", minLength: 1 }, type: { type: "string" } }, ["id", "type"]);
+/** POST /service_dependencies/associate and /disassociate. */
+const relationshipsBody = envelope("relationships", {
+  type: "array",
+  minItems: 1,
+  items: object({ supporting_service: sideSchema, dependent_service: sideSchema }, ["supporting_service", "dependent_service"]),
+});
 
 /** The side types clients send: the Terraform provider sends `service`/`business_service` and accepts the reply's `*_reference` forms back. */
-const KINDS: Record<string, DependencySide["kind"]> = {
+const SIDE_KINDS: Record<string, DependencySide["kind"]> = {
   service: "service",
   technical_service: "service",
   technical_service_reference: "service",
@@ -27,8 +52,8 @@ type Pair = { supporting_service: Side; dependent_service: Side };
 
 /** A side that exists in the caller's account (404 otherwise: it may be one created moments ago). */
 function side(core: EmulatorCore, req: FastifyRequest, v: Validator, s: Side, at: string): DependencySide | undefined {
-  const kind = KINDS[s.type];
-  if (!kind) return v.fail(`"${at}.type" must be one of: ${Object.keys(KINDS).join(", ")}`);
+  const kind = SIDE_KINDS[s.type];
+  if (!kind) return v.fail(`"${at}.type" must be one of: ${Object.keys(SIDE_KINDS).join(", ")}`);
   if (kind === "service") {
     const found = findService(core, who(req), s.id);
     if (core.lag.isHidden(found.id)) {
@@ -75,7 +100,7 @@ function listFor(core: EmulatorCore, req: FastifyRequest, id: string) {
   return { relationships: core.lag.visible(related, (d) => d.id).map(renderDependency) };
 }
 
-export function registerServiceDependencies(app: FastifyInstance, core: EmulatorCore): void {
+async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void> {
   rest(
     app,
     "POST",
@@ -97,7 +122,7 @@ export function registerServiceDependencies(app: FastifyInstance, core: Emulator
       for (const d of made) {
         if (core.state.serviceDependencies[d.id]) continue;
         core.state.serviceDependencies[d.id] = d;
-        startLag(core, d.accountId, d.id);
+        core.startLag(d.accountId, d.id);
       }
       return { relationships: made.map(renderDependency) };
     },

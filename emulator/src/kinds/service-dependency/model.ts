@@ -1,7 +1,23 @@
-// Service dependencies as the store keeps them: what a deleted service or business service takes
+// Service dependencies as the state keeps them: what a deleted service or business service takes
 // with it, and the reference form replies use for each side.
 import type { EmulatorCore } from "../../core";
-import type { DependencySide, ServiceDependencyRecord } from "../../store";
+
+declare module "../../store" {
+  interface KindTables {
+    serviceDependencies: Record<string, ServiceDependencyRecord>;
+  }
+}
+
+/** Which table a side of a dependency is in. */
+export type DependencySide = { id: string; kind: "service" | "business_service" };
+
+/** One relationship of `/service_dependencies`: `supporting` supports `dependent`. */
+export interface ServiceDependencyRecord {
+  id: string;
+  accountId: string;
+  supporting: DependencySide;
+  dependent: DependencySide;
+}
 
 /** Relationships naming `id` on either side go when it is deleted. */
 export function dropDependencies(core: EmulatorCore, id: string): void {

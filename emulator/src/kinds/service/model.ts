@@ -1,5 +1,5 @@
-// What every route of a service's children needs about the service: finding it in the caller's
-// account, the reference other objects carry to it, and the consistency lag of new objects.
+// What the kinds of a service's children need of the service: finding it in the caller's account,
+// and the references other objects carry to it and to its escalation policy.
 import type { Principal } from "../../auth";
 import type { EmulatorCore } from "../../core";
 import { notFound } from "../../errors";
@@ -25,8 +25,3 @@ export function policyRefById(core: EmulatorCore, base: string, id: string, know
 
 /** The reference to a service's escalation policy (its last known name once the policy is deleted). */
 export const policyRef = (core: EmulatorCore, base: string, s: ServiceRecord) => policyRefById(core, base, s.escalationPolicyId, s.escalationPolicySummary);
-
-/** Start the consistency-lag window (lag.ts) of an object just created, by its account's region. */
-export function startLag(core: EmulatorCore, accountId: string, id: string): void {
-  core.lag.created(id, core.state.accounts[accountId]?.region ?? "us");
-}

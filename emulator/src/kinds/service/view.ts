@@ -42,14 +42,14 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     incident_urgency_rule: s.incident_urgency_rule,
     support_hours: s.support_hours,
     scheduled_actions: s.scheduled_actions,
-    // Incident-only services reached their end of life (routes/services.ts stores nothing else).
+    // Incident-only services reached their end of life (fields.ts stores nothing else).
     alert_creation: ALERTS_AND_INCIDENTS,
     alert_grouping_parameters: groupingView(core, base, s),
     auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
   };
 }
 
-/** A service under an alert grouping setting shows a reference to it (grouping-membership.ts). */
+/** A service under an alert grouping setting shows a reference to it (kinds/alert-grouping-setting/model.ts). */
 function groupingView(core: EmulatorCore, base: string, s: ServiceRecord): unknown {
   const g = settingOf(core, s.id);
   return g ? settingReference(base, g) : s.alert_grouping_parameters;
