@@ -73,7 +73,7 @@ export class EmulatorCore {
   /** Authorization codes and pending consent pages: short-lived, never persisted. */
   readonly codes = new Map<string, AuthCode>();
   readonly pending = new Map<string, PendingAuthorization>();
-  /** Every route the app serves (filled while the app is built). */
+  /** Every route the app serves (filled as the app gets ready: the kinds register theirs as fastify plugins). */
   readonly routes: { method: string; url: string }[] = [];
   private readonly registry: Partial<State>;
   private readonly dataFile?: string;
