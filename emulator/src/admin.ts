@@ -6,7 +6,7 @@ import type { EmulatorCore } from "./core";
 import { ApiError, invalid, notFound } from "./errors";
 import { parseFault } from "./faults";
 import { type Handler, params } from "./http";
-import { serviceStatus } from "./incidents";
+import { serviceStatus } from "./kinds/incident/model";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";

@@ -1,5 +1,7 @@
 // The fastify application: parsers, the request pipeline (faults → Accept → auth → rate limit
-// → scope; `after` faults when the reply leaves), error mapping to the registry, statistics and persistence hooks, and the routes.
+// → scope; `after` faults when the reply leaves), error mapping to the registry, statistics and
+// persistence hooks, the lag gate, and the routes: each kind's plugin (kinds/), then the catalogue,
+// identity and admin areas every kind shares.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { registerAdmin } from "./admin";
 import { authenticate, requireScope } from "./auth";
@@ -10,23 +12,9 @@ import type { FaultAction } from "./faults";
 import { registerLagGate } from "./lag-gate";
 import { registerOAuth } from "./oauth";
 import { isEu, requireRegion, stripEuPrefix } from "./region";
-import { registerAlertGroupingSettings } from "./routes/alert-grouping-settings";
-import { registerAudit } from "./routes/audit";
-import { registerBusinessServices } from "./routes/business-services";
-import { registerCacheVariables } from "./routes/cache-variables";
-import { registerCatalog } from "./routes/catalog";
-import { registerCustomFields } from "./routes/custom-fields";
-import { registerFieldOptions } from "./routes/field-options";
-import { registerEnablements } from "./routes/enablements";
-import { registerEscalationPolicies } from "./routes/escalation-policies";
-import { registerEvents } from "./routes/events";
-import { registerIncidents } from "./routes/incidents";
-import { registerIntegrations } from "./routes/integrations";
-import { registerOrchestrations } from "./routes/orchestrations";
-import { registerRules } from "./routes/rules";
-import { registerServiceDependencies } from "./routes/service-dependencies";
-import { registerServices } from "./routes/services";
-import { registerRouting } from "./routing/routes";
+import { registerCatalog } from "./catalog";
+import { registerEscalationPolicies } from "./escalation-policies";
+import type { AnyKind } from "./kinds/kind";
 import { AJV_OPTIONS, schemaErrors } from "./schemas";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -145,8 +133,8 @@ function asEventError(e: ApiError): ApiError | EventError {
 /** 404 naming the path as the client sent it (before the /eu rewrite). */
 const notServed = (req: FastifyRequest): ApiError => new ApiError("ROUTE_NOT_FOUND", [`No route ${req.method} ${req.originalUrl.split("?")[0]}`]);
 
-/** `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
-export function buildApp(core: EmulatorCore, https?: { cert: string; key: string }): FastifyInstance {
+/** `kinds`: the kinds served (kinds/index.ts); `https`: PEM certificate and key to serve HTTPS with (see tls.ts). */
+export function buildApp(core: EmulatorCore, kinds: readonly AnyKind[], https?: { cert: string; key: string }): FastifyInstance {
   const app = Fastify({
     ...(https ? { https } : {}),
     // Route body schemas (schemas.ts): every problem reported, nothing coerced; the service's error body.
@@ -175,7 +163,7 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
 
   app.addHook("onRequest", async (req, reply) => {
     const config = req.routeOptions.config;
-    // The EU events host is served under /eu too (routes/events.ts).
+    // The EU events host is served under /eu too (kinds/alert/).
     if (isEu(req) && config.area !== "rest" && config.area !== "events") throw notServed(req);
     if (config.area === "admin") return;
     if (core.faults.size && req.routeOptions.url) {
@@ -229,24 +217,12 @@ export function buildApp(core: EmulatorCore, https?: { cert: string; key: string
     for (const method of [r.method].flat()) if (method !== "HEAD") core.routes.push({ method, url: r.url });
   });
 
-  registerLagGate(app, core);
-  registerServices(app, core);
-  registerIntegrations(app, core);
-  registerRules(app, core);
-  registerCustomFields(app, core);
-  registerFieldOptions(app, core);
-  registerEnablements(app, core);
-  registerOrchestrations(app, core);
-  registerCacheVariables(app, core);
-  registerAudit(app, core);
+  for (const k of kinds) if (k.beforeRequest) app.addHook("onRequest", async () => k.beforeRequest?.(core));
+  registerLagGate(app, core, kinds);
+  // Each kind in a context of its own, given the core (fastify's encapsulation): the hooks above apply to all.
+  for (const k of kinds) app.register(k.routes, { core });
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);
-  registerIncidents(app, core);
-  registerEvents(app, core);
-  registerRouting(app, core);
-  registerAlertGroupingSettings(app, core);
-  registerBusinessServices(app, core);
-  registerServiceDependencies(app, core);
   registerOAuth(app, core);
   registerAdmin(app, core);
   return app;

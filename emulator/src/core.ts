@@ -1,5 +1,6 @@
 // The emulator's runtime: state plus the clock, id allocator, statistics, faults, rate limiter,
 // consistency lag and persistence that every route shares. Routes get it as `core`; nothing here knows HTTP.
+// It knows the kinds (kinds/) only as what they tell it: their tables and what a deleted service takes.
 import { Clock } from "./clock";
 import { Faults } from "./faults";
 import { IdAllocator, secret } from "./ids";
@@ -9,7 +10,7 @@ import { loadState, saveState } from "./persistence";
 import { RateLimiter } from "./ratelimit";
 import { applySeed, defaultSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
 import { Stats } from "./stats";
-import { emptyState, type State } from "./store";
+import { emptyCoreState, type KindTables, type ServiceRecord, type State } from "./store";
 import type { AuthCode, PendingAuthorization } from "./oauth/codes";
 
 export interface EmulatorOptions {
@@ -41,8 +42,23 @@ export interface EmulatorOptions {
 
 export const DEFAULT_RATE_LIMIT = 960;
 
-/** Tables the registry snapshot keeps on reset; everything else is cleared. */
-const REGISTRY_KEYS = ["accounts", "users", "apps", "apiKeys", "escalationPolicies", "customFields"] as const;
+/** The core's tables the registry snapshot keeps on reset (with the kinds' `seeded` ones); everything else is cleared. */
+const REGISTRY_KEYS = ["accounts", "users", "apps", "apiKeys", "escalationPolicies"] as const;
+
+/** What the core is told of a kind (kinds/kind.ts has the rest): its tables, and what a deleted service takes of it. */
+export interface KindState {
+  readonly name: string;
+  /** Its tables in the state, each with its empty value. The whole state is saved as JSON, so a table is persisted by being here. */
+  readonly tables: Partial<KindTables>;
+  /** Tables the seed fills: a reset gives them back as they were at start, not empty. */
+  readonly seeded?: readonly (keyof KindTables)[];
+  /**
+   * What a deleted service takes of the kind, called just before the service goes: its children in
+   * the kind's tables, references to it; or why the kind keeps them. Absent: nothing of the kind
+   * outside the service's own record names a service.
+   */
+  readonly serviceDeleted?: ((core: EmulatorCore, s: ServiceRecord) => void) | { readonly kept: string };
+}
 
 export class EmulatorCore {
   state: State;
@@ -57,28 +73,42 @@ export class EmulatorCore {
   /** Authorization codes and pending consent pages: short-lived, never persisted. */
   readonly codes = new Map<string, AuthCode>();
   readonly pending = new Map<string, PendingAuthorization>();
-  /** Every route the app serves (filled while the app is built). */
+  /** Every route the app serves (filled as the app gets ready: the kinds register theirs as fastify plugins). */
   readonly routes: { method: string; url: string }[] = [];
-  private readonly registry: Pick<State, (typeof REGISTRY_KEYS)[number]>;
+  private readonly registry: Partial<State>;
   private readonly dataFile?: string;
 
-  constructor(readonly opts: EmulatorOptions = {}) {
+  /** `kinds`: every kind served (kinds/index.ts), whose tables make up the state with the core's. */
+  constructor(
+    readonly opts: EmulatorOptions,
+    private readonly kinds: readonly KindState[],
+  ) {
     this.dataFile = opts.dataFile;
     this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
     this.lag = new Lag({ ...NO_LAG, ...opts.lag }, this.clock, this.stats);
-    const loaded = this.dataFile ? loadState(this.dataFile) : undefined;
+    const loaded = this.dataFile ? loadState(this.dataFile, this.emptyTables()) : undefined;
     if (loaded) {
       this.state = loaded;
       if (opts.adminToken) this.state.adminToken = opts.adminToken;
       this.ids = new IdAllocator(new Set(loaded.usedIds));
     } else {
-      this.state = emptyState(opts.adminToken ?? secret());
+      this.state = this.emptyState(opts.adminToken ?? secret());
       this.ids = new IdAllocator();
       const doc = typeof opts.seed === "string" ? readSeedFile(opts.seed) : (opts.seed ?? defaultSeed());
       applySeed(this.state, this.ids, doc, this.clock.iso());
     }
-    this.registry = structuredClone(Object.fromEntries(REGISTRY_KEYS.map((k) => [k, this.state[k]]))) as EmulatorCore["registry"];
+    const kept = [...REGISTRY_KEYS, ...kinds.flatMap((k) => k.seeded ?? [])];
+    this.registry = structuredClone(Object.fromEntries(kept.map((k) => [k, this.state[k]])));
     this.save();
+  }
+
+  /** Every kind's tables, empty (their values are cloned: a kind's declaration is never the live table). */
+  private emptyTables(): KindTables {
+    return Object.assign({}, ...this.kinds.map((k) => structuredClone(k.tables)));
+  }
+
+  private emptyState(adminToken: string): State {
+    return { ...emptyCoreState(adminToken), ...this.emptyTables() };
   }
 
   get adminToken(): string {
@@ -102,7 +132,7 @@ export class EmulatorCore {
    * the startup lag settings. Ids handed out before stay used.
    */
   reset(): void {
-    const fresh = emptyState(this.state.adminToken);
+    const fresh = this.emptyState(this.state.adminToken);
     fresh.signingKey = this.state.signingKey;
     Object.assign(fresh, structuredClone(this.registry));
     this.state = fresh;
@@ -114,5 +144,15 @@ export class EmulatorCore {
     this.lag.reset();
     Object.assign(this.stats, new Stats());
     this.save();
+  }
+
+  /** Each kind lets go of service `s`, which is about to be deleted (`KindState.serviceDeleted`). */
+  serviceDeleted(s: ServiceRecord): void {
+    for (const k of this.kinds) if (typeof k.serviceDeleted === "function") k.serviceDeleted(this, s);
+  }
+
+  /** Start the consistency-lag window (lag.ts) of an object just created in an account, by the account's region. */
+  startLag(accountId: string, id: string): void {
+    this.lag.created(id, this.state.accounts[accountId]?.region ?? "us");
   }
 }

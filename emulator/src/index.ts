@@ -3,8 +3,9 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
+import { KINDS } from "./kinds";
 import { EU_PREFIX } from "./region";
-import { EVENTS_PATH } from "./routes/events";
+import { EVENTS_PATH } from "./routing/events-api";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
 import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
@@ -49,8 +50,8 @@ export interface RunningEmulator {
 }
 
 export function buildEmulator(opts: EmulatorOptions = {}, https?: { cert: string; key: string }): Emulator {
-  const core = new EmulatorCore(opts);
-  const app = buildApp(core, https);
+  const core = new EmulatorCore(opts, KINDS);
+  const app = buildApp(core, KINDS, https);
   return {
     app,
     // A getter: reset and seeding replace the state object.

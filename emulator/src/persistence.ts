@@ -1,8 +1,9 @@
-// `--data FILE`: the state is written atomically (temp file, fsync, rename, fsync of the
-// directory), so a crash mid-write leaves either the old file or the new one, never a torn one.
+// `--data FILE`: the whole state as one JSON document, so every table a kind declares is kept. It
+// is written atomically (temp file, fsync, rename, fsync of the directory), so a crash mid-write
+// leaves either the old file or the new one, never a torn one.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { State } from "./store";
+import type { KindTables, State } from "./store";
 
 export function saveState(file: string, state: State): void {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -31,20 +32,10 @@ export function saveState(file: string, state: State): void {
   }
 }
 
-export function loadState(file: string): State | undefined {
+/** The state in `file`, if it exists; `tables` (the kinds', empty) fill in what a file written before a table existed lacks. */
+export function loadState(file: string, tables: KindTables): State | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, "utf8")) as State;
   if (parsed?.version !== 1) throw new Error(`${file} is not an emulator data file (version ${parsed?.version})`);
-  // Files written before incidents existed.
-  parsed.incidents ??= {};
-  parsed.incidentNumbers ??= {};
-  // Tables added after a data file was written start empty.
-  parsed.alertGroupingSettings ??= {};
-  parsed.businessServices ??= {};
-  parsed.serviceDependencies ??= {};
-  parsed.cacheVariables ??= {};
-  parsed.alerts ??= {};
-  parsed.heldAlerts ??= [];
-  parsed.cacheValues ??= {};
-  return parsed;
+  return { ...tables, ...parsed };
 }

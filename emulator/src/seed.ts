@@ -3,7 +3,7 @@
 // gets fresh credentials on every start; a seed file or a data file fixes them.
 import { readFileSync } from "node:fs";
 import { deepestPath, MAX_DEPTH, pathText } from "./depth";
-import { createFieldDef } from "./field-defs";
+import { createFieldDef } from "./kinds/custom-field/model";
 import { type IdAllocator, randomString, secret } from "./ids";
 import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
 import type { Account, App, AppKind, Region, Role, State } from "./store";

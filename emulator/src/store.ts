@@ -1,5 +1,7 @@
 // The emulator's whole state as plain JSON-able records, so persistence is one JSON.stringify
-// and a reset is one structuredClone of the seeded snapshot.
+// and a reset is one structuredClone of the seeded snapshot. Here: the core's records, and the
+// service's, which every child of a service names and whose record holds the settings kept on it;
+// each kind's own records and tables are in its module under kinds/.
 import type { JsonWebKey } from "node:crypto";
 
 export type Region = "us" | "eu";
@@ -67,6 +69,12 @@ export interface Enablement {
   updated_at: string | null;
 }
 
+/**
+ * A service (kinds/service/). Besides its own fields it holds what the kinds of its children keep on
+ * it: the ids of its integrations, event rules, incidents and alerts in their order, the conversion
+ * of its rules, its custom field values, enablements and event orchestration. Those go with the
+ * record; what a kind keeps in a table of its own goes by its `serviceDeleted` (kinds/kind.ts).
+ */
 export interface ServiceRecord {
   id: string;
   accountId: string;
@@ -79,7 +87,7 @@ export interface ServiceRecord {
   acknowledgement_timeout: number | null;
   /**
    * The user's choice only: "active" (enabled) or "disabled". The status a service shows is
-   * computed from this, `maintenance` and its open incidents (incidents.ts).
+   * computed from this, `maintenance` and its open incidents (kinds/incident/model.ts).
    */
   status: string;
   incident_urgency_rule: unknown;
@@ -103,95 +111,10 @@ export interface ServiceRecord {
   incidentIds?: string[];
   /** In maintenance (set through the admin API): events open nothing. */
   maintenance?: boolean;
-  /** Its event orchestration (orchestration.ts); absent until first used. */
+  /** Its event orchestration (kinds/orchestration/model.ts); absent until first used. */
   orchestration?: OrchestrationRecord;
-  /** Alert ids, oldest first (routing/alerts.ts; absent in data files written before alerts existed). */
+  /** Alert ids, oldest first (kinds/alert/model.ts; absent in data files written before alerts existed). */
   alertIds?: string[];
-}
-
-export type IncidentStatus = "triggered" | "acknowledged" | "resolved";
-
-/** Who last changed an incident: the service (events) or a user (REST). */
-export interface Agent {
-  type: "service" | "user";
-  id: string;
-}
-
-export interface IncidentRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  /** Per account, from 1. */
-  number: number;
-  title: string;
-  status: IncidentStatus;
-  urgency: "high" | "low";
-  /** The dedup key: an event's `dedup_key`, generated when the trigger had none. */
-  incident_key: string;
-  created_at: string;
-  updated_at: string;
-  last_status_change_at: string;
-  resolved_at: string | null;
-  last_status_change_by: Agent;
-  acknowledgements: { at: string; by: Agent }[];
-  /** Alerts grouped into it (routing/alerts.ts keeps the alerts themselves). */
-  alerts: { triggered: number; resolved: number };
-  /** What an event orchestration set when it opened (routing/): a priority id, an escalation policy id instead of the service's. */
-  priorityId?: string;
-  escalationPolicyId?: string;
-  /** Notes (`annotate`), oldest first. */
-  notes?: { id: string; content: string; created_at: string }[];
-  /** Incident custom field values an orchestration set, by field id. */
-  customFields?: Record<string, string>;
-}
-
-/**
- * An alert: what a trigger event makes on its service (routing/alerts.ts). One is open per
- * integration and dedup key; a suppressed one has no incident, a suspended one has none until
- * `heldUntil`, then opens one with `held`.
- */
-export interface AlertRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  integrationId: string;
-  incidentId: string | null;
-  alert_key: string;
-  status: "triggered" | "resolved";
-  suppressed: boolean;
-  severity: string;
-  summary: string;
-  created_at: string;
-  resolved_at: string | null;
-  /** The alert body as served (PD-CEF fields, custom details, links and images). */
-  body: Record<string, unknown>;
-  /** Trigger events deduplicated into it, the first included. */
-  triggers: number;
-  /** The event (trace id) that made it. */
-  eventId: string;
-  /** Suspended: epoch ms when it triggers, and the incident it then opens. */
-  heldUntil?: number;
-  held?: IncidentPlan;
-  /** Automation actions and webhooks its orchestration named: recorded, never run or sent. */
-  recorded?: Record<string, unknown>[];
-}
-
-/** What an orchestration decided for the incident an alert opens. */
-export interface IncidentPlan {
-  title: string;
-  severity: string;
-  priorityId?: string;
-  escalationPolicyId?: string;
-  notes: string[];
-  customFields: Record<string, string>;
-}
-
-/** What a service orchestration keeps of a cache variable between events (routing/cache-values.ts). */
-export interface CacheValueRecord {
-  type: string;
-  value?: string;
-  /** trigger_event_count: when each counted trigger event came (epoch ms), oldest first. */
-  hits?: number[];
 }
 
 export interface OrchestrationRule {
@@ -212,123 +135,11 @@ export interface OrchestrationRecord {
   version: number;
 }
 
-/** Who made or changed an object, as the API records it (`created_by`, `updated_by`; audit.ts `actorRef`). */
+/** Who made or changed an object, as the API records it (`created_by`, `updated_by`; kinds/audit-record/model.ts `actorRef`). */
 export interface ActorRef {
   id: string;
   type: string;
   self: string;
-}
-
-/** A cache variable of a service's event orchestration (`.../cache_variables`): a value kept between events. */
-export interface CacheVariableRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  /** Unique within the service's orchestration. */
-  name: string;
-  disabled: boolean;
-  conditions: { expression: string }[];
-  /** `type` and that type's keys only (routes/cache-variables.ts). */
-  configuration: Record<string, unknown>;
-  created_at: string;
-  created_by: ActorRef;
-  updated_at: string;
-  updated_by: ActorRef;
-}
-
-export interface IntegrationRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  type: string;
-  name: string;
-  vendorId: string | null;
-  integration_key: string | null;
-  integration_email: string | null;
-  /** Email settings and anything else type-specific, stored as given (validated). */
-  settings: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface RuleRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  disabled: boolean;
-  conditions: unknown;
-  time_frame: unknown;
-  variables: unknown[];
-  actions: unknown;
-}
-
-export interface FieldOption {
-  id: string;
-  data: { data_type: string; value: unknown };
-  /** Absent in data files written before options had their own routes. */
-  created_at?: string;
-  updated_at?: string;
-}
-
-export interface CustomFieldDef {
-  id: string;
-  accountId: string;
-  name: string;
-  display_name: string;
-  description: string | null;
-  data_type: string;
-  field_type: string;
-  default_value: unknown;
-  field_options: FieldOption[];
-  /** Whether the field shows on services (absent in data files written before it existed: true). */
-  enabled?: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AuditRecord {
-  id: string;
-  accountId: string;
-  serviceId: string;
-  /** Epoch ms, for the since/until window and ordering. */
-  at: number;
-  seq: number;
-  body: Record<string, unknown>;
-}
-
-/** An alert grouping setting (`/alert_grouping_settings`): one grouping configuration for its services. */
-export interface AlertGroupingSettingRecord {
-  id: string;
-  accountId: string;
-  name: string | null;
-  description: string | null;
-  type: string;
-  /** As validated for `type` (only that type's keys). */
-  config: Record<string, unknown>;
-  /** Service ids, in the order given; a service belongs to at most one setting. */
-  serviceIds: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-/** A business service (`/business_services`): kept minimal, a side of service dependencies. */
-export interface BusinessServiceRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  description: string | null;
-  point_of_contact: string | null;
-  created_at: string;
-}
-
-/** Which table a side of a dependency is in. */
-export type DependencySide = { id: string; kind: "service" | "business_service" };
-
-/** One relationship of `/service_dependencies`: `supporting` supports `dependent`. */
-export interface ServiceDependencyRecord {
-  id: string;
-  accountId: string;
-  supporting: DependencySide;
-  dependent: DependencySide;
 }
 
 export interface AccessToken {
@@ -353,7 +164,11 @@ export interface RefreshToken {
   chainStartedAt: number;
 }
 
-export interface State {
+/**
+ * The core's part of the state: the account registry a seed makes (accounts, users, apps, API keys,
+ * escalation policies), the tokens issued, and every id ever handed out.
+ */
+export interface CoreState {
   version: 1;
   adminToken: string;
   /** Private signing key (JWK) for id_tokens; created on first use so startup stays fast. */
@@ -363,31 +178,24 @@ export interface State {
   apps: Record<string, App>;
   apiKeys: Record<string, ApiKey>;
   escalationPolicies: Record<string, EscalationPolicy>;
-  services: Record<string, ServiceRecord>;
-  integrations: Record<string, IntegrationRecord>;
-  rules: Record<string, RuleRecord>;
-  cacheVariables: Record<string, CacheVariableRecord>;
-  customFields: Record<string, CustomFieldDef>;
-  alertGroupingSettings: Record<string, AlertGroupingSettingRecord>;
-  businessServices: Record<string, BusinessServiceRecord>;
-  serviceDependencies: Record<string, ServiceDependencyRecord>;
-  auditRecords: AuditRecord[];
-  incidents: Record<string, IncidentRecord>;
-  alerts: Record<string, AlertRecord>;
-  /** Ids of suspended alerts still held (routing/alerts.ts releases them when their time comes). */
-  heldAlerts: string[];
-  /** Cache variable values by cache variable id. */
-  cacheValues: Record<string, CacheValueRecord>;
-  /** Last incident number handed out, by account id. */
-  incidentNumbers: Record<string, number>;
   accessTokens: Record<string, AccessToken>;
   refreshTokens: Record<string, RefreshToken>;
   /** Every id ever handed out, so none is reused. */
   usedIds: string[];
-  auditSeq: number;
 }
 
-export function emptyState(adminToken: string): State {
+/**
+ * The kinds' tables. Empty here: each kind's module adds its own beside its records
+ * (`declare module "<path>/store" { interface KindTables { ... } }`) and brings their empty values
+ * (kinds/kind.ts); kinds/index.ts does not compile while a table added here has no listed kind.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the kinds' modules add their tables (declaration merging)
+export interface KindTables {}
+
+export interface State extends CoreState, KindTables {}
+
+/** The core's tables, empty (the kinds' come from their modules: core.ts). */
+export function emptyCoreState(adminToken: string): CoreState {
   return {
     version: 1,
     adminToken,
@@ -397,24 +205,9 @@ export function emptyState(adminToken: string): State {
     apps: {},
     apiKeys: {},
     escalationPolicies: {},
-    services: {},
-    integrations: {},
-    rules: {},
-    cacheVariables: {},
-    customFields: {},
-    alertGroupingSettings: {},
-    businessServices: {},
-    serviceDependencies: {},
-    auditRecords: [],
-    incidents: {},
-    alerts: {},
-    heldAlerts: [],
-    cacheValues: {},
-    incidentNumbers: {},
     accessTokens: {},
     refreshTokens: {},
     usedIds: [],
-    auditSeq: 0,
   };
 }
 

@@ -1,11 +1,19 @@
-// --data FILE persistence: state survives a restart, and writes are atomic (temp file + fsync +
-// rename), so a crash mid-write leaves the previous complete file.
+// --data FILE persistence: state survives a restart, writes are atomic (temp file + fsync +
+// rename), so a crash mid-write leaves the previous complete file, and files written by earlier
+// versions load. (Each kind's example survives a restart: kinds.test.ts.)
 import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EmulatorCore } from "../../emulator/src/core";
+import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
 import { loadState, saveState } from "../../emulator/src/persistence";
-import { emptyState } from "../../emulator/src/store";
+import type { KindTables } from "../../emulator/src/store";
 import { admin, appToken, client, createService, start } from "./helpers";
+
+/** A seeded state, as a new emulator has it. */
+const emptyState = (adminToken: string) => new EmulatorCore({ adminToken }, KINDS).state;
+/** Loads with no table to fill in: these files were written whole. */
+const load = (file: string) => loadState(file, {} as KindTables);
 
 let dir: string;
 beforeEach(() => {
@@ -27,7 +35,7 @@ test("a crash in the middle of a write leaves the previous file intact and no to
   }) as unknown as typeof fs.writeSync);
   expect(() => saveState(file, emptyState("admin-2"))).toThrow("disk full");
   jest.restoreAllMocks();
-  expect(loadState(file)?.adminToken).toBe("admin-1");
+  expect(load(file)?.adminToken).toBe("admin-1");
   expect(JSON.parse(readFileSync(file, "utf8")).adminToken).toBe("admin-1");
   expect(readdirSync(dir)).toEqual(["state.json"]);
 });
@@ -36,14 +44,14 @@ test("a successful write replaces the file in one step and leaves no temp files"
   const file = join(dir, "state.json");
   saveState(file, emptyState("a"));
   saveState(file, emptyState("b"));
-  expect(loadState(file)?.adminToken).toBe("b");
+  expect(load(file)?.adminToken).toBe("b");
   expect(readdirSync(dir)).toEqual(["state.json"]);
 });
 
 test("a file that is not an emulator data file is refused", () => {
   const file = join(dir, "other.json");
   writeFileSync(file, JSON.stringify({ version: 7 }));
-  expect(() => loadState(file)).toThrow(/not an emulator data file/);
+  expect(() => load(file)).toThrow(/not an emulator data file/);
 });
 
 test("a restarted emulator keeps credentials, objects, tokens, field values and the used-id set", async () => {
@@ -70,4 +78,79 @@ test("a restarted emulator keeps credentials, objects, tokens, field values and 
   await admin(two, "POST", "/reset");
   expect((await client(two, `Token token=${two.seed.apiKey}`).get("/services")).json.services).toEqual([]);
   await two.close();
+});
+
+describe("a data file written by the emulator before its kinds were modules (2026-11-27, fixtures/)", () => {
+  const FIXTURE = join(__dirname, "fixtures", "data-2026-11-27.json");
+  /** A copy: the emulator writes its data file. */
+  const copy = (edit: (state: Record<string, unknown>) => void = () => undefined) => {
+    const file = join(dir, "state.json");
+    const state = JSON.parse(readFileSync(FIXTURE, "utf8"));
+    edit(state);
+    writeFileSync(file, JSON.stringify(state));
+    return file;
+  };
+  const CHECKOUT = "P9KX2AF";
+
+  test("loads whole, and each kind serves what the file holds of it", async () => {
+    const e = await start({ dataFile: copy() });
+    try {
+      // Before any request (a request triggers suspended alerts whose hold ended).
+      expect(e.core.state).toEqual(JSON.parse(readFileSync(FIXTURE, "utf8")));
+      const api = client(e, "Token token=fixture-api-key");
+      const ok = async (path: string) => {
+        const res = await api.get(path);
+        expect([path, res.status]).toEqual([path, 200]);
+        return res.json;
+      };
+      expect((await ok("/services")).services.map((s: { name: string }) => s.name)).toEqual(["checkout", "legacy", "payments"]);
+      expect((await ok(`/services/${CHECKOUT}?include[]=integrations`)).service.integrations.map((i: { type: string }) => i.type).sort()).toEqual([
+        "events_api_v2_inbound_integration",
+        "generic_email_inbound_integration",
+      ]);
+      expect((await ok(`/services/${CHECKOUT}/rules`)).rules).toHaveLength(1);
+      expect((await ok("/services/P1AV73O/rules?include[]=migrated_metadata")).migrated_status).toBe("completed");
+      const orchestration = (await ok(`/event_orchestrations/services/${CHECKOUT}`)).orchestration_path;
+      expect(orchestration.sets[0].rules.map((r: { label: string }) => r.label)).toEqual(["hold batch", "db"]);
+      expect((await ok(`/event_orchestrations/services/${CHECKOUT}/active`)).active).toBe(true);
+      expect((await ok(`/event_orchestrations/services/${CHECKOUT}/cache_variables`)).cache_variables.map((c: { name: string }) => c.name)).toEqual([
+        "host",
+        "hits",
+      ]);
+      const fields = (await ok("/services/custom_fields?include[]=field_options")).fields;
+      expect(fields.map((f: { name: string }) => f.name)).toEqual(["runbook", "tier"]);
+      expect(fields[1].field_options.map((o: { data: { value: string } }) => o.data.value)).toEqual(["gold", "silver", "bronze"]);
+      expect(
+        Object.fromEntries(
+          (await ok(`/services/${CHECKOUT}/custom_fields/values`)).custom_fields.map((v: { name: string; value: unknown }) => [v.name, v.value]),
+        ),
+      ).toEqual({
+        runbook: "https://runbooks.example/checkout",
+        tier: "gold",
+      });
+      expect((await ok(`/services/${CHECKOUT}/enablements`)).enablements[0]).toMatchObject({ feature: "aiops", enabled: false });
+      expect((await ok("/alert_grouping_settings")).alert_grouping_settings.map((g: { name: string }) => g.name)).toEqual(["payments grouping"]);
+      expect((await ok("/business_services")).business_services.map((b: { name: string }) => b.name)).toEqual(["Shop"]);
+      expect((await ok(`/service_dependencies/technical_services/${CHECKOUT}`)).relationships).toHaveLength(2);
+      expect((await ok("/incidents/1")).incident).toMatchObject({ status: "acknowledged", service: { id: CHECKOUT } });
+      expect((await admin(e, "GET", `/services/${CHECKOUT}/alerts`)).json.alerts).toHaveLength(2);
+      expect((await ok(`/services/${CHECKOUT}/audit/records?since=2026-11-27T00:00:00Z&until=2026-11-28T00:00:00Z`)).records.length).toBeGreaterThan(5);
+    } finally {
+      await e.close();
+    }
+  });
+
+  test("a file written before a kind's table existed loads with the table empty, and the rest as written", async () => {
+    const written = JSON.parse(readFileSync(FIXTURE, "utf8"));
+    for (const [table, kind] of Object.entries(TABLE_KINDS)) {
+      const e = await start({ dataFile: copy((state) => delete state[table]) });
+      try {
+        const state = e.core.state as unknown as Record<string, unknown>;
+        expect([table, state[table]]).toEqual([table, kind.tables[table as keyof typeof kind.tables]]);
+        expect({ ...state, [table]: written[table] }).toEqual(written);
+      } finally {
+        await e.close();
+      }
+    }
+  });
 });

@@ -1,9 +1,10 @@
 // What the docs and the code's comments name must be there: every repository path they mention
 // exists, and every count they state of something the repository holds (resource kinds, end-to-end
-// files, jest projects) is the count today. A claim goes stale silently otherwise. Another
+// files, jest projects, the emulator's kinds) is the count today. A claim goes stale silently otherwise. Another
 // project's path is written with its package (`@pulumi/pulumi/provider/server.js`).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { KINDS } from "../../emulator/src/kinds";
 import { RESOURCES } from "../../provider/registry";
 
 const ROOT = path.join(__dirname, "../..");
@@ -71,6 +72,7 @@ const COUNTS: ReadonlyArray<{ noun: RegExp; actual: () => number }> = [
   { noun: /resource kinds|kinds of resource/, actual: () => Object.keys(RESOURCES).length },
   { noun: /end-to-end files|e2e files/, actual: () => fs.readdirSync(path.join(ROOT, "tests/e2e")).filter((f) => f.endsWith(".test.ts")).length },
   { noun: /jest projects|projects so each suite/, actual: () => (read("jest.config.js").match(/displayName:/g) ?? []).length },
+  { noun: /kinds of object the emulator serves/, actual: () => KINDS.length },
 ];
 
 test("every count the docs and the sources' comments state of the repository is today's", () => {

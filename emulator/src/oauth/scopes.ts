@@ -30,7 +30,7 @@ export const DEFAULT_APP_SCOPES = [
   SCOPES.abilitiesRead,
   SCOPES.vendorsRead,
   SCOPES.prioritiesRead,
-  // Incidents set a service's status (routes/incidents.ts).
+  // Incidents set a service's status (kinds/incident/).
   SCOPES.incidentsRead,
   SCOPES.incidentsWrite,
 ];

@@ -8,9 +8,9 @@
 //   the current event included); 0 when there are none;
 // - external_data: set through its data endpoint, which the emulator does not serve: nil.
 // Disabled variables are nil. A dry run computes the same values and keeps none.
-import { cacheVariablesOf } from "../cache-variables";
+import { type CacheValueRecord, cacheVariablesOf } from "../kinds/cache-variable/model";
 import type { EmulatorCore } from "../core";
-import type { CacheValueRecord, ServiceRecord } from "../store";
+import type { ServiceRecord } from "../store";
 import { compiledCacheVariable } from "./compile";
 import { asText, evaluateCondition, MISSING, resolvePath } from "./conditions";
 import type { RoutedEvent } from "./event-model";

@@ -2,7 +2,7 @@
 // extraction parsed, once per write of the orchestration (its `version`) rather than per event.
 // A condition that does not parse (a rule the rules conversion wrote, or one from a data file) is
 // kept with its error: the rule cannot match, and the trace names the expression.
-import type { CacheVariableRecord, OrchestrationRecord, OrchestrationRule } from "../store";
+import type { OrchestrationRecord, OrchestrationRule } from "../store";
 import { PclError, type PathNode, type PclNode } from "./pcl-ast";
 import { parsePath, parsePcl } from "./pcl";
 
@@ -92,10 +92,16 @@ interface CompiledCacheVariable {
   from: [unknown, unknown];
 }
 
-const variables = new WeakMap<CacheVariableRecord, CompiledCacheVariable>();
+/** What of a cache variable (kinds/cache-variable/model.ts) is compiled. */
+interface CacheVariableSource {
+  conditions: { expression: string }[];
+  configuration: Record<string, unknown>;
+}
+
+const variables = new WeakMap<CacheVariableSource, CompiledCacheVariable>();
 
 /** A cache variable's parsed conditions and source, made again after an update replaced them. */
-export function compiledCacheVariable(c: CacheVariableRecord): CompiledCacheVariable {
+export function compiledCacheVariable(c: CacheVariableSource): CompiledCacheVariable {
   const hit = variables.get(c);
   if (hit && hit.from[0] === c.conditions && hit.from[1] === c.configuration) return hit;
   const made = {

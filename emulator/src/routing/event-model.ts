@@ -26,7 +26,7 @@ export function routedEvent(body: Json, dedupKey: string, receivedAt: string): R
   if (payload) {
     for (const k of CEF_FIELDS) if (k !== "dedup_key" && payload[k] !== undefined && payload[k] !== null) event[k] = structuredClone(payload[k]);
     event.timestamp ??= receivedAt;
-    // The Events API keeps the first 1024 characters of a summary (routes/events.ts).
+    // The Events API keeps the first 1024 characters of a summary (events-api.ts).
     if (typeof event.summary === "string") event.summary = event.summary.slice(0, MAX_SUMMARY);
   }
   event.dedup_key = dedupKey;

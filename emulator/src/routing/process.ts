@@ -4,11 +4,12 @@
 // no alert, incident, cache variable value or trigger count.
 import { randomUUID } from "node:crypto";
 import type { EmulatorCore } from "../core";
-import { type Severity, transition, urgencyFor } from "../incidents";
-import { orchestrationOf } from "../orchestration";
-import { prioritiesOf } from "../routes/catalog";
-import type { AlertRecord, IncidentPlan, IntegrationRecord, ServiceRecord } from "../store";
-import { addAlert, alertStatus, incidentSummary, openAlert, resolveAlert, triggerIncident } from "./alerts";
+import { prioritiesOf } from "../catalog";
+import { type AlertRecord, addAlert, alertStatus, type IncidentPlan, incidentSummary, openAlert, resolveAlert, triggerIncident } from "../kinds/alert/model";
+import { type Severity, transition, urgencyFor } from "../kinds/incident/model";
+import type { IntegrationRecord } from "../kinds/integration/model";
+import { orchestrationOf } from "../kinds/orchestration/model";
+import type { ServiceRecord } from "../store";
 import { updateCacheVariables } from "./cache-values";
 import { programOf } from "./compile";
 import { alertBody, type RoutedEvent, routedEvent } from "./event-model";

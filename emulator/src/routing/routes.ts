@@ -1,64 +1,16 @@
-// What routing serves. REST, as PagerDuty does: an incident's alerts (`GET /incidents/{id}/alerts`,
-// `.../alerts/{alert_id}`), its notes (annotations) and its custom field values. Admin (under
-// /_emulator, with the admin token): the traces of recent events, a dry run, and every alert of a
-// service, suppressed and suspended ones included (they belong to no incident, so the REST API
-// has no place for them). Before any request, suspended alerts whose hold has ended trigger.
+// The routing admin routes (under /_emulator, registered inside the admin plugin, which checks the
+// admin token): the traces of recent events, a dry run, and every alert of a service, suppressed and
+// suspended ones included (they belong to no incident, so the REST API has no place for them).
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../core";
-import { EventError, invalid, notFound } from "../errors";
-import { baseUrl, type Handler, intParam, many, paginate, params, query, rest, single, who } from "../http";
-import { SCOPES } from "../oauth/scopes";
-import { cacheVariablesOf } from "../cache-variables";
+import { EventError, notFound } from "../errors";
+import { type Handler, intParam, params, query, single } from "../http";
+import { alertsOf, forgetEvents, renderAlert } from "../kinds/alert/model";
 import { restBase } from "../region";
-import { parseEvent } from "../routes/events";
-import { findIncident } from "../routes/incidents";
-import type { AlertRecord, IncidentRecord } from "../store";
-import { alertStatus, alertsOf, forgetEvents, releaseHeld, renderAlert } from "./alerts";
+import { parseEvent } from "./events-api";
 import { processEvent } from "./process";
 import { findTrace, memoryOf } from "./trace";
-
-const ALERT_STATUSES = ["triggered", "resolved"];
-
-function alertsOfIncident(core: EmulatorCore, i: IncidentRecord): AlertRecord[] {
-  const s = core.state.services[i.serviceId];
-  return s ? alertsOf(core, s).filter((a) => a.incidentId === i.id) : [];
-}
-
-export function registerRouting(app: FastifyInstance, core: EmulatorCore): void {
-  app.addHook("onRequest", async () => releaseHeld(core));
-
-  rest(app, "GET", "/incidents/:id/alerts", SCOPES.incidentsRead, (req) => {
-    const q = query(req);
-    const statuses = many(q, "statuses");
-    const bad = statuses.find((s) => !ALERT_STATUSES.includes(s));
-    if (bad !== undefined) throw invalid(`"statuses[]" must be one of: ${ALERT_STATUSES.join(", ")} (got ${JSON.stringify(bad.slice(0, 40))})`);
-    const i = findIncident(core, who(req), params(req).id);
-    const base = baseUrl(core, req);
-    const list = alertsOfIncident(core, i).filter((a) => !statuses.length || statuses.includes(alertStatus(core, a)));
-    const { page, meta } = paginate(list, q);
-    return { alerts: page.map((a) => renderAlert(core, base, a)), ...meta };
-  });
-
-  rest(app, "GET", "/incidents/:id/alerts/:alert_id", SCOPES.incidentsRead, (req) => {
-    const i = findIncident(core, who(req), params(req).id);
-    const a = alertsOfIncident(core, i).find((x) => x.id === params(req).alert_id);
-    if (!a) throw notFound(`Alert ${params(req).alert_id} of incident ${i.id}`);
-    return { alert: renderAlert(core, baseUrl(core, req), a) };
-  });
-
-  rest(app, "GET", "/incidents/:id/notes", SCOPES.incidentsRead, (req) => {
-    const i = findIncident(core, who(req), params(req).id);
-    return {
-      notes: (i.notes ?? []).map((n) => ({ id: n.id, user: null, channel: { summary: "Event Orchestration" }, content: n.content, created_at: n.created_at })),
-    };
-  });
-
-  rest(app, "GET", "/incidents/:id/custom_fields/values", SCOPES.incidentsRead, (req) => {
-    const i = findIncident(core, who(req), params(req).id);
-    return { custom_fields: Object.entries(i.customFields ?? {}).map(([id, value]) => ({ id, type: "field_value", value })) };
-  });
-}
 
 type AdminRoute = (method: "GET" | "POST", url: string, handler: Handler) => void;
 
@@ -98,11 +50,7 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
   route("POST", "/services/:id/events/reset", (req) => {
     const s = core.state.services[params(req).id];
     if (!s) throw notFound(`Service ${params(req).id}`);
-    const gone = forgetEvents(
-      core,
-      s,
-      cacheVariablesOf(core, s.id).map((c) => c.id),
-    );
+    const gone = forgetEvents(core, s);
     return { service_id: s.id, removed: gone };
   });
 

@@ -2,7 +2,7 @@
 // has them (`warning_type: "invalid_data"`; its features include `cache_variable:conditions`,
 // `cache_variable:annotate` and `escalation_policy`): what the orchestration names that the
 // service or account does not have. PagerDuty accepts such an orchestration; so does the emulator.
-import { cacheVariablesOf } from "../cache-variables";
+import { cacheVariablesOf } from "../kinds/cache-variable/model";
 import type { EmulatorCore } from "../core";
 import type { OrchestrationRecord, ServiceRecord } from "../store";
 import { nodesOf } from "./checks";

@@ -1,7 +1,7 @@
 // The orchestration walk and each action, on the evaluator alone (no server): start set, rules in
 // order, first match, route_to, catch-all, disabled rules, loops; variables, extractions and
 // templates; the actions that decide what the event becomes.
-import { parseOrchestration } from "../../../emulator/src/orchestration";
+import { parseOrchestration } from "../../../emulator/src/kinds/orchestration/model";
 import { programOf } from "../../../emulator/src/routing/compile";
 import { routedEvent } from "../../../emulator/src/routing/event-model";
 import { evaluate } from "../../../emulator/src/routing/evaluate";

@@ -1,0 +1,45 @@
+// An integration as the state keeps it, and its representation: its own routes show it, and a
+// service shows its integrations with `include[]=integrations`.
+import type { EmulatorCore } from "../../core";
+import { reference } from "../../http";
+import { serviceRef } from "../service/model";
+import { vendorById } from "../../vendors";
+
+declare module "../../store" {
+  interface KindTables {
+    integrations: Record<string, IntegrationRecord>;
+  }
+}
+
+export interface IntegrationRecord {
+  id: string;
+  accountId: string;
+  serviceId: string;
+  type: string;
+  name: string;
+  vendorId: string | null;
+  integration_key: string | null;
+  integration_email: string | null;
+  /** Email settings and anything else type-specific, stored as given (validated). */
+  settings: Record<string, unknown>;
+  created_at: string;
+}
+
+export function renderIntegration(core: EmulatorCore, base: string, i: IntegrationRecord) {
+  const s = core.state.services[i.serviceId];
+  const self = `${base}/services/${i.serviceId}/integrations/${i.id}`;
+  return {
+    id: i.id,
+    type: i.type,
+    summary: i.name,
+    self,
+    html_url: `${base}/services/${i.serviceId}/integrations/${i.id}`,
+    name: i.name,
+    service: serviceRef(base, s),
+    created_at: i.created_at,
+    vendor: i.vendorId ? reference("vendor", i.vendorId, vendorById(i.vendorId)?.name ?? i.vendorId, `${base}/vendors/${i.vendorId}`) : null,
+    ...(i.integration_key !== null ? { integration_key: i.integration_key } : {}),
+    ...(i.integration_email !== null ? { integration_email: i.integration_email } : {}),
+    ...i.settings,
+  };
+}
