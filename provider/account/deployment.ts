@@ -6,11 +6,13 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import {
-  ACCOUNTS_KEY,
   accountNames,
-  CONFIG_KEYS,
+  accountsKey,
+  configKeys,
   DEFAULT_ACCOUNT,
   hasTopLevelCredentials,
+  NAMESPACE,
+  type Namespace,
   resolveDriftAllFields,
   resolveSettings,
   type ProviderSettings,
@@ -28,6 +30,8 @@ import { CURRENT_USER, SERVICES } from "../kernel/api-paths";
 export interface DeploymentOptions {
   /** Where warnings go. */
   warn: Warn;
+  /** The namespace of the settings' keys: the dynamic providers' `pagerduty` (default), the plugin's `pagerduty-dynamic`. Messages name them so. */
+  namespace?: Namespace;
   /** Where the accounts' journals live (default: the user's cache directory); a named account's in a subdirectory. */
   journalDir?: string;
   /** Reads the stack's state (default: `pulumi stack export`). */
@@ -53,7 +57,11 @@ export class Deployment {
   /** Each account's context, until the config changes: every operation asks for one. */
   private readonly current = new Map<string, AccountContext>();
 
-  constructor(private readonly options: DeploymentOptions) {}
+  private readonly namespace: Namespace;
+
+  constructor(private readonly options: DeploymentOptions) {
+    this.namespace = options.namespace ?? NAMESPACE;
+  }
 
   /**
    * Records the stack config (copied: `get` belongs to the call) and the program's fully qualified
@@ -62,7 +70,7 @@ export class Deployment {
    */
   configure(get: (key: string) => string | undefined, stack?: string): void {
     const values = new Map<string, string>();
-    for (const key of [...Object.values(CONFIG_KEYS).map(([k]) => k), ACCOUNTS_KEY]) {
+    for (const key of [...Object.values(configKeys(this.namespace)).map(([k]) => k), accountsKey(this.namespace)]) {
       const value = get(key);
       if (value !== undefined) values.set(key, value);
     }
@@ -86,7 +94,7 @@ export class Deployment {
 
   /** An account's settings (environment only, when configure was never called). */
   settings(account: string = DEFAULT_ACCOUNT): ProviderSettings {
-    return resolveSettings(this.get, this.options.env ?? process.env, account);
+    return resolveSettings(this.get, this.options.env ?? process.env, account, this.namespace);
   }
 
   /** The context of an account (the default one: the top-level settings), made on first use. */
@@ -104,8 +112,8 @@ export class Deployment {
    * credentials or is the only one.
    */
   configuredAccounts(): string[] {
-    const named = accountNames(this.get);
-    const withDefault = !named.length || hasTopLevelCredentials(this.get, this.options.env ?? process.env);
+    const named = accountNames(this.get, this.namespace);
+    const withDefault = !named.length || hasTopLevelCredentials(this.get, this.options.env ?? process.env, this.namespace);
     return withDefault ? [DEFAULT_ACCOUNT, ...named] : named;
   }
 
@@ -165,7 +173,7 @@ export class Deployment {
         stack: () => this.stackState,
         warn: this.options.warn,
         consistency: new Consistency({ windowMs: settings.consistencyWindowMs }),
-        driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env),
+        driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env, this.namespace),
       });
       found = { context, tokens };
       this.accounts.set(key, found);

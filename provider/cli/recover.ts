@@ -33,7 +33,7 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
-import { DOORS, type Door, doorOfType, inDoorTerms, ownId, recordedType } from "../kernel/recorded-type";
+import { DOORS, type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
 import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
@@ -222,8 +222,7 @@ async function planAccount(
     return decisions;
   } catch (e) {
     for (const key of claimed) taken.delete(key);
-    // The settings named as the provider reads them: the package's under its own namespace.
-    const reason = source === "dynamic" ? messageOf(e) : inDoorTerms(messageOf(e), "package");
+    const reason = messageOf(e);
     return pending.map((op) => {
       const { urn, type } = op.resource;
       return inState.has(urn)
@@ -400,7 +399,9 @@ class SourceClients {
   of(source: SettingsSource): AccountClients {
     let found = this.made.get(source);
     if (!found) {
-      found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients);
+      // The settings named as the provider reads them: the package's under its own namespace.
+      const namespace = DOORS[source === "dynamic" ? "dynamic" : "package"].configNamespace;
+      found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients, namespace);
       this.made.set(source, found);
     }
     return found;

@@ -18,6 +18,7 @@ const FLOORS: string[][] = [
   ["resources"], // one module per resource, the audit-record search
   ["lookups"], // one module per lookup (they map what the resources read)
   ["registry"], // every kind, by name, and every lookup
+  ["door"], // what both doors share: the deployment in the door's namespace, each kind's provider, the lookups
   ["cli", "index"], // the commands and the dynamic-provider entry point
 ];
 
