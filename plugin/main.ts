@@ -28,7 +28,11 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const)
 serve({
   version,
   schema: () => readFileSync(path.join(root, "plugin", "schema.json"), "utf8"),
-  provider: () => (provider ??= new (require("./provider") as typeof import("./provider")).PackageProvider({ deployment: { warn }, version })),
+  provider: () =>
+    (provider ??= new (require("./provider") as typeof import("./provider")).PackageProvider({
+      deployment: { warn, rememberAccepted: true },
+      version,
+    })),
   expected: (e) => e instanceof PagerDutyError,
 }).catch((e: unknown) => {
   console.error(e);

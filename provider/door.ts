@@ -75,11 +75,28 @@ export class ProviderDoor {
     if (at) this.nameStack(() => qualifiedStack(at, lookup));
   }
 
-  /** The provider of a kind, made on first use. */
+  /**
+   * The provider of a kind, made on first use. Each method first waits for the REST API's answer to
+   * a token configure fetched (Deployment.accepted), so no operation runs on a refused one.
+   */
   resource(kind: ResourceKind): KindProvider {
     let found = this.kinds.get(kind);
-    if (!found) this.kinds.set(kind, (found = makeProvider(RESOURCES[kind], this.context)));
+    if (!found) this.kinds.set(kind, (found = this.afterCredentials(makeProvider(RESOURCES[kind], this.context))));
     return found;
+  }
+
+  /** `p` whose every method first waits for the REST API's answer to a new token (the Lookup resource's too). */
+  afterCredentials<P extends dynamic.ResourceProvider>(p: P): P {
+    const out: P = { ...p };
+    for (const name of ["check", "diff", "create", "read", "update", "delete"] as const) {
+      const method = p[name] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+      if (!method) continue;
+      (out as Record<string, unknown>)[name] = async (...a: unknown[]) => {
+        await this.deployment.accepted();
+        return method.apply(p, a);
+      };
+    }
+    return out;
   }
 
   /** A kind's definition: what a door's side of the wire reads (secret outputs, whether it creates an object, its import id). */
@@ -93,6 +110,6 @@ export class ProviderDoor {
    */
   invoke(functionName: string, call: LookupCall, at: readonly string[] = []): Promise<LookupOutcome> | undefined {
     const lookup = lookupByFunction(functionName);
-    return lookup && performLookup(lookup, call, this.context, at);
+    return lookup && this.deployment.accepted().then(() => performLookup(lookup, call, this.context, at));
   }
 }

@@ -18,14 +18,15 @@ import { lookupProvider } from "./engine/lookup-resource";
 import { LOOKUPS } from "./registry";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
-const door = new ProviderDoor("dynamic", { warn });
+// Which credentials the REST API took is kept for the next process (the region check once per machine).
+const door = new ProviderDoor("dynamic", { warn, rememberAccepted: true });
 const providers = new Map<string, dynamic.ResourceProvider>();
 
 /** The provider of a resource kind ("Lookup" for the SDK's get* functions). */
 export function resource(kind: string): dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (provider) return provider;
-  if (kind === "Lookup") provider = lookupProvider(LOOKUPS, door.context);
+  if (kind === "Lookup") provider = door.afterCredentials(lookupProvider(LOOKUPS, door.context));
   else if (isResourceKind(kind)) provider = door.resource(kind);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => door.nameStack(stack))));

@@ -17,6 +17,8 @@ import {
   resolveSettings,
   type ProviderSettings,
 } from "../config";
+import { AcceptedCredentials } from "../auth/token-cache";
+import { cacheRoot } from "../fs/durable-file";
 import type { TokenSource } from "../auth/token-source";
 import { ApiError } from "../errors";
 import { createAccountClient, type ClientOverrides } from "./client";
@@ -40,13 +42,22 @@ export interface DeploymentOptions {
   env?: NodeJS.ProcessEnv;
   /** Client wiring (tests: a MockAgent). */
   clients?: ClientOverrides;
+  /**
+   * Keep which credentials the REST API has taken (auth/token-cache.ts, in the package's cache
+   * directory), so the region check is made once per machine: the provider's processes do.
+   */
+  rememberAccepted?: boolean;
 }
 
-/** An account and credential in use: its context, its token source, its credential check once made. */
+/**
+ * An account and credential in use: its context, its token source, and its credential check once
+ * made: `verified` the credential itself, `accepted` the REST API's answer to a new token.
+ */
 interface Account {
   context: AccountContext;
   tokens: TokenSource;
   verified?: Promise<void>;
+  accepted?: Promise<void>;
 }
 
 export class Deployment {
@@ -120,9 +131,13 @@ export class Deployment {
   /**
    * Proves every configured account's credentials work before any operation, so a preview or a drift
    * check with missing or refused credentials fails naming the account and settings instead of
-   * passing. OAuth settings fetch their token (the operations that follow reuse it) and show it to the
-   * REST API once (the region check); an API key makes one small read. The accounts are checked at
-   * once; the first failure in declaration order is reported.
+   * passing: one request per account. An API key makes one small read. OAuth settings fetch their
+   * token (the operations that follow reuse it); its region check (the REST API shown a new token
+   * once: the REST API of another region refuses it) is not made for a credential the REST API took
+   * before (`rememberAccepted`), and otherwise started here but not waited for: every operation
+   * waits for it first (`accepted`), so none runs on a token the REST API refuses, while Configure
+   * answers after its one request. The accounts are checked at once; the first failure in
+   * declaration order is reported.
    */
   async verifyCredentials(): Promise<void> {
     const outcomes = await Promise.allSettled(this.configuredAccounts().map((a) => this.verify(a)));
@@ -130,23 +145,75 @@ export class Deployment {
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
+  /**
+   * Waits for the REST API's answer to the tokens verifyCredentials fetched (the region check), and
+   * fails as it failed, naming the account's settings. Nothing to wait for once answered, or for a
+   * credential the REST API took before.
+   */
+  async accepted(): Promise<void> {
+    for (const a of [...this.accounts.values()]) if (a.accepted) await a.accepted;
+  }
+
   /** One check per account and credential: every provider object's configure asks again. A failure is forgotten. */
   private verify(account: string): Promise<void> {
     const settings = this.settings(account);
     const found = this.account(settings);
+    // A failure is forgotten (the next configure checks again); the region check's stays the operations' answer until then.
+    const refused = (e: unknown) => {
+      found.verified = undefined;
+      return credentialsRefused(settings, e, REFUSED_ADVICE);
+    };
     found.verified ??= (async () => {
+      found.accepted = undefined;
       try {
-        if (settings.credentials.kind === "api_key") await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
-        else await found.tokens.get().then(() => restAccepts(found.context));
+        if (settings.credentials.kind === "api_key") {
+          await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
+          return;
+        }
+        await found.tokens.get();
+        const remembered = this.remembered(settings);
+        if (await remembered?.known()) return;
+        found.accepted = restAccepts(found.context).then(
+          () => remembered?.record(),
+          (e: unknown) => {
+            throw refused(e);
+          },
+        );
+        // Its failure is the next operation's to report; until then it is no unhandled rejection.
+        found.accepted.catch(() => undefined);
       } catch (e) {
-        found.verified = undefined;
-        throw credentialsRefused(settings, e, REFUSED_ADVICE);
+        throw refused(e);
       }
     })();
     return found.verified;
   }
 
   private readonly get = (key: string) => this.configured?.get(key);
+
+  /**
+   * Whether the REST API took this credential before, and how to record that it did (none unless
+   * `rememberAccepted`). The entry is a hash of the credential and every setting of where it goes, so
+   * a changed secret, account, region or URL is checked again. Its failures cost the region check's
+   * request, nothing more: a warning, once per process.
+   */
+  private remembered(settings: ProviderSettings): { known(): Promise<boolean>; record(): Promise<void> } | undefined {
+    if (!this.options.rememberAccepted) return undefined;
+    const dir = path.join(cacheRoot(this.options.env ?? process.env), "accepted-credentials");
+    const cache = new AcceptedCredentials({ dir, warn: (m) => void this.options.warn(`pulumi-pagerduty-dynamic: ${m}`) });
+    const { apiUrl, authUrl, serviceRegion, subdomain = "", scopes, credentials } = settings;
+    const key = AcceptedCredentials.key([apiUrl, authUrl, serviceRegion, subdomain, scopes.join(" "), JSON.stringify(credentials)]);
+    return {
+      known: () => cache.has(key),
+      record: () =>
+        cache.record(key).catch((e: unknown) => {
+          if (this.unrecorded) return;
+          this.unrecorded = true;
+          void this.options.warn(`pulumi-pagerduty-dynamic: could not record in ${cache.dir} that the REST API took the credentials (${(e as Error).message})`);
+        }),
+    };
+  }
+
+  private unrecorded = false;
 
   /** Drops every account and closes their connections (tests, orderly shutdown). */
   async reset(): Promise<void> {
