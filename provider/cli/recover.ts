@@ -34,7 +34,7 @@ import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
 import { DOORS, type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
-import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
+import { createdKinds, recordedKinds, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
@@ -45,7 +45,7 @@ import { configValues, providerSettings } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
-${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(CREATED_KINDS)} is looked
+${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(createdKinds())} is looked
 for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
 refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
 account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty. It knows the types of both
@@ -64,7 +64,7 @@ Exit codes: 0 repaired (or nothing to do), 1 nothing was changed (an ambiguous m
 that could not be searched) or another error, 2 usage.`;
 
 /** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_KINDS;
+export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = recordedKinds();
 
 export type RecoverOptions = StackOptions;
 

@@ -10,7 +10,7 @@ import { PackageProvider } from "../../../plugin/provider";
 import { Deployment } from "../../../provider/account/deployment";
 import { lookupProvider } from "../../../provider/engine/lookup-resource";
 import { UNKNOWN } from "../../../provider/kernel/check";
-import { LOOKUPS } from "../../../provider/registry";
+import { lookups } from "../../../provider/registry";
 import { useMockAgent } from "../support/http-mock";
 import { notFound, type Recorded, reply } from "../support/resource-api";
 
@@ -41,10 +41,10 @@ async function dynamicDoor(call: Call, calls: Recorded[]): Promise<Outcome> {
   const d = deployment();
   const config = settings("pagerduty");
   d.configure((k) => config[k]);
-  const lookup = LOOKUPS.find((l) => l.definition.functionName === call.fn)!;
+  const lookup = lookups().find((l) => l.definition.functionName === call.fn)!;
   const news = { query: lookup.definition.query, args: call.args, ...(call.account ? { account: call.account } : {}), __provider: "p" };
   calls.length = 0;
-  const r = await lookupProvider(LOOKUPS, (a) => d.context(a)).check!({}, news);
+  const r = await lookupProvider(lookups(), (a) => d.context(a)).check!({}, news);
   if (r.failures?.length) return { failed: r.failures.map((f) => f.reason) };
   return r.inputs.result === undefined ? { unknown: true } : { found: r.inputs.result };
 }
