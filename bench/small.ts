@@ -13,9 +13,9 @@
 // each HTTP request (small/timeline.ts), so each phase's time splits into the processes' starts,
 // Configure and the credential check, GetSchema, the first resource call, the calls, and the rest
 // (the engine, the language host and the program; the do-nothing runs' rest is the engine's own share).
-// With --profile DIR, one more untimed lifecycle of each contender at 5 services with Node's CPU
-// profiler on in every Node process (`--cpu-prof` in NODE_OPTIONS), the profiles of the plugin and
-// dynamic-provider processes kept under DIR/<door>-<contender>/<phase>/<role>-<pid>.cpuprofile.
+// With --profile DIR, one more untimed lifecycle of each contender at 5 services with a V8 CPU
+// profile of each plugin and dynamic-provider process (the probe starts the profiler), under
+// DIR/<door>-<contender>/<phase>/<role>-<pid>.cpuprofile.
 //
 // Usage: npm run bench:small [-- --sizes 1,5,15] [--rounds 3] [--doors ts,package] [--profile DIR]
 // Prints markdown tables on stdout (progress on stderr) and writes bench/results/small.json.
@@ -126,11 +126,10 @@ async function run(emu: RunningEmulator, c: Contender, args: readonly string[], 
   const before = counts(await stats(emu));
   const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-start-"));
   const { env } = c.project;
-  const saved = { NODE_OPTIONS: env.NODE_OPTIONS, PPD_START_DIR: env.PPD_START_DIR, PPD_CPU_PROF: env.PPD_CPU_PROF };
-  const prof = profileDir ? ` --cpu-prof --cpu-prof-dir=${profileDir}` : "";
-  env.NODE_OPTIONS = `${saved.NODE_OPTIONS ?? ""} --require ${path.join(ROOT, "bench/start-probe.js")}${prof}`.trim();
+  const saved = { NODE_OPTIONS: env.NODE_OPTIONS, PPD_START_DIR: env.PPD_START_DIR, PPD_PROFILE_DIR: env.PPD_PROFILE_DIR };
+  env.NODE_OPTIONS = `${saved.NODE_OPTIONS ?? ""} --require ${path.join(ROOT, "bench/start-probe.js")}`.trim();
   env.PPD_START_DIR = probeDir;
-  if (profileDir) env.PPD_CPU_PROF = "1";
+  if (profileDir) env.PPD_PROFILE_DIR = profileDir;
   const startedAt = Date.now();
   const start = process.hrtime.bigint();
   try {
@@ -143,26 +142,9 @@ async function run(emu: RunningEmulator, c: Contender, args: readonly string[], 
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const processes = readTimelines(probeDir, startedAt);
-  if (profileDir)
-    keepProviderProfiles(
-      profileDir,
-      processes.map((p) => [p.pid, p.role] as const),
-    );
   fs.rmSync(probeDir, { recursive: true, force: true });
   const requests: Counts = delta(before, counts(await stats(emu)));
   return { seconds, breakdown: breakdown(processes), processes, requests };
-}
-
-/** Names the profiles of the plugin and dynamic-provider processes `<role>-<pid>.cpuprofile` and drops the others' (the program's). */
-function keepProviderProfiles(dir: string, roles: ReadonlyArray<readonly [number, string]>): void {
-  const byPid = new Map(roles);
-  for (const f of fs.readdirSync(dir)) {
-    const m = /^CPU\.[\d.]+\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(f);
-    if (!m) continue;
-    const role = byPid.get(Number(m[1]));
-    if (role) fs.renameSync(path.join(dir, f), path.join(dir, `${role}-${m[1]}.cpuprofile`));
-    else fs.rmSync(path.join(dir, f));
-  }
 }
 
 async function main() {
@@ -184,6 +166,10 @@ async function main() {
         c.project.must(["preview"]);
       }
     const runs: SmallResults["runs"] = [];
+    const loadBefore = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ");
     for (let r = 1; r <= o.rounds; r++) {
       const order: Who[] = r % 2 ? ["floor", "ours"] : ["ours", "floor"];
       for (const size of o.sizes)
@@ -199,7 +185,24 @@ async function main() {
               );
             }
     }
-    const profiles: SmallResults["profiles"] = [];
+    const load = () =>
+      os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ");
+    const env = {
+      date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      pulumi: `Pulumi CLI ${String((Object.values(doors)[0].ours.project.must(["version"]) as { stdout: string }).stdout).trim()}`,
+      node: process.version,
+      cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}`,
+      loadBefore,
+      load: load(),
+    };
+    const results: SmallResults = { env, options: o, runs, profiles: [] };
+    const out = path.join(ROOT, "bench/results/small.json");
+    const write = () => fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+    // The timed figures are kept before the profiles are taken (a failed profile run loses nothing).
+    write();
     if (o.profile) {
       for (const d of o.doors)
         for (const who of ["ours", "floor"] as const)
@@ -209,24 +212,12 @@ async function main() {
             fs.mkdirSync(dir, { recursive: true });
             doors[d][who].setProgram(5, ph.version);
             await run(emu, doors[d][who], ph.args, dir);
-            profiles.push({ door: d, who, phase: ph.name, ...summarize(dir) });
+            results.profiles.push({ door: d, who, phase: ph.name, ...summarize(dir) });
           }
       progress(`profiles in ${o.profile}`);
+      write();
     }
-    const env = {
-      date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-      pulumi: `Pulumi CLI ${String((Object.values(doors)[0].ours.project.must(["version"]) as { stdout: string }).stdout).trim()}`,
-      node: process.version,
-      cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}`,
-      load: os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(", "),
-    };
-    const results: SmallResults = { env, options: o, runs, profiles };
     console.log(report(results, median));
-    const out = path.join(ROOT, "bench/results/small.json");
-    fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     progress(`wrote ${path.relative(ROOT, out)}`);
   } finally {
     for (const pair of all) for (const c of Object.values(pair)) c.project.remove();

@@ -10,8 +10,12 @@
 //   Server.addService is wrapped when the process loads grpc-js, whichever server it serves);
 // - {ev: "request", method, origin, path, end, status}: each HTTP request through undici (its
 //   diagnostics channels), the token endpoint's included.
-// $PPD_CPU_PROF: with NODE_OPTIONS' --cpu-prof, Node writes a profile at exit; the engine ends these
-// processes with a signal, which would kill Node without one, so a signal becomes an exit here.
+// $PPD_PROFILE_DIR: a V8 CPU profile of the process from its start, written there as
+// <role>-<pid>.cpuprofile when it ends (Chrome DevTools or speedscope open them). Through
+// node:inspector rather than `--cpu-prof` in NODE_OPTIONS, which reaches every Node process of the
+// run and stops the language host from running a TypeScript program. The engine ends these
+// processes with a signal, which would kill Node without an `exit` event, so a signal is caught,
+// the profile written, and the signal raised again.
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -80,5 +84,27 @@ if (dir && role) {
   dc.subscribe("undici:request:headers", ({ request, response }) => done(request, response.statusCode));
   dc.subscribe("undici:request:error", ({ request, error }) => done(request, error?.code ?? "error"));
 
-  if (process.env.PPD_CPU_PROF) for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(signal === "SIGINT" ? 130 : 143));
+  const profileDir = process.env.PPD_PROFILE_DIR;
+  if (profileDir) {
+    // A session on this thread answers `post` synchronously, so the profile is on disk before the signal is raised again.
+    const session = new (require("node:inspector").Session)();
+    session.connect();
+    session.post("Profiler.enable");
+    session.post("Profiler.setSamplingInterval", { interval: 500 });
+    session.post("Profiler.start");
+    let written = false;
+    const writeProfile = () => {
+      if (written) return;
+      written = true;
+      session.post("Profiler.stop", (err, res) => {
+        if (!err) fs.writeFileSync(path.join(profileDir, `${role}-${process.pid}.cpuprofile`), JSON.stringify(res.profile));
+      });
+    };
+    process.on("exit", writeProfile);
+    for (const signal of ["SIGINT", "SIGTERM"])
+      process.once(signal, () => {
+        writeProfile();
+        process.kill(process.pid, signal);
+      });
+  }
 }

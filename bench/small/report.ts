@@ -40,7 +40,7 @@ export function report(r: SmallResults, median: (xs: number[]) => number): strin
   const out: string[] = [
     "### bench:small",
     "",
-    `${r.env.date}, ${r.env.pulumi}, Node ${r.env.node}, ${r.env.cpus}; load average at the end ${r.env.load}. ` +
+    `${r.env.date}, ${r.env.pulumi}, Node ${r.env.node}, ${r.env.cpus}; load average (1, 5, 15 min) ${r.env.loadBefore} before the timed runs, ${r.env.load} after. ` +
       `Each contender in its own stack, the two of a door run phase by phase, interleaved, the order flipped every round; ` +
       `medians of ${r.options.rounds} rounds (min–max of the rounds' own ratios in parentheses). ` +
       `Targets (issue 47) at ${SMALL_TARGET.size} services: at most ${SMALL_TARGET.ratio}× the floor in every phase; ` +
