@@ -86,20 +86,7 @@ if (dir && role) {
 
   const profileDir = process.env.PPD_PROFILE_DIR;
   if (profileDir) {
-    // A session on this thread answers `post` synchronously, so the profile is on disk before the signal is raised again.
-    const session = new (require("node:inspector").Session)();
-    session.connect();
-    session.post("Profiler.enable");
-    session.post("Profiler.setSamplingInterval", { interval: 500 });
-    session.post("Profiler.start");
-    let written = false;
-    const writeProfile = () => {
-      if (written) return;
-      written = true;
-      session.post("Profiler.stop", (err, res) => {
-        if (!err) fs.writeFileSync(path.join(profileDir, `${role}-${process.pid}.cpuprofile`), JSON.stringify(res.profile));
-      });
-    };
+    const writeProfile = require("./cpu-profile.js")(path.join(profileDir, `${role}-${process.pid}.cpuprofile`));
     process.on("exit", writeProfile);
     for (const signal of ["SIGINT", "SIGTERM"])
       process.once(signal, () => {
