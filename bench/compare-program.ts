@@ -21,6 +21,9 @@
 //   what they capture (about 2 KB of `__provider`, stored twice per resource): a floor whose
 //   resources weigh about what this package's did before its providers became modules (issue 30).
 
+import * as fs from "node:fs";
+import * as path from "node:path";
+
 export type Impl = "provider" | "floor" | "bare floor" | "shaped floor" | "heavy floor";
 
 export interface ProgramOptions {
@@ -126,6 +129,13 @@ export function floorModule(): Record<string, string> {
       .join("\n")}\n};\n`,
   };
   return files;
+}
+
+/** Writes the floors' package into the project's node_modules (`dir`: the project's directory). */
+export function installFloor(project: { dir: string }): void {
+  const dir = path.join(project.dir, "node_modules", "ppd-bench-floor");
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(floorModule())) fs.writeFileSync(path.join(dir, file), text);
 }
 
 /**

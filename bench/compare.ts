@@ -29,7 +29,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PulumiProject, ROOT, startEmulatorProcess } from "../tests/e2e/harness";
-import { floorModule, type Impl, program } from "./compare-program";
+import { type Impl, installFloor, program } from "./compare-program";
 import { type ComparisonState, comparison } from "./compare/comparison";
 import { concurrentCases } from "./compare/concurrent";
 import { admin, checkRateLimit, PER_MINUTE } from "./compare/emulator";
@@ -41,13 +41,6 @@ import { scale } from "./compare/scale";
 
 /** Programs are type-checked, as Pulumi runs a TypeScript program unless told otherwise (the e2e tests turn it off). */
 const TYPECHECK = { typecheck: true } as const;
-
-/** Writes the floors' package (bench/compare-program.ts) into the project's node_modules. */
-function installFloor(project: PulumiProject): void {
-  const dir = path.join(project.dir, "node_modules", "ppd-bench-floor");
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [file, text] of Object.entries(floorModule())) fs.writeFileSync(path.join(dir, file), text);
-}
 
 async function main() {
   const o = options();

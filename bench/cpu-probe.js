@@ -41,23 +41,7 @@ if ((process.env.PPD_CPU_DIR || process.env.PPD_PROFILE_DIR) && process.argv.som
   }
 
   const profileDir = process.env.PPD_PROFILE_DIR;
-  if (profileDir) {
-    // A session on this thread answers `post` synchronously, so the profile is on disk before the
-    // signal is raised again.
-    const session = new (require("node:inspector").Session)();
-    session.connect();
-    session.post("Profiler.enable");
-    session.post("Profiler.setSamplingInterval", { interval: 500 });
-    session.post("Profiler.start");
-    let written = false;
-    onExit.unshift(() => {
-      if (written) return;
-      written = true;
-      session.post("Profiler.stop", (err, res) => {
-        if (!err) fs.writeFileSync(path.join(profileDir, `provider-${process.pid}.cpuprofile`), JSON.stringify(res.profile));
-      });
-    });
-  }
+  if (profileDir) onExit.unshift(require("./cpu-profile.js")(path.join(profileDir, `provider-${process.pid}.cpuprofile`)));
 
   const out = () => {
     for (const f of onExit) f();

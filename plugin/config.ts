@@ -3,12 +3,11 @@
 // @pulumi/pagerduty's `pagerduty:*` keys. The engine hands a provider its settings in Configure:
 // the stack config of this namespace for the default provider, the resource's inputs for an
 // explicit `Provider` (each provider resource runs in a process of its own, so a second account is
-// a second provider). The dynamic providers' resolution reads them under their `pagerduty:` names.
+// a second provider). The settings resolution reads them under these keys (provider/door.ts), and
+// its messages name them so.
 import { z } from "zod";
 import { ACCOUNT_SETTINGS } from "../provider/config";
-import { UNKNOWN } from "../provider/kernel/check";
 import { named } from "../provider/kernel/define";
-import { inDoorTerms } from "../provider/kernel/recorded-type";
 import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec, type SettingType } from "../provider/settings";
 import { PACKAGE } from "./names";
 
@@ -57,23 +56,15 @@ export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
 /** The package's config key of a setting: `pagerduty-dynamic:clientId`. */
 export const configKey = (name: string) => `${PACKAGE}:${name}`;
 
-const DYNAMIC_PREFIX = "pagerduty:";
-
 /**
- * A getter for the dynamic providers' settings resolution (keys `pagerduty:<name>`) over the values
- * the engine gave Configure (`pagerduty-dynamic:config:<name>`; the short forms too).
+ * A getter of the package's keys (`pagerduty-dynamic:<name>`) over the values the engine gave
+ * Configure, which names them in the old form, `pagerduty-dynamic:config:<name>` (the short forms too).
  */
 export function settingsGetter(variables: ReadonlyMap<string, string>): (key: string) => string | undefined {
+  const prefix = `${PACKAGE}:`;
   return (key) => {
-    if (!key.startsWith(DYNAMIC_PREFIX)) return undefined;
-    const name = key.slice(DYNAMIC_PREFIX.length);
-    // The engine's Configure names them in the old form, `pagerduty-dynamic:config:clientId`.
-    return variables.get(`${PACKAGE}:config:${name}`) ?? variables.get(configKey(name)) ?? variables.get(name);
+    if (!key.startsWith(prefix)) return undefined;
+    const name = key.slice(prefix.length);
+    return variables.get(`${PACKAGE}:config:${name}`) ?? variables.get(key) ?? variables.get(name);
   };
 }
-
-/** Whether any value is not known yet (a provider whose inputs come from resources still to be made). */
-export const hasUnknown = (variables: ReadonlyMap<string, string>) => [...variables.values()].some((v) => v === UNKNOWN || v.includes(UNKNOWN));
-
-/** The dynamic providers' wording of a setting (`"pagerduty:clientId"`) in this package's terms. */
-export const inPackageTerms = (message: string): string => inDoorTerms(message, "package");

@@ -1,6 +1,6 @@
 // Warnings from the plugin as engine diagnostics. Pulumi's `log.warn` needs the engine's address,
-// which the provider server of @pulumi/pulumi takes from the command line but never hands the
-// runtime; without it a warning goes to stderr, which the CLI does not count as one.
+// which the engine gives the plugin on its command line; without it a warning goes to stderr, which
+// the CLI does not count as one. The SDK is loaded for it only when a warning is said.
 import { engineWarner } from "../provider/host/engine-log";
 
 /** The engine's address: the first argument that is no flag (`--tracing` takes a value). */

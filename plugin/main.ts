@@ -1,26 +1,40 @@
 #!/usr/bin/env node
 // The plugin's entry: `pulumi-resource-pagerduty-dynamic`, the executable the engine starts for the
 // package "pagerduty-dynamic" (found on PATH, or installed with `pulumi plugin install resource`).
-// It serves the package's provider (provider.ts) with @pulumi/pulumi's provider server.
-import { readFile } from "node:fs/promises";
+// It serves the package's provider (provider.ts) with its gRPC server (server.ts). The provider's
+// modules load on the first call that needs them: the engine waits for the port before it calls
+// anything, and some of its starts only ask for the plugin's version or schema.
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { main } from "@pulumi/pulumi/provider";
-import { Deployment } from "../provider/account/deployment";
+import { PagerDutyError } from "../provider/errors";
 import { warn } from "./engine-log";
-import { PackageProvider } from "./provider";
-import { installServerShims } from "./server-shims";
+import type { PackageProvider } from "./provider";
+import { serve } from "./server";
 
 // dist/plugin/main.js -> the package root, which holds plugin/schema.json and package.json.
 const root = path.join(__dirname, "..", "..");
-const version: string = require(path.join(root, "package.json")).version;
+const version: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 
-const provider = new PackageProvider({
-  deployment: new Deployment({ warn }),
+let provider: PackageProvider | undefined;
+
+// An error nothing awaited is a bug: said on stderr, and the process ends failed, but it keeps
+// answering the engine until then (as @pulumi/pulumi/provider's server does).
+for (const event of ["uncaughtException", "unhandledRejection"] as const)
+  process.on(event, (e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exitCode = 1;
+  });
+
+serve({
   version,
-  schema: () => readFile(path.join(root, "plugin", "schema.json"), "utf8"),
-});
-installServerShims((variables) => provider.configure(variables));
-main(provider, process.argv.slice(2)).catch((e: unknown) => {
+  schema: () => readFileSync(path.join(root, "plugin", "schema.json"), "utf8"),
+  provider: () =>
+    (provider ??= new (require("./provider") as typeof import("./provider")).PackageProvider({
+      deployment: { warn, rememberAccepted: true },
+      version,
+    })),
+  expected: (e) => e instanceof PagerDutyError,
+}).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

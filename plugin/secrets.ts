@@ -1,5 +1,5 @@
-// Secrets across the plugin's boundary. The provider server of @pulumi/pulumi (@pulumi/pulumi/provider/server.js)
-// tells the engine it accepts secrets, so inputs and state arrive with Pulumi's secret signature
+// Secrets across the plugin's boundary. The plugin's server (server.ts) tells the engine in
+// Configure that it accepts secrets, so inputs and state arrive with Pulumi's secret signature
 // around secret values, and the engine keeps secret only what the provider's replies mark so
 // (it no longer copies an input's secretness to the output of the same name). The resource code
 // takes plain values: secrets are unwrapped on the way in and the same top-level fields, plus the

@@ -1,12 +1,16 @@
-// Provider settings from stack config (`pagerduty:*`) with environment fallbacks. Resolved when a
+// Provider settings from stack config (`pagerduty:*` for the dynamic providers, `pagerduty-dynamic:*`
+// for the package's plugin: each door's namespace) with environment fallbacks. Resolved when a
 // client is needed, never at module load: the dynamic-provider process is started before config
-// arrives, and the environment may only be complete at run time.
+// arrives, and the environment may only be complete at run time. Messages name a setting by the
+// key of the namespace it was read from, so each door's users read their own keys.
 import { defaultTokenCacheDir } from "./fs/durable-file";
 import { ConfigError, InsecureUrlError } from "./errors";
 import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
-import { ACCOUNTS_SETTING, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
+import { ACCOUNTS_SETTING, NAMESPACES, type Namespace, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
+
+export type { Namespace };
 
 export type ServiceRegion = "us" | "eu";
 
@@ -43,6 +47,8 @@ export interface Timeouts {
 export interface ProviderSettings {
   /** The account's name: "default" for the top-level settings, else its key in `pagerduty:accounts`. */
   account: string;
+  /** The namespace the settings were read from: how messages name them. */
+  namespace: Namespace;
   apiUrl: string;
   authUrl: string;
   serviceRegion: ServiceRegion;
@@ -67,22 +73,29 @@ export interface ProviderSettings {
   consistencyWindowMs: number;
 }
 
-/** The dynamic providers' namespace of stack config: `pagerduty:<setting>`. */
-export const NAMESPACE = "pagerduty";
+/** The dynamic providers' namespace of stack config, `pagerduty:<setting>`: what the CLIs and every default name. */
+export const NAMESPACE: Namespace = NAMESPACES.dynamic;
 
-/** Each setting's stack-config key and environment fallback (from the table of settings). */
-export const CONFIG_KEYS: Readonly<Record<SettingName, readonly [key: string, env: string]>> = perSetting((name) => [
-  `${NAMESPACE}:${name}`,
-  SETTINGS[name].env,
-]);
+type Keys = Readonly<Record<SettingName, readonly [key: string, env: string]>>;
+const keysIn = (namespace: Namespace): Keys => perSetting((name) => [`${namespace}:${name}`, SETTINGS[name].env]);
+const KEYS: Readonly<Record<Namespace, Keys>> = { [NAMESPACES.dynamic]: keysIn(NAMESPACES.dynamic), [NAMESPACES.package]: keysIn(NAMESPACES.package) };
+
+/** Each setting's stack-config key in `namespace` and its environment fallback (from the table of settings). */
+export const configKeys = (namespace: Namespace = NAMESPACE): Keys => KEYS[namespace];
+
+/** The dynamic providers' keys (`pagerduty:<setting>`) and environment fallbacks. */
+export const CONFIG_KEYS: Keys = configKeys();
 
 type Setting = SettingName;
 
 /** The account of the top-level `pagerduty:*` settings, and of every resource that names none. */
 export const DEFAULT_ACCOUNT = "default";
 
-/** Stack config holding the named accounts: a map from a name to that account's settings. */
-export const ACCOUNTS_KEY = `${NAMESPACE}:${ACCOUNTS_SETTING}`;
+/** Stack config holding the named accounts in `namespace`: a map from a name to that account's settings. */
+export const accountsKey = (namespace: Namespace = NAMESPACE) => `${namespace}:${ACCOUNTS_SETTING}`;
+
+/** The dynamic providers' `pagerduty:accounts`. */
+export const ACCOUNTS_KEY = accountsKey();
 
 /** The settings a named account may set (driftAllFields is the stack's, not an account's). */
 export const ACCOUNT_SETTINGS: readonly Setting[] = SETTING_NAMES.filter((s) => "perAccount" in SETTINGS[s]);
@@ -106,15 +119,16 @@ interface SettingSource {
   describe(s: Setting): string;
 }
 
-/** The top-level `pagerduty:*` settings, each with its environment fallback. */
-function topLevel(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv): SettingSource {
+/** The top-level settings of `namespace`, each with its environment fallback. */
+function topLevel(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv, namespace: Namespace): SettingSource {
+  const keys = configKeys(namespace);
   return {
     value: (s) => {
-      const [key, envName] = CONFIG_KEYS[s];
+      const [key, envName] = keys[s];
       return nonEmpty(get(key)) ?? nonEmpty(env[envName]);
     },
-    key: (s) => CONFIG_KEYS[s][0],
-    describe,
+    key: (s) => keys[s][0],
+    describe: (s) => describeSetting(s, DEFAULT_ACCOUNT, namespace),
   };
 }
 
@@ -123,15 +137,15 @@ function topLevel(get: (key: string) => string | undefined, env: NodeJS.ProcessE
  * or the environment: a US subdomain or credential silently reused for an EU account would talk to
  * the wrong account.
  */
-function namedAccount(name: string, entry: Record<string, unknown>): SettingSource {
+function namedAccount(name: string, entry: Record<string, unknown>, namespace: Namespace): SettingSource {
   return {
     value: (s) => {
       const v = entry[s];
       if (Array.isArray(v)) return nonEmpty(v.join(" "));
       return typeof v === "number" || typeof v === "boolean" ? String(v) : nonEmpty(v as string | undefined);
     },
-    key: (s) => `${ACCOUNTS_KEY}.${name}.${s}`,
-    describe: (s) => `"${ACCOUNTS_KEY}.${name}.${s}"`,
+    key: (s) => `${accountsKey(namespace)}.${name}.${s}`,
+    describe: (s) => describeSetting(s, name, namespace),
   };
 }
 
@@ -139,54 +153,68 @@ function namedAccount(name: string, entry: Record<string, unknown>): SettingSour
  * The named accounts of `pagerduty:accounts` (a JSON object, as `pulumi config set --path` writes
  * it), checked: names, known settings, value types. Empty when unset.
  */
-export function parseAccounts(raw: string | undefined): Map<string, Record<string, unknown>> {
+export function parseAccounts(raw: string | undefined, namespace: Namespace = NAMESPACE): Map<string, Record<string, unknown>> {
+  const key = accountsKey(namespace);
   const accounts = new Map<string, Record<string, unknown>>();
   if (raw === undefined || !raw.trim()) return accounts;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError(
-      `"${ACCOUNTS_KEY}" must be a map from account names to settings (pulumi config set --path '${ACCOUNTS_KEY}.eu.subdomain' acme-eu); it is not JSON`,
-    );
+    throw new ConfigError(`"${key}" must be a map from account names to settings (pulumi config set --path '${key}.eu.subdomain' acme-eu); it is not JSON`);
   }
   if (!isRecord(parsed))
-    throw new ConfigError(`"${ACCOUNTS_KEY}" must be a map from account names to settings; got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
+    throw new ConfigError(`"${key}" must be a map from account names to settings; got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
   const known = new Set<string>(ACCOUNT_SETTINGS);
   for (const [name, entry] of Object.entries(parsed)) {
-    const where = `"${ACCOUNTS_KEY}.${name}"`;
+    const where = `"${key}.${name}"`;
     const problem = accountNameProblem(name);
     if (problem) throw new ConfigError(`${where}: an account name ${problem}`);
     if (name === DEFAULT_ACCOUNT)
-      throw new ConfigError(`${where}: "${DEFAULT_ACCOUNT}" names the top-level pagerduty:* settings; give the account another name`);
+      throw new ConfigError(`${where}: "${DEFAULT_ACCOUNT}" names the top-level ${namespace}:* settings; give the account another name`);
     if (!isRecord(entry)) throw new ConfigError(`${where} must be a map of settings (clientId, clientSecret, subdomain, ...)`);
-    for (const [key, v] of Object.entries(entry)) {
-      if (!known.has(key)) throw new ConfigError(`${where}.${key} is not an account setting; known: ${ACCOUNT_SETTINGS.join(", ")}`);
+    for (const [setting, v] of Object.entries(entry)) {
+      if (!known.has(setting)) throw new ConfigError(`${where}.${setting} is not an account setting; known: ${ACCOUNT_SETTINGS.join(", ")}`);
       const ok =
         typeof v === "string" ||
-        (typeof v === "number" && (key === "maxConcurrency" || key === "requestsPerMinute" || key === "consistencyWindow")) ||
-        (key === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
-      if (!ok) throw new ConfigError(`${where}.${key} must be ${key === "scopes" ? "a string or a list of strings" : "a string"}; got ${JSON.stringify(v)}`);
+        (typeof v === "number" && (setting === "maxConcurrency" || setting === "requestsPerMinute" || setting === "consistencyWindow")) ||
+        (setting === "scopes" && Array.isArray(v) && v.every((x) => typeof x === "string"));
+      if (!ok)
+        throw new ConfigError(`${where}.${setting} must be ${setting === "scopes" ? "a string or a list of strings" : "a string"}; got ${JSON.stringify(v)}`);
     }
     accounts.set(name, entry);
   }
   return accounts;
 }
 
-/** The names of the accounts the stack config declares in `pagerduty:accounts`. */
-export function accountNames(get: (key: string) => string | undefined): string[] {
-  return [...parseAccounts(get(ACCOUNTS_KEY)).keys()];
+/** The names of the accounts the stack config declares in `pagerduty:accounts` (of `namespace`). */
+export function accountNames(get: (key: string) => string | undefined, namespace: Namespace = NAMESPACE): string[] {
+  return [...parseAccounts(get(accountsKey(namespace)), namespace).keys()];
 }
 
 /** Whether any top-level credential is set (config or environment): the default account is in use. */
-export function hasTopLevelCredentials(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  const source = topLevel(get, env);
+export function hasTopLevelCredentials(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  namespace: Namespace = NAMESPACE,
+): boolean {
+  const source = topLevel(get, env, namespace);
   return (["clientId", "clientSecret", "token", "refreshToken"] as const).some((s) => source.value(s) !== undefined);
 }
 
-/** How messages name setting `s` of `account`. */
-export function describeSetting(s: Setting, account: string = DEFAULT_ACCOUNT): string {
-  return account === DEFAULT_ACCOUNT ? describe(s) : `"${ACCOUNTS_KEY}.${account}.${s}"`;
+/** The key of setting `s` of `account` in `namespace`: `pagerduty:apiUrl`, `pagerduty-dynamic:accounts.eu.apiUrl`. */
+export function settingKey(s: Setting, account: string = DEFAULT_ACCOUNT, namespace: Namespace = NAMESPACE): string {
+  return account === DEFAULT_ACCOUNT ? configKeys(namespace)[s][0] : `${accountsKey(namespace)}.${account}.${s}`;
+}
+
+/** How messages name setting `s` of `account`: quoted, with its environment fallback for the top-level settings. */
+export function describeSetting(s: Setting, account: string = DEFAULT_ACCOUNT, namespace: Namespace = NAMESPACE): string {
+  return account === DEFAULT_ACCOUNT ? `"${settingKey(s, account, namespace)}" (env ${SETTINGS[s].env})` : `"${settingKey(s, account, namespace)}"`;
+}
+
+/** Where a setting's value comes from, unquoted (what a network error adds after a URL): `pagerduty:apiUrl or PAGERDUTY_API_URL`. */
+export function settingSource(s: Setting, account: string = DEFAULT_ACCOUNT, namespace: Namespace = NAMESPACE): string {
+  return account === DEFAULT_ACCOUNT ? `${settingKey(s, account, namespace)} or ${SETTINGS[s].env}` : settingKey(s, account, namespace);
 }
 
 /**
@@ -203,29 +231,32 @@ export const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 /**
  * The settings of `account`: the top-level `pagerduty:*` settings (with environment fallbacks) for
- * the default account, its entry of `pagerduty:accounts` for a named one. Errors name the key to set.
+ * the default account, its entry of `pagerduty:accounts` for a named one; read under `namespace`
+ * (the package's plugin reads `pagerduty-dynamic:*`). Errors name the key to set, in that namespace.
  */
 export function resolveSettings(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   account: string = DEFAULT_ACCOUNT,
+  namespace: Namespace = NAMESPACE,
 ): ProviderSettings {
+  const accounts = accountsKey(namespace);
   let source: SettingSource;
-  if (account === DEFAULT_ACCOUNT) source = topLevel(get, env);
+  if (account === DEFAULT_ACCOUNT) source = topLevel(get, env, namespace);
   else {
-    const entry = parseAccounts(get(ACCOUNTS_KEY)).get(account);
+    const entry = parseAccounts(get(accounts), namespace).get(account);
     if (!entry) {
       throw new ConfigError(
-        `account "${account}" is not configured: declare it in "${ACCOUNTS_KEY}" ` +
-          `(pulumi config set --path '${ACCOUNTS_KEY}.${account}.subdomain' ...; --secret for its clientSecret, token or refreshToken)`,
+        `account "${account}" is not configured: declare it in "${accounts}" ` +
+          `(pulumi config set --path '${accounts}.${account}.subdomain' ...; --secret for its clientSecret, token or refreshToken)`,
       );
     }
-    source = namedAccount(account, entry);
+    source = namedAccount(account, entry, namespace);
   }
-  return resolveFrom(source, account, env);
+  return resolveFrom(source, account, env, namespace);
 }
 
-function resolveFrom(source: SettingSource, account: string, env: NodeJS.ProcessEnv): ProviderSettings {
+function resolveFrom(source: SettingSource, account: string, env: NodeJS.ProcessEnv, namespace: Namespace): ProviderSettings {
   const { value, describe } = source;
 
   const region = (value("serviceRegion") ?? "us").toLowerCase();
@@ -241,6 +272,7 @@ function resolveFrom(source: SettingSource, account: string, env: NodeJS.Process
 
   return {
     account,
+    namespace,
     apiUrl: baseUrl(source, "apiUrl", value("apiUrl") ?? API_HOSTS[region]),
     authUrl: baseUrl(source, "authUrl", value("authUrl") ?? IDENTITY_HOST),
     serviceRegion: region,
@@ -264,12 +296,16 @@ function resolveFrom(source: SettingSource, account: string, env: NodeJS.Process
 }
 
 /** `pagerduty:driftAllFields`: whether refresh also reports out-of-band changes to fields the program leaves unset. */
-export function resolveDriftAllFields(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  const [key, envName] = CONFIG_KEYS.driftAllFields;
+export function resolveDriftAllFields(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  namespace: Namespace = NAMESPACE,
+): boolean {
+  const [key, envName] = configKeys(namespace).driftAllFields;
   const raw = (nonEmpty(get(key)) ?? nonEmpty(env[envName]))?.toLowerCase();
   if (raw === undefined || raw === "false") return false;
   if (raw === "true") return true;
-  throw new ConfigError(`${describe("driftAllFields")} must be "true" or "false"; got ${JSON.stringify(raw)}`);
+  throw new ConfigError(`${describeSetting("driftAllFields", DEFAULT_ACCOUNT, namespace)} must be "true" or "false"; got ${JSON.stringify(raw)}`);
 }
 
 function resolveCredentials({ value, describe }: SettingSource): Credentials {
@@ -299,14 +335,14 @@ function resolveCredentials({ value, describe }: SettingSource): Credentials {
   return { kind: "client_credentials", clientId: clientId!, clientSecret: clientSecret! };
 }
 
-function resolveScopes({ value, describe }: SettingSource): string[] {
+function resolveScopes({ value, describe, key }: SettingSource): string[] {
   const raw = value("scopes");
   if (raw === undefined) return [...DEFAULT_SCOPES];
   const scopes = [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
   const selector = scopes.find((s) => s.startsWith("as_account-"));
   if (selector)
     throw new ConfigError(
-      `${describe("scopes")} must not contain the account selector "${selector}"; it is built from pagerduty:serviceRegion and pagerduty:subdomain`,
+      `${describe("scopes")} must not contain the account selector "${selector}"; it is built from ${key("serviceRegion")} and ${key("subdomain")}`,
     );
   if (!scopes.length) throw new ConfigError(`${describe("scopes")} is empty`);
   return scopes;
@@ -348,11 +384,6 @@ function seconds({ value, describe }: SettingSource, s: Setting, fallbackMs: num
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || n > 3600) throw new ConfigError(`${describe(s)} must be a number of seconds from 0 to 3600; got ${JSON.stringify(raw)}`);
   return Math.round(n * 1000);
-}
-
-function describe(s: Setting): string {
-  const [key, envName] = CONFIG_KEYS[s];
-  return `"${key}" (env ${envName})`;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -42,11 +42,12 @@ export class InsecureUrlError extends PagerDutyError {
 
 export class ScopeError extends PagerDutyError {
   readonly missing: string[];
-  constructor(missing: string[], granted: string[]) {
+  /** `setting`: the key of the scopes setting in the caller's terms (`pagerduty:scopes`, `pagerduty-dynamic:accounts.eu.scopes`). */
+  constructor(missing: string[], granted: string[], setting = "pagerduty:scopes") {
     super(
       "ERR_SCOPE",
       `the token's granted "scope" lacks ${missing.map((s) => `"${s}"`).join(", ")} ` +
-        `(granted: "${granted.join(" ")}"); add the scope to the app or to "pagerduty:scopes"`,
+        `(granted: "${granted.join(" ")}"); add the scope to the app or to "${setting}"`,
     );
     this.name = "ScopeError";
     this.missing = missing;

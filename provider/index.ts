@@ -1,35 +1,35 @@
-// Entry point the serialized providers call into. The SDK's provider objects (sdk/providers) only
-// name a resource kind and require this module at run time, so the code that runs is always the
-// installed one. Providers serialized by earlier versions (one object per kind that captured the
-// stack) call the same two functions and pass the stack's name to configure; newer ones name it in
-// check (host/origin-stack.ts).
-// This module holds the process's one Deployment (account/deployment.ts): every operation gets the
-// account context it runs against from it.
+// Entry point the serialized providers call into: the dynamic providers' door. The SDK's provider
+// objects (sdk/providers) only name a resource kind and require this module at run time, so the
+// code that runs is always the installed one. Providers serialized by earlier versions (one object
+// per kind that captured the stack) call the same two functions and pass the stack's name to
+// configure; newer ones name it in check (host/origin-stack.ts).
+// What both doors share is door.ts (the process's one Deployment, its settings under `pagerduty:*`,
+// each kind's provider, the lookups' path); what is this door's own is the dynamic-provider host's
+// side: the Lookup resource of the SDK's get* functions, the stack's name from `__origin`, a stale
+// serialized provider updated in place, and errors said once.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { Deployment } from "./account/deployment";
+import { ProviderDoor, isResourceKind } from "./door";
 import { PagerDutyError } from "./errors";
 import { warn } from "./host/engine-log";
 import { installHostErrorFilter, reported, reportedProvider } from "./host/error-report";
 import { namingStack } from "./host/origin-stack";
 import { upgradingProvider } from "./host/provider-upgrade";
-import { UNKNOWN } from "./kernel/check";
-import { makeProvider } from "./engine/factory";
 import { lookupProvider } from "./engine/lookup-resource";
-import { isResourceKind, LOOKUPS, RESOURCES } from "./registry";
+import { lookups } from "./registry";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
-const deployment = new Deployment({ warn });
-const contextOf = (account: string) => deployment.context(account);
+// Which credentials the REST API took is kept for the next process (the region check once per machine).
+const door = new ProviderDoor("dynamic", { warn, rememberAccepted: true });
 const providers = new Map<string, dynamic.ResourceProvider>();
 
 /** The provider of a resource kind ("Lookup" for the SDK's get* functions). */
 export function resource(kind: string): dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (provider) return provider;
-  if (kind === "Lookup") provider = lookupProvider(LOOKUPS, contextOf);
-  else if (isResourceKind(kind)) provider = makeProvider(RESOURCES[kind], contextOf);
+  if (kind === "Lookup") provider = door.afterCredentials(lookupProvider(lookups(), door.context));
+  else if (isResourceKind(kind)) provider = door.resource(kind);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
-  provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => deployment.nameStack(stack))));
+  provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => door.nameStack(stack))));
   providers.set(kind, provider);
   return provider;
 }
@@ -41,18 +41,8 @@ export function resource(kind: string): dynamic.ResourceProvider {
  */
 export async function configure(req: dynamic.ConfigureRequest, stack?: string): Promise<void> {
   installHostErrorFilter();
-  return reported(async () => {
-    let unknown = false;
-    deployment.configure((key) => {
-      const value = req.config.get(key);
-      if (value === UNKNOWN) unknown = true;
-      return value;
-    }, stack);
-    // Credentials are proven here, so nothing (not even a preview that makes no other call) passes
-    // with missing or refused ones. A setting not known until apply is not judged.
-    if (!unknown) await deployment.verifyCredentials();
-  });
+  return reported(() => door.configure((key) => req.config.get(key), stack));
 }
 
 /** The process's deployment (tests: reset between cases). */
-export { deployment };
+export const deployment = door.deployment;

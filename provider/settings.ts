@@ -2,7 +2,21 @@
 // default, whether it is a secret, whether a named account may set it, and what it means. The
 // dynamic providers' keys (`pagerduty:<name>`, config.ts), the package's (`pagerduty-dynamic:<name>`,
 // plugin/config.ts and its schema) and the README's settings table (`npm run generate`) all come
-// from this table.
+// from this table, and so does every message that names a setting: in the namespace of the door
+// the settings came through.
+
+/**
+ * The two doors' namespaces of stack config: the dynamic providers read `pagerduty:<name>`, the
+ * package's plugin `pagerduty-dynamic:<name>` (in a package stack `pagerduty:*` belongs to
+ * @pulumi/pagerduty, the bridged Terraform provider, which a stack may use beside this package).
+ */
+export const NAMESPACES = { dynamic: "pagerduty", package: "pagerduty-dynamic" } as const;
+
+/** How a program reaches the resources: the SDK's dynamic providers, or the package's plugin. */
+export type Door = keyof typeof NAMESPACES;
+
+/** A door's namespace of stack config. */
+export type Namespace = (typeof NAMESPACES)[Door];
 
 export type SettingType = "string" | "integer" | "number" | "boolean";
 

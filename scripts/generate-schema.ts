@@ -7,14 +7,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LookupDefinition, ResourceDefinition } from "../provider/kernel/define";
-import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../provider/registry";
+import { definitions as everyDefinition, lookupDefinitions as everyLookup } from "../provider/registry";
 import { buildSchema } from "../plugin/schema";
 import { ROOT } from "./repo-root";
 
 export const SCHEMA_FILE = "plugin/schema.json";
 
 /** The schema file's text (`definitions` and `lookups`: the registry's, or a test's). */
-export function generateSchema(definitions: readonly ResourceDefinition[] = DEFINITIONS, lookups: readonly LookupDefinition[] = LOOKUP_DEFINITIONS): string {
+export function generateSchema(definitions: readonly ResourceDefinition[] = everyDefinition(), lookups: readonly LookupDefinition[] = everyLookup()): string {
   const version: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
   return `${JSON.stringify(buildSchema(definitions, { version, lookups }), null, 2)}\n`;
 }

@@ -23,7 +23,7 @@ import {
   typeNameOf,
   unwrapped,
 } from "../provider/kernel/define";
-import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../provider/registry";
+import { definitions as everyDefinition, lookupDefinitions as everyLookup } from "../provider/registry";
 import { ACCOUNTS_DESCRIPTION, ACCOUNTS_SETTING, SETTING_NAMES, SETTINGS, type SettingSpec } from "../provider/settings";
 import { ROOT } from "./repo-root";
 import { describedAs, isOptional, pascal, tsdoc, TypePrinter, TypeRegistry } from "./sdk-types";
@@ -385,8 +385,8 @@ function lookupsTable(lookups: readonly LookupDefinition[]): string {
 /** The reference page with its generated blocks replaced. */
 export function referenceWith(
   page: string,
-  definitions: readonly ResourceDefinition[] = DEFINITIONS,
-  lookups: readonly LookupDefinition[] = LOOKUP_DEFINITIONS,
+  definitions: readonly ResourceDefinition[] = everyDefinition(),
+  lookups: readonly LookupDefinition[] = everyLookup(),
 ): string {
   return withBlocks(REFERENCE, page, [
     ["resources", summaryTable(definitions)],
@@ -418,7 +418,7 @@ export function settingsTable(): string {
 // ---- package.json -------------------------------------------------------------------------------
 
 /** package.json with its description saying what the registry's kinds are (and the emulator beside them). */
-export function packageJsonWith(text: string, definitions: readonly ResourceDefinition[] = DEFINITIONS): string {
+export function packageJsonWith(text: string, definitions: readonly ResourceDefinition[] = everyDefinition()): string {
   const pkg = JSON.parse(text) as { description?: string };
   pkg.description = `${managedKinds(definitions)}, with Pulumi dynamic providers, a Pulumi package, and a local emulator of the service.`;
   return `${JSON.stringify(pkg, null, 2)}\n`;
@@ -428,9 +428,9 @@ export function packageJsonWith(text: string, definitions: readonly ResourceDefi
 
 /** Every generated file: path relative to the repository root -> content (`definitions`, `lookups`: the registry's, or a test's). */
 export function generate(
-  definitions: readonly ResourceDefinition[] = DEFINITIONS,
+  definitions: readonly ResourceDefinition[] = everyDefinition(),
   reference = fs.readFileSync(path.join(ROOT, REFERENCE), "utf8"),
-  lookups: readonly LookupDefinition[] = LOOKUP_DEFINITIONS,
+  lookups: readonly LookupDefinition[] = everyLookup(),
 ): Map<string, string> {
   const registry = new TypeRegistry();
   for (const d of definitions) registry.taken.add(d.kind).add(`${d.kind}Args`);

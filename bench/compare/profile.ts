@@ -42,6 +42,8 @@ export interface ProfileSummary {
 }
 
 const TOP = 15;
+/** The benchmarks' probes (bench/cpu-probe.js, bench/start-probe.js): their `require` wrapper is no caller to charge. */
+const PROBES = /^(cpu|start)-probe\.js$/;
 const slug = (phase: string) => phase.replace(/[^a-z]+/g, "-");
 
 export async function profile(emu: RunningEmulator, projects: Record<Contender, PulumiProject>, o: Options, dir: string): Promise<ProfileSummary[]> {
@@ -68,12 +70,12 @@ export function summarize(dir: string): Omit<ProfileSummary, "contender" | "phas
     const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    /** The nearest frame up the stack in a package's code (not Node's, not native). */
+    /** The nearest frame up the stack in a package's code (not Node's, not native, not a benchmark's probe, which wraps `require`). */
     const caller = (id: number | undefined): CallFrame | undefined => {
       for (; id !== undefined; id = parent.get(id)) {
         const frame = nodes.get(id)!.callFrame;
         const pkg = packageOf(shortUrl(frame.url));
-        if (pkg && pkg !== "node:") return frame;
+        if (pkg && pkg !== "node:" && !PROBES.test(pkg)) return frame;
       }
       return undefined;
     };
@@ -84,7 +86,7 @@ export function summarize(dir: string): Omit<ProfileSummary, "contender" | "phas
       const file = shortUrl(frame.url);
       const pseudo = !file && frame.functionName.startsWith("(");
       // Node's and native functions with the package code that called them: `fsync ← <caller>`.
-      const from = pseudo || (file && packageOf(file) !== "node:") ? undefined : caller(id);
+      const from = pseudo || (file && packageOf(file) !== "node:" && !PROBES.test(packageOf(file))) ? undefined : caller(id);
       const key = from ? `${name(frame)} ← ${name(from)}` : name(frame);
       byFn.set(key, (byFn.get(key) ?? 0) + us);
       const pkg = pseudo ? frame.functionName : from ? packageOf(shortUrl(from.url)) : file ? packageOf(file) : "(native)";

@@ -5,7 +5,7 @@ import { refreshTokenSource } from "../auth/refresh-token";
 import { RefreshTokenCache } from "../auth/token-cache";
 import type { TokenEndpoint } from "../auth/token-endpoint";
 import { apiKeySource, type RenewOptions, type TokenSource } from "../auth/token-source";
-import type { ProviderSettings } from "../config";
+import { type ProviderSettings, settingKey, settingSource } from "../config";
 import { ApiClient } from "../http/client";
 import { Transport } from "../http/transport";
 
@@ -28,7 +28,14 @@ export function createAccountClient(settings: ProviderSettings, overrides: Clien
     { connectTimeoutMs: settings.timeouts.connectMs, headersTimeoutMs: settings.timeouts.headersMs, bodyTimeoutMs: settings.timeouts.bodyMs },
     overrides.dispatcher,
   );
-  const endpoint: TokenEndpoint = { url: `${settings.authUrl}/oauth/token`, transport, retry: settings.retry, userAgent: settings.userAgent };
+  const { account, namespace } = settings;
+  const endpoint: TokenEndpoint = {
+    url: `${settings.authUrl}/oauth/token`,
+    transport,
+    retry: settings.retry,
+    userAgent: settings.userAgent,
+    setting: settingSource("authUrl", account, namespace),
+  };
   const tokens = tokenSource(settings, endpoint, overrides);
   const client = new ApiClient(
     { apiUrl: settings.apiUrl, tokens, transport },
@@ -38,6 +45,7 @@ export function createAccountClient(settings: ProviderSettings, overrides: Clien
       maxConcurrency: settings.maxConcurrency,
       requestsPerMinute: settings.requestsPerMinute,
       retry: settings.retry,
+      settings: { apiUrl: settingSource("apiUrl", account, namespace), scopes: settingKey("scopes", account, namespace) },
     },
   );
   return { client, tokens };
@@ -62,6 +70,12 @@ function tokenSource(settings: ProviderSettings, endpoint: TokenEndpoint, overri
         overrides.renew,
       );
     case "refresh_token":
-      return refreshTokenSource(endpoint, creds, new RefreshTokenCache({ dir: settings.tokenCacheDir, warn }), warn, overrides.renew);
+      return refreshTokenSource(
+        endpoint,
+        { ...creds, setting: settingKey("refreshToken", settings.account, settings.namespace) },
+        new RefreshTokenCache({ dir: settings.tokenCacheDir, warn }),
+        warn,
+        overrides.renew,
+      );
   }
 }

@@ -6,15 +6,19 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import {
-  ACCOUNTS_KEY,
   accountNames,
-  CONFIG_KEYS,
+  accountsKey,
+  configKeys,
   DEFAULT_ACCOUNT,
   hasTopLevelCredentials,
+  NAMESPACE,
+  type Namespace,
   resolveDriftAllFields,
   resolveSettings,
   type ProviderSettings,
 } from "../config";
+import { AcceptedCredentials } from "../auth/token-cache";
+import { cacheRoot } from "../fs/durable-file";
 import type { TokenSource } from "../auth/token-source";
 import { ApiError } from "../errors";
 import { createAccountClient, type ClientOverrides } from "./client";
@@ -28,6 +32,8 @@ import { CURRENT_USER, SERVICES } from "../kernel/api-paths";
 export interface DeploymentOptions {
   /** Where warnings go. */
   warn: Warn;
+  /** The namespace of the settings' keys: the dynamic providers' `pagerduty` (default), the plugin's `pagerduty-dynamic`. Messages name them so. */
+  namespace?: Namespace;
   /** Where the accounts' journals live (default: the user's cache directory); a named account's in a subdirectory. */
   journalDir?: string;
   /** Reads the stack's state (default: `pulumi stack export`). */
@@ -36,13 +42,22 @@ export interface DeploymentOptions {
   env?: NodeJS.ProcessEnv;
   /** Client wiring (tests: a MockAgent). */
   clients?: ClientOverrides;
+  /**
+   * Keep which credentials the REST API has taken (auth/token-cache.ts, in the package's cache
+   * directory), so the region check is made once per machine: the provider's processes do.
+   */
+  rememberAccepted?: boolean;
 }
 
-/** An account and credential in use: its context, its token source, its credential check once made. */
+/**
+ * An account and credential in use: its context, its token source, and its credential check once
+ * made: `verified` the credential itself, `accepted` the REST API's answer to a new token.
+ */
 interface Account {
   context: AccountContext;
   tokens: TokenSource;
   verified?: Promise<void>;
+  accepted?: Promise<void>;
 }
 
 export class Deployment {
@@ -53,7 +68,11 @@ export class Deployment {
   /** Each account's context, until the config changes: every operation asks for one. */
   private readonly current = new Map<string, AccountContext>();
 
-  constructor(private readonly options: DeploymentOptions) {}
+  private readonly namespace: Namespace;
+
+  constructor(private readonly options: DeploymentOptions) {
+    this.namespace = options.namespace ?? NAMESPACE;
+  }
 
   /**
    * Records the stack config (copied: `get` belongs to the call) and the program's fully qualified
@@ -62,7 +81,7 @@ export class Deployment {
    */
   configure(get: (key: string) => string | undefined, stack?: string): void {
     const values = new Map<string, string>();
-    for (const key of [...Object.values(CONFIG_KEYS).map(([k]) => k), ACCOUNTS_KEY]) {
+    for (const key of [...Object.values(configKeys(this.namespace)).map(([k]) => k), accountsKey(this.namespace)]) {
       const value = get(key);
       if (value !== undefined) values.set(key, value);
     }
@@ -86,7 +105,7 @@ export class Deployment {
 
   /** An account's settings (environment only, when configure was never called). */
   settings(account: string = DEFAULT_ACCOUNT): ProviderSettings {
-    return resolveSettings(this.get, this.options.env ?? process.env, account);
+    return resolveSettings(this.get, this.options.env ?? process.env, account, this.namespace);
   }
 
   /** The context of an account (the default one: the top-level settings), made on first use. */
@@ -104,17 +123,21 @@ export class Deployment {
    * credentials or is the only one.
    */
   configuredAccounts(): string[] {
-    const named = accountNames(this.get);
-    const withDefault = !named.length || hasTopLevelCredentials(this.get, this.options.env ?? process.env);
+    const named = accountNames(this.get, this.namespace);
+    const withDefault = !named.length || hasTopLevelCredentials(this.get, this.options.env ?? process.env, this.namespace);
     return withDefault ? [DEFAULT_ACCOUNT, ...named] : named;
   }
 
   /**
    * Proves every configured account's credentials work before any operation, so a preview or a drift
    * check with missing or refused credentials fails naming the account and settings instead of
-   * passing. OAuth settings fetch their token (the operations that follow reuse it) and show it to the
-   * REST API once (the region check); an API key makes one small read. The accounts are checked at
-   * once; the first failure in declaration order is reported.
+   * passing: one request per account. An API key makes one small read. OAuth settings fetch their
+   * token (the operations that follow reuse it); its region check (the REST API shown a new token
+   * once: the REST API of another region refuses it) is not made for a credential the REST API took
+   * before (`rememberAccepted`), and otherwise started here but not waited for: every operation
+   * waits for it first (`accepted`), so none runs on a token the REST API refuses, while Configure
+   * answers after its one request. The accounts are checked at once; the first failure in
+   * declaration order is reported.
    */
   async verifyCredentials(): Promise<void> {
     const outcomes = await Promise.allSettled(this.configuredAccounts().map((a) => this.verify(a)));
@@ -122,23 +145,75 @@ export class Deployment {
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
+  /**
+   * Waits for the REST API's answer to the tokens verifyCredentials fetched (the region check), and
+   * fails as it failed, naming the account's settings. Nothing to wait for once answered, or for a
+   * credential the REST API took before.
+   */
+  async accepted(): Promise<void> {
+    for (const a of [...this.accounts.values()]) if (a.accepted) await a.accepted;
+  }
+
   /** One check per account and credential: every provider object's configure asks again. A failure is forgotten. */
   private verify(account: string): Promise<void> {
     const settings = this.settings(account);
     const found = this.account(settings);
+    // A failure is forgotten (the next configure checks again); the region check's stays the operations' answer until then.
+    const refused = (e: unknown) => {
+      found.verified = undefined;
+      return credentialsRefused(settings, e, REFUSED_ADVICE);
+    };
     found.verified ??= (async () => {
+      found.accepted = undefined;
       try {
-        if (settings.credentials.kind === "api_key") await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
-        else await found.tokens.get().then(() => restAccepts(found.context));
+        if (settings.credentials.kind === "api_key") {
+          await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
+          return;
+        }
+        await found.tokens.get();
+        const remembered = this.remembered(settings);
+        if (await remembered?.known()) return;
+        found.accepted = restAccepts(found.context).then(
+          () => remembered?.record(),
+          (e: unknown) => {
+            throw refused(e);
+          },
+        );
+        // Its failure is the next operation's to report; until then it is no unhandled rejection.
+        found.accepted.catch(() => undefined);
       } catch (e) {
-        found.verified = undefined;
-        throw credentialsRefused(settings, e, REFUSED_ADVICE);
+        throw refused(e);
       }
     })();
     return found.verified;
   }
 
   private readonly get = (key: string) => this.configured?.get(key);
+
+  /**
+   * Whether the REST API took this credential before, and how to record that it did (none unless
+   * `rememberAccepted`). The entry is a hash of the credential and every setting of where it goes, so
+   * a changed secret, account, region or URL is checked again. Its failures cost the region check's
+   * request, nothing more: a warning, once per process.
+   */
+  private remembered(settings: ProviderSettings): { known(): Promise<boolean>; record(): Promise<void> } | undefined {
+    if (!this.options.rememberAccepted) return undefined;
+    const dir = path.join(cacheRoot(this.options.env ?? process.env), "accepted-credentials");
+    const cache = new AcceptedCredentials({ dir, warn: (m) => void this.options.warn(`pulumi-pagerduty-dynamic: ${m}`) });
+    const { apiUrl, authUrl, serviceRegion, subdomain = "", scopes, credentials } = settings;
+    const key = AcceptedCredentials.key([apiUrl, authUrl, serviceRegion, subdomain, scopes.join(" "), JSON.stringify(credentials)]);
+    return {
+      known: () => cache.has(key),
+      record: () =>
+        cache.record(key).catch((e: unknown) => {
+          if (this.unrecorded) return;
+          this.unrecorded = true;
+          void this.options.warn(`pulumi-pagerduty-dynamic: could not record in ${cache.dir} that the REST API took the credentials (${(e as Error).message})`);
+        }),
+    };
+  }
+
+  private unrecorded = false;
 
   /** Drops every account and closes their connections (tests, orderly shutdown). */
   async reset(): Promise<void> {
@@ -165,7 +240,7 @@ export class Deployment {
         stack: () => this.stackState,
         warn: this.options.warn,
         consistency: new Consistency({ windowMs: settings.consistencyWindowMs }),
-        driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env),
+        driftAllFields: () => resolveDriftAllFields((k) => this.configured?.get(k), this.options.env ?? process.env, this.namespace),
       });
       found = { context, tokens };
       this.accounts.set(key, found);

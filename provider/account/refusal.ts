@@ -19,7 +19,7 @@ export function credentialsRefused(settings: ProviderSettings, e: unknown, advic
   else if (e instanceof TokenError && e.oauthError === "invalid_grant" && kind === "refresh_token") keys = ["refreshToken"];
   else if (e instanceof TokenError && (e.status === 400 || e.status === 401) && kind !== "api_key") keys = ["clientId", "clientSecret"];
   if (!keys) return e;
-  const named = keys.map((k) => describeSetting(k, settings.account)).join(" and ");
+  const named = keys.map((k) => describeSetting(k, settings.account, settings.namespace)).join(" and ");
   // The default account is not named: a stack with one account never hears of accounts.
   const whose = settings.account === DEFAULT_ACCOUNT ? "" : ` of ${accountLabel(settings.account)}`;
   return new ConfigError(`PagerDuty refused the credentials${whose} in ${named}: ${(e as Error).message}${advice ? `. ${advice}` : ""}`);
@@ -34,7 +34,7 @@ export function credentialsRefused(settings: ProviderSettings, e: unknown, advic
  */
 export function regionRefused(settings: ProviderSettings, e: unknown): ConfigError | undefined {
   const whose = accountLabel(settings.account);
-  const setting = (k: "serviceRegion" | "apiUrl" | "subdomain") => describeSetting(k, settings.account);
+  const setting = (k: "serviceRegion" | "apiUrl" | "subdomain") => describeSetting(k, settings.account, settings.namespace);
   if (e instanceof TokenError && e.oauthError === "invalid_scope" && settings.credentials.kind === "client_credentials") {
     return new ConfigError(
       `PagerDuty's identity service found no account "${settings.subdomain}" in the ${settings.serviceRegion.toUpperCase()} service region for ${whose}: ` +

@@ -22,6 +22,8 @@ export interface RefreshCredentials {
   clientSecret: string;
   /** The token from config: the start of the lineage, spent once refreshed. */
   refreshToken: string;
+  /** Its key as messages name it, in the door's terms (default `pagerduty:refreshToken`). */
+  setting?: string;
 }
 
 export function refreshTokenSource(
@@ -33,6 +35,7 @@ export function refreshTokenSource(
 ): RenewingTokenSource {
   const auth = clientSecretPost(creds.clientId, creds.clientSecret);
   const key = RefreshTokenCache.key(endpoint.url, creds.clientId, creds.refreshToken);
+  const setting = creds.setting ?? "pagerduty:refreshToken";
   // The newest token this process holds, and what the file held when we last read or wrote it:
   // if the file changed since, another process rotated the token and the file is newer.
   let latest: string | undefined;
@@ -59,7 +62,7 @@ export function refreshTokenSource(
       } catch (e) {
         warn(
           `could not save the rotated refresh token to ${cache.path(key)} (${(e as Error).message}); ` +
-            "it is kept for this process only, and the next run will need a new pagerduty:refreshToken",
+            `it is kept for this process only, and the next run will need a new ${setting}`,
         );
       }
     }
@@ -73,14 +76,14 @@ export function refreshTokenSource(
       await cache.remove(key);
       lastSeenInFile = undefined;
       hint =
-        `the rotated refresh token cached for this pagerduty:refreshToken (${cache.path(key)}) was rejected and removed; ` +
+        `the rotated refresh token cached for this ${setting} (${cache.path(key)}) was rejected and removed; ` +
         "the configured one was spent when it was first used";
     } else if (wasConfigured) {
       hint =
-        "pagerduty:refreshToken was rejected; each refresh rotates it, so it stops working once used " +
+        `${setting} was rejected; each refresh rotates it, so it stops working once used ` +
         `(a process that used it keeps the rotated token under ${cache.dir} on that machine)`;
     }
-    return new TokenError(`${e.message}; ${hint}. Obtain a new refresh token and set pagerduty:refreshToken`, {
+    return new TokenError(`${e.message}; ${hint}. Obtain a new refresh token and set ${setting}`, {
       oauthError: e.oauthError!,
       ...(e.status !== undefined ? { status: e.status } : {}),
       ...(e.response ? { response: e.response } : {}),

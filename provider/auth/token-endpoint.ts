@@ -12,6 +12,8 @@ export interface TokenEndpoint {
   transport: Transport;
   retry: Required<RetryOptions>;
   userAgent: string;
+  /** Where the URL came from, for network errors (`pagerduty:authUrl or PAGERDUTY_AUTH_URL`, in the door's terms). */
+  setting?: string;
 }
 
 export interface TokenSet {
@@ -59,7 +61,7 @@ async function postForm(rule: "TOKEN" | "TOKEN_ONCE", endpoint: TokenEndpoint, a
   const request = {
     method: "POST" as const,
     url: new URL(endpoint.url),
-    setting: "pagerduty:authUrl or PAGERDUTY_AUTH_URL",
+    setting: endpoint.setting,
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       accept: "application/json",

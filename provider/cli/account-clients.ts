@@ -1,8 +1,9 @@
 // API clients of the accounts a CLI works in, made from the stack config as the provider makes
 // them: the default account from the top-level `pagerduty:*` settings (environment fallbacks), a
-// named one from its entry of `pagerduty:accounts` alone.
+// named one from its entry of `pagerduty:accounts` alone; the package's `pagerduty-dynamic:*` keys
+// for a package stack.
 import { createClient, type ClientOverrides } from "../account/client";
-import { resolveSettings, type ProviderSettings } from "../config";
+import { NAMESPACE, type Namespace, resolveSettings, type ProviderSettings } from "../config";
 import { credentialsRefused } from "../account/refusal";
 import type { ApiClient } from "../http/client";
 
@@ -14,6 +15,8 @@ export class AccountClients {
     private readonly config: ReadonlyMap<string, string>,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly overrides: ClientOverrides = {},
+    /** The namespace of the config's keys (and of the settings messages name). */
+    private readonly namespace: Namespace = NAMESPACE,
   ) {}
 
   /** The account's settings; a ConfigError names the setting that is missing or refused. */
@@ -40,7 +43,7 @@ export class AccountClients {
   private entry(account: string): { settings: ProviderSettings; client: ApiClient } {
     let found = this.made.get(account);
     if (!found) {
-      const settings = resolveSettings((key) => this.config.get(key), this.env, account);
+      const settings = resolveSettings((key) => this.config.get(key), this.env, account, this.namespace);
       found = { settings, client: createClient(settings, this.overrides) };
       this.made.set(account, found);
     }

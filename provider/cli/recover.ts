@@ -33,8 +33,8 @@ import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
-import { DOORS, type Door, doorOfType, inDoorTerms, ownId, recordedType } from "../kernel/recorded-type";
-import { CREATED_KINDS, RECORDED_KINDS, RESOURCES, type CreatedKind } from "../registry";
+import { DOORS, type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
+import { createdKinds, recordedKinds, RESOURCES, type CreatedKind } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
@@ -45,7 +45,7 @@ import { configValues, providerSettings } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
-${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(CREATED_KINDS)} is looked
+${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(createdKinds())} is looked
 for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
 refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
 account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty. It knows the types of both
@@ -64,7 +64,7 @@ Exit codes: 0 repaired (or nothing to do), 1 nothing was changed (an ambiguous m
 that could not be searched) or another error, 2 usage.`;
 
 /** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = RECORDED_KINDS;
+export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = recordedKinds();
 
 export type RecoverOptions = StackOptions;
 
@@ -222,8 +222,7 @@ async function planAccount(
     return decisions;
   } catch (e) {
     for (const key of claimed) taken.delete(key);
-    // The settings named as the provider reads them: the package's under its own namespace.
-    const reason = source === "dynamic" ? messageOf(e) : inDoorTerms(messageOf(e), "package");
+    const reason = messageOf(e);
     return pending.map((op) => {
       const { urn, type } = op.resource;
       return inState.has(urn)
@@ -400,7 +399,9 @@ class SourceClients {
   of(source: SettingsSource): AccountClients {
     let found = this.made.get(source);
     if (!found) {
-      found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients);
+      // The settings named as the provider reads them: the package's under its own namespace.
+      const namespace = DOORS[source === "dynamic" ? "dynamic" : "package"].configNamespace;
+      found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients, namespace);
       this.made.set(source, found);
     }
     return found;

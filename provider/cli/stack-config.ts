@@ -1,9 +1,10 @@
 // The `pagerduty:*` config of the stack a CLI works on, as `pulumi config` prints it (secrets
 // decrypted in memory only, never printed). Read by pagerduty-recover, pagerduty-adopt --account
 // and pagerduty-login; pagerduty-recover also reads the package's `pagerduty-dynamic:*` config and
-// an explicit provider resource's inputs, each under the names the settings resolution reads.
+// an explicit provider resource's inputs, each under the package's keys, which the settings
+// resolution reads in that namespace (so its messages name them as the package's users set them).
 import { PagerDutyError } from "../errors";
-import { DOORS, type Door } from "../kernel/recorded-type";
+import { type Door, NAMESPACES } from "../settings";
 import type { Pulumi } from "./pulumi-runner";
 
 interface ConfigEntry {
@@ -11,17 +12,14 @@ interface ConfigEntry {
   objectValue?: unknown;
 }
 
-/** The key the settings resolution reads (provider/config.ts): `pagerduty:<name>`, whichever door. */
-const resolved = (name: string) => `${DOORS.dynamic.configNamespace}:${name}`;
-
 /**
  * The keys of `door`'s namespace (`pagerduty:*`, or the package's `pagerduty-dynamic:*`) of `pulumi
  * config --json --show-secrets` output, as the provider receives them: strings, a structured value
- * (`accounts`) as JSON text, named `pagerduty:<name>`. Pulumi 3.248 prints a structured value both
- * as JSON text in `value` and parsed in `objectValue`; either one is enough.
+ * (`accounts`) as JSON text. Pulumi 3.248 prints a structured value both as JSON text in `value` and
+ * parsed in `objectValue`; either one is enough.
  */
 export function configValues(json: string, door: Door = "dynamic"): Map<string, string> {
-  const prefix = `${DOORS[door].configNamespace}:`;
+  const prefix = `${NAMESPACES[door]}:`;
   let raw: unknown;
   try {
     raw = JSON.parse(json || "{}");
@@ -32,10 +30,9 @@ export function configValues(json: string, door: Door = "dynamic"): Map<string, 
   const out = new Map<string, string>();
   for (const [key, v] of Object.entries((raw ?? {}) as Record<string, ConfigEntry | undefined>)) {
     if (!key.startsWith(prefix) || !v) continue;
-    const name = resolved(key.slice(prefix.length));
-    if (typeof v.value === "string") out.set(name, v.value);
-    else if (v.objectValue !== undefined) out.set(name, JSON.stringify(v.objectValue));
-    else if (v.value !== undefined && v.value !== null) out.set(name, typeof v.value === "object" ? JSON.stringify(v.value) : String(v.value));
+    if (typeof v.value === "string") out.set(key, v.value);
+    else if (v.objectValue !== undefined) out.set(key, JSON.stringify(v.objectValue));
+    else if (v.value !== undefined && v.value !== null) out.set(key, typeof v.value === "object" ? JSON.stringify(v.value) : String(v.value));
   }
   return out;
 }
@@ -46,14 +43,14 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 /**
  * An explicit provider resource's settings from its inputs in the state, exported with its secrets
  * shown, as the engine hands them to the plugin's Configure: strings, other values as JSON text,
- * named `pagerduty:<name>`.
+ * named as the package names them, `pagerduty-dynamic:<name>`.
  */
 export function providerSettings(inputs: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, raw] of Object.entries(inputs)) {
     const value = revealed(raw);
     if (name.startsWith("__") || value === undefined || value === null) continue;
-    out.set(resolved(name), typeof value === "string" ? value : JSON.stringify(value));
+    out.set(`${NAMESPACES.package}:${name}`, typeof value === "string" ? value : JSON.stringify(value));
   }
   return out;
 }

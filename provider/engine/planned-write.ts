@@ -17,7 +17,8 @@ export async function writeRefused(ctx: AccountContext, definition: ResourceDefi
   if (!missing.length) return undefined;
   return (
     `the program plans to ${change} this ${definition.kind}, and the credentials' token lacks ${quoted(missing)}, which that needs. ` +
-    'A preview passes only what `up` can deploy: add the scope to the app and to "pagerduty:scopes", or use these credentials for drift checks only'
+    `A preview passes only what \`up\` can deploy: add the scope to the app and to "${ctx.client.settings.scopes}", ` +
+    "or use these credentials for drift checks only"
   );
 }
 

@@ -38,6 +38,15 @@ export interface ApiClientOptions {
   /** Static ceiling in requests per minute on top of the service's reported budget; 0: none. */
   requestsPerMinute?: number;
   retry?: RetryOptions;
+  /** How messages name the settings the client was made from, in the door's terms (config.ts). */
+  settings?: SettingNames;
+}
+
+export interface SettingNames {
+  /** Where the base URL came from: `pagerduty:apiUrl or PAGERDUTY_API_URL`. */
+  apiUrl: string;
+  /** The key of the scopes to request: `pagerduty:scopes`. */
+  scopes: string;
 }
 
 export const DEFAULT_CLIENT: Required<ApiClientOptions> = {
@@ -46,6 +55,7 @@ export const DEFAULT_CLIENT: Required<ApiClientOptions> = {
   maxConcurrency: 32,
   requestsPerMinute: 0,
   retry: DEFAULT_RETRY,
+  settings: { apiUrl: "pagerduty:apiUrl or PAGERDUTY_API_URL", scopes: "pagerduty:scopes" },
 };
 
 export class ApiClient {
@@ -57,6 +67,8 @@ export class ApiClient {
   private readonly limit: pLimit.Limit;
   private readonly budget: RateBudget;
   private writes = 0;
+  /** How messages name the settings this client was made from. */
+  readonly settings: SettingNames;
 
   constructor(connection: Connection, options?: ApiClientOptions) {
     const o = withDefaults(DEFAULT_CLIENT, options);
@@ -67,6 +79,7 @@ export class ApiClient {
     this.retry = withDefaults(DEFAULT_RETRY, options?.retry);
     this.limit = pLimit(o.maxConcurrency);
     this.budget = new RateBudget({ perMinute: o.requestsPerMinute, timeScale: this.retry.timeScale });
+    this.settings = o.settings;
   }
 
   /** Parsed JSON body of a 2xx reply, or undefined when it has none (204). */
@@ -121,7 +134,7 @@ export class ApiClient {
     const grant = await this.tokens.get();
     if (grant.scopes && required.length) {
       const missing = missingScopes(grant.scopes, required);
-      if (missing.length) throw new ScopeError(missing, [...grant.scopes]);
+      if (missing.length) throw new ScopeError(missing, [...grant.scopes], this.settings.scopes);
     }
     return grant;
   }
@@ -137,7 +150,7 @@ export class ApiClient {
           response = await this.transport.send({
             method,
             url,
-            setting: "pagerduty:apiUrl or PAGERDUTY_API_URL",
+            setting: this.settings.apiUrl,
             headers,
             ...(body !== undefined ? { body } : {}),
           });

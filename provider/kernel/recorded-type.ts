@@ -5,26 +5,26 @@
 // registry says which kinds create objects: their definitions' `origin`). Each door reads its
 // settings under its own config namespace: `pagerduty:*` for the dynamic providers, the package's
 // name for the plugin (`pagerduty:*` there belongs to @pulumi/pagerduty).
-import { ACCOUNTS_SETTING, SETTING_NAMES } from "../settings";
+import { type Door, type Namespace, NAMESPACES } from "../settings";
+
+export type { Door };
 
 /** The package's name: its type tokens' and config keys' namespace, and its plugin's (`pulumi-resource-pagerduty-dynamic`). */
-export const PACKAGE_NAME = "pagerduty-dynamic";
+export const PACKAGE_NAME = NAMESPACES.package;
 
 /** The one module of the package's type tokens. */
 export const PACKAGE_MODULE = "index";
-
-export type Door = "dynamic" | "package";
 
 interface DoorTerms {
   /** What the state's type of a resource starts with. */
   typePrefix: string;
   /** The namespace of its config keys (`<namespace>:clientId`). */
-  configNamespace: string;
+  configNamespace: Namespace;
 }
 
 export const DOORS: Readonly<Record<Door, DoorTerms>> = {
-  dynamic: { typePrefix: "pulumi-nodejs:dynamic/pagerduty:", configNamespace: "pagerduty" },
-  package: { typePrefix: `${PACKAGE_NAME}:${PACKAGE_MODULE}:`, configNamespace: PACKAGE_NAME },
+  dynamic: { typePrefix: "pulumi-nodejs:dynamic/pagerduty:", configNamespace: NAMESPACES.dynamic },
+  package: { typePrefix: `${PACKAGE_NAME}:${PACKAGE_MODULE}:`, configNamespace: NAMESPACES.package },
 };
 
 /** The type the state records for a resource of `kind` (the dynamic providers' unless `door` says otherwise). */
@@ -45,9 +45,3 @@ export function recordedKind(type: string): string | undefined {
  * PagerDuty's ids hold no "/".
  */
 export const ownId = (id: string) => id.slice(id.lastIndexOf("/") + 1);
-
-const SETTING_PATTERN = new RegExp(`\\bpagerduty:(${[...SETTING_NAMES, ACCOUNTS_SETTING].join("|")})\\b`, "g");
-
-/** The dynamic providers' wording of a setting (`"pagerduty:clientId"`, `"pagerduty:accounts.eu.token"`) in `door`'s terms. */
-export const inDoorTerms = (message: string, door: Door): string =>
-  door === "dynamic" ? message : message.replace(SETTING_PATTERN, (_, name: string) => `${DOORS[door].configNamespace}:${name}`);

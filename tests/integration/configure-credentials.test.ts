@@ -1,5 +1,8 @@
 // The provider's configure proves the credentials against a live emulator before any operation:
 // missing or refused ones fail naming the settings; a setting not known until apply is not judged.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { startEmulator } from "../../emulator/src";
 import { configure, deployment } from "../../provider";
@@ -12,10 +15,13 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   for (const key of Object.keys(process.env)) if (key.startsWith("PAGERDUTY_")) delete process.env[key];
+  // The entry point keeps tokens for later processes: here in a directory of this test's own.
+  process.env.XDG_CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-configure-"));
   emu = await startEmulator({ port: 0 });
 });
 afterEach(() => deployment.reset());
 afterAll(async () => {
+  fs.rmSync(process.env.XDG_CACHE_HOME!, { recursive: true, force: true });
   process.env = { ...saved };
   await emu?.close();
 });

@@ -18,6 +18,7 @@ const FLOORS: string[][] = [
   ["resources"], // one module per resource, the audit-record search
   ["lookups"], // one module per lookup (they map what the resources read)
   ["registry"], // every kind, by name, and every lookup
+  ["door"], // what both doors share: the deployment in the door's namespace, each kind's provider, the lookups
   ["cli", "index"], // the commands and the dynamic-provider entry point
 ];
 
@@ -36,11 +37,12 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The provider files `file` imports (type imports and re-exports included). */
+/** The provider files `file` imports (type imports, re-exports and the modules it loads on first use, `require("./x")`, included). */
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, "utf8");
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/g)) {
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/g), ...text.matchAll(/\b(?:require|import)\("(\.[^"]+)"\)/g)];
+  for (const m of specifiers) {
     const target = path.resolve(path.dirname(file), m[1]);
     const found = [`${target}.ts`, path.join(target, "index.ts")].find((p) => fs.existsSync(p));
     if (found) out.push(found);

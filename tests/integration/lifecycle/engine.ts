@@ -39,7 +39,7 @@ export class Engine {
   readonly plugin: PackageProvider;
 
   constructor(private readonly deployment: Deployment) {
-    this.plugin = new PackageProvider({ deployment, version: "0.0.0-lifecycle", schema: async () => "{}" });
+    this.plugin = new PackageProvider({ deployment, version: "0.0.0-lifecycle" });
   }
 
   provider(kind: ResourceKind) {

@@ -6,12 +6,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { inPackageTerms } from "../../../plugin/config";
 import { PackageProvider } from "../../../plugin/provider";
 import { Deployment } from "../../../provider/account/deployment";
 import { lookupProvider } from "../../../provider/engine/lookup-resource";
 import { UNKNOWN } from "../../../provider/kernel/check";
-import { LOOKUPS } from "../../../provider/registry";
+import { lookups } from "../../../provider/registry";
 import { useMockAgent } from "../support/http-mock";
 import { notFound, type Recorded, reply } from "../support/resource-api";
 
@@ -29,7 +28,8 @@ const settings = (ns: string) => ({
   [`${ns}:accounts`]: JSON.stringify({ eu: { token: "eu-key", apiUrl: EU, serviceRegion: "eu" } }),
 });
 
-const deployment = () => new Deployment({ warn: () => undefined, env: {}, journalDir: dir, clients: { dispatcher: agent() } });
+const wiring = () => ({ warn: () => undefined, env: {}, journalDir: dir, clients: { dispatcher: agent() } });
+const deployment = () => new Deployment(wiring());
 
 /** What a door's answer comes to, in the dynamic door's terms. */
 type Outcome = { found: unknown } | { unknown: true } | { failed: string[] };
@@ -41,17 +41,17 @@ async function dynamicDoor(call: Call, calls: Recorded[]): Promise<Outcome> {
   const d = deployment();
   const config = settings("pagerduty");
   d.configure((k) => config[k]);
-  const lookup = LOOKUPS.find((l) => l.definition.functionName === call.fn)!;
+  const lookup = lookups().find((l) => l.definition.functionName === call.fn)!;
   const news = { query: lookup.definition.query, args: call.args, ...(call.account ? { account: call.account } : {}), __provider: "p" };
   calls.length = 0;
-  const r = await lookupProvider(LOOKUPS, (a) => d.context(a)).check!({}, news);
+  const r = await lookupProvider(lookups(), (a) => d.context(a)).check!({}, news);
   if (r.failures?.length) return { failed: r.failures.map((f) => f.reason) };
   return r.inputs.result === undefined ? { unknown: true } : { found: r.inputs.result };
 }
 
 /** The package door: the plugin's configure (credentials proven) and invoke, with `pagerduty-dynamic:*`. */
 async function packageDoor(call: Call, calls: Recorded[]): Promise<Outcome> {
-  const provider = new PackageProvider({ deployment: deployment(), version: "1.0.0", schema: async () => "{}" });
+  const provider = new PackageProvider({ deployment: wiring(), version: "1.0.0" });
   for (const api of [US, EU]) reply({ pool: () => agent().get(api), calls }, "GET", "/services?limit=1", { services: [] });
   await provider.configure(new Map(Object.entries(settings("pagerduty-dynamic"))));
   calls.length = 0;
@@ -61,7 +61,8 @@ async function packageDoor(call: Call, calls: Recorded[]): Promise<Outcome> {
 }
 
 /** The dynamic door's outcome as a function reports it: arguments at the top, settings in the package's keys. */
-const asFunction = (o: Outcome): Outcome => ("failed" in o ? { failed: o.failed.map((reason) => inPackageTerms(reason.replace(/^args(\.|: )/, ""))) } : o);
+const asFunction = (o: Outcome): Outcome =>
+  "failed" in o ? { failed: o.failed.map((reason) => reason.replace(/^args(\.|: )/, "").replace(/\bpagerduty:/g, "pagerduty-dynamic:")) } : o;
 
 const service = (id: string, name: string) => ({ id, name, description: null, escalation_policy: { id: "PEP" }, status: "active" });
 
@@ -119,7 +120,7 @@ test.each(CASES)("%s: the same outcome through both doors", async (_what, call, 
 });
 
 test("an unknown function fails naming it; a missing credential is worded in the package's keys", async () => {
-  const provider = new PackageProvider({ deployment: deployment(), version: "1.0.0", schema: async () => "{}" });
+  const provider = new PackageProvider({ deployment: wiring(), version: "1.0.0" });
   await expect(provider.invoke("pagerduty-dynamic:index:getNothing", {})).rejects.toThrow(/unknown function "pagerduty-dynamic:index:getNothing"/);
   const r = await provider.invoke("pagerduty-dynamic:index:getService", { name: "x" });
   expect(r.failures?.[0].reason).toMatch(/"pagerduty-dynamic:clientId"/);

@@ -1,5 +1,4 @@
-import { kindOfUrn, originOfUrn, PackageProvider } from "../../../plugin/provider";
-import { Deployment } from "../../../provider/account/deployment";
+import { kindOfUrn, PackageProvider } from "../../../plugin/provider";
 
 test("the kind comes from the URN's type, under a parent too", () => {
   expect(kindOfUrn("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::s")).toBe("Service");
@@ -8,15 +7,8 @@ test("the kind comes from the URN's type, under a parent too", () => {
   expect(() => kindOfUrn("urn:pulumi:dev::p::pagerduty-dynamic:index:Nope::s")).toThrow(/unknown resource type/);
 });
 
-test("the provenance key is stable per URN and differs between URNs", () => {
-  const a = originOfUrn("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::a");
-  expect(a).toMatch(/^[0-9a-f]{32}$/);
-  expect(originOfUrn("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::a")).toBe(a);
-  expect(originOfUrn("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::b")).not.toBe(a);
-});
-
 describe("without settings", () => {
-  const provider = new PackageProvider({ deployment: new Deployment({ warn: async () => {} }), version: "1.0.0", schema: async () => "{}" });
+  const provider = new PackageProvider({ deployment: { warn: async () => {} }, version: "1.0.0" });
 
   test("an input the schema refuses is a check failure", async () => {
     const r = await provider.check("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::s", {}, { name: 5 });
@@ -29,11 +21,9 @@ describe("the stack the engine deploys", () => {
 
   test("is named to the Deployment from the first URN; its organization is asked only when the state is read", async () => {
     const asked: Array<string | undefined> = [];
-    const deployment = new Deployment({ warn: async () => {} });
     const provider = new PackageProvider({
-      deployment,
+      deployment: { warn: async () => {} },
       version: "1.0.0",
-      schema: async () => "{}",
       stackLookup: {
         env: { PULUMI_BACKEND_URL: "https://api.pulumi.com" },
         show: async (stack) => {
@@ -42,6 +32,7 @@ describe("the stack the engine deploys", () => {
         },
       },
     });
+    const { deployment } = provider;
     expect(deployment.stack).toBeUndefined();
     await provider.check(URN, {}, { name: 5 });
     await provider.check("urn:pulumi:other::elsewhere::pagerduty-dynamic:index:Service::t", {}, { name: 5 });
@@ -53,17 +44,15 @@ describe("the stack the engine deploys", () => {
   });
 
   test("with a backend in storage the organization is the backend's, and no CLI is asked", async () => {
-    const deployment = new Deployment({ warn: async () => {} });
     const show = async () => {
       throw new Error("the CLI was asked");
     };
     const provider = new PackageProvider({
-      deployment,
+      deployment: { warn: async () => {} },
       version: "1.0.0",
-      schema: async () => "{}",
       stackLookup: { env: { PULUMI_BACKEND_URL: "s3://state?region=us-east-1" }, show },
     });
     await provider.check(URN, {}, { name: 5 });
-    await expect(deployment.stack?.name()).resolves.toBe("organization/billing/prod");
+    await expect(provider.deployment.stack?.name()).resolves.toBe("organization/billing/prod");
   });
 });

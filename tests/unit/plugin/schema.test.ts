@@ -2,14 +2,18 @@
 // secret outputs marked, every lookup of the registry as a function, and the settings under the
 // package's name.
 import { argsShape, inputShape, outputShape } from "../../../provider/kernel/define";
-import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../../../provider/registry";
+import { definitions, lookupDefinitions } from "../../../provider/registry";
 import { buildSchema } from "../../../plugin/schema";
 
-const schema = buildSchema(DEFINITIONS, { version: "1.2.3", lookups: LOOKUP_DEFINITIONS }) as any;
+const schema = buildSchema(definitions(), { version: "1.2.3", lookups: lookupDefinitions() }) as any;
 
 test("every kind is a resource with all its inputs and outputs, and the account", () => {
-  expect(Object.keys(schema.resources).sort()).toEqual(DEFINITIONS.map((d) => `pagerduty-dynamic:index:${d.kind}`).sort());
-  for (const d of DEFINITIONS) {
+  expect(Object.keys(schema.resources).sort()).toEqual(
+    definitions()
+      .map((d) => `pagerduty-dynamic:index:${d.kind}`)
+      .sort(),
+  );
+  for (const d of definitions()) {
     const r = schema.resources[`pagerduty-dynamic:index:${d.kind}`];
     expect(r.description).toBe(d.description);
     expect(Object.keys(r.inputProperties).sort()).toEqual([...Object.keys(inputShape(d)), "account"].sort());
@@ -41,7 +45,7 @@ test("every property, nested ones included, has a description, and every referen
 
 test("secret outputs are marked secret, as are the credentials among the settings", () => {
   expect(schema.resources["pagerduty-dynamic:index:ServiceIntegration"].properties.integrationKey.secret).toBe(true);
-  for (const d of DEFINITIONS)
+  for (const d of definitions())
     for (const k of d.secretOutputs ?? []) expect(schema.resources[`pagerduty-dynamic:index:${d.kind}`].properties[k].secret).toBe(true);
   const secrets = Object.entries<any>(schema.config.variables)
     .filter(([, v]) => v.secret)
@@ -51,8 +55,8 @@ test("secret outputs are marked secret, as are the credentials among the setting
 });
 
 test("every lookup is a function with its definition's description, arguments, the account and its result", () => {
-  expect(Object.keys(schema.functions)).toEqual(LOOKUP_DEFINITIONS.map((l) => `pagerduty-dynamic:index:${l.functionName}`));
-  for (const l of LOOKUP_DEFINITIONS) {
+  expect(Object.keys(schema.functions)).toEqual(lookupDefinitions().map((l) => `pagerduty-dynamic:index:${l.functionName}`));
+  for (const l of lookupDefinitions()) {
     const f = schema.functions[`pagerduty-dynamic:index:${l.functionName}`];
     expect(f.description).toBe(l.description);
     expect(Object.keys(f.inputs.properties)).toEqual([...Object.keys(argsShape(l)), "account"]);

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RefreshTokenCache } from "../../../provider/auth/token-cache";
-import { resolveSettings } from "../../../provider/config";
+import { describeSetting, resolveSettings, settingKey, settingSource } from "../../../provider/config";
 import { ConfigError, InsecureUrlError } from "../../../provider/errors";
 
 const fromMap = (m: Record<string, string>) => (key: string) => m[key];
@@ -145,5 +145,31 @@ describe("resolveSettings", () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe("each door's namespace", () => {
+  const pkg = { "pagerduty-dynamic:clientId": "cid", "pagerduty-dynamic:clientSecret": "csecret", "pagerduty-dynamic:subdomain": "acme" };
+
+  test("the package's keys are read, and its messages name them; the dynamic providers' keys are not read there", () => {
+    const s = resolveSettings(fromMap({ ...pkg, "pagerduty-dynamic:maxConcurrency": "4" }), {}, "default", "pagerduty-dynamic");
+    expect(s).toMatchObject({ namespace: "pagerduty-dynamic", maxConcurrency: 4, credentials: { clientId: "cid" } });
+    expect(() => resolveSettings(fromMap({ ...pkg, "pagerduty-dynamic:maxConcurrency": "0" }), {}, "default", "pagerduty-dynamic")).toThrow(
+      /^"pagerduty-dynamic:maxConcurrency" \(env PAGERDUTY_MAX_CONCURRENCY\) must be a positive integer/,
+    );
+    expect(() => resolveSettings(fromMap(creds), {}, "default", "pagerduty-dynamic")).toThrow(/set "pagerduty-dynamic:clientId"/);
+    const accounts = JSON.stringify({ eu: { token: "t", apiUrl: "https://x", scopes: "as_account-eu.a" } });
+    expect(() => resolveSettings(fromMap({ "pagerduty-dynamic:accounts": accounts }), {}, "eu", "pagerduty-dynamic")).toThrow(
+      /^"pagerduty-dynamic:accounts\.eu\.scopes" must not contain the account selector "as_account-eu\.a"; it is built from pagerduty-dynamic:accounts\.eu\.serviceRegion/,
+    );
+  });
+
+  test("a setting's key, its description and where a URL came from, per account and namespace", () => {
+    expect(settingKey("apiUrl")).toBe("pagerduty:apiUrl");
+    expect(settingKey("apiUrl", "eu", "pagerduty-dynamic")).toBe("pagerduty-dynamic:accounts.eu.apiUrl");
+    expect(describeSetting("token", "default", "pagerduty-dynamic")).toBe('"pagerduty-dynamic:token" (env PAGERDUTY_TOKEN)');
+    expect(describeSetting("token", "eu")).toBe('"pagerduty:accounts.eu.token"');
+    expect(settingSource("authUrl", "default", "pagerduty-dynamic")).toBe("pagerduty-dynamic:authUrl or PAGERDUTY_AUTH_URL");
+    expect(settingSource("authUrl", "eu")).toBe("pagerduty:accounts.eu.authUrl");
   });
 });

@@ -7,12 +7,12 @@ import { RECOVERABLE } from "../../../provider/cli/recover";
 import { serverMaintained } from "../../../provider/kernel/drift";
 import { recordedType } from "../../../provider/kernel/recorded-type";
 import {
-  CREATED_KINDS,
-  DEFINITIONS,
-  LOOKUP_DEFINITIONS,
+  createdKinds,
+  definitions,
+  lookupDefinitions,
   lookupByFunction,
-  LOOKUPS,
-  RECORDED_KINDS,
+  lookups,
+  recordedKinds,
   RESOURCES,
   type ResourceKind,
 } from "../../../provider/registry";
@@ -21,8 +21,8 @@ import { OPTIONAL } from "../../integration/lifecycle/row";
 import { ROWS } from "../../integration/lifecycle/rows";
 
 test("every kind that creates objects says what one is and how to find one (pagerduty-recover walks the registry)", () => {
-  expect(CREATED_KINDS.length).toBeGreaterThan(0);
-  for (const kind of CREATED_KINDS) {
+  expect(createdKinds().length).toBeGreaterThan(0);
+  for (const kind of createdKinds()) {
     expect({ kind, describe: typeof RESOURCES[kind].describe, findExisting: typeof RESOURCES[kind].findExisting }).toEqual({
       kind,
       describe: "function",
@@ -40,16 +40,20 @@ describe("registry", () => {
   });
 
   test("the kinds that create remote objects are read off the definitions, and recorded under their type through either door", () => {
-    expect(CREATED_KINDS).toEqual(DEFINITIONS.filter((d) => d.origin).map((d) => d.kind));
-    expect(CREATED_KINDS).toContain("Service");
-    expect(CREATED_KINDS).not.toContain("ServiceEnablement");
-    expect(RECORDED_KINDS["pulumi-nodejs:dynamic/pagerduty:ServiceIntegration"]).toBe("ServiceIntegration");
-    expect(RECORDED_KINDS["pagerduty-dynamic:index:ServiceIntegration"]).toBe("ServiceIntegration");
-    expect(Object.entries(RECORDED_KINDS)).toEqual([
-      ...CREATED_KINDS.map((k) => [recordedType(k), k]),
-      ...CREATED_KINDS.map((k) => [recordedType(k, "package"), k]),
+    expect(createdKinds()).toEqual(
+      definitions()
+        .filter((d) => d.origin)
+        .map((d) => d.kind),
+    );
+    expect(createdKinds()).toContain("Service");
+    expect(createdKinds()).not.toContain("ServiceEnablement");
+    expect(recordedKinds()["pulumi-nodejs:dynamic/pagerduty:ServiceIntegration"]).toBe("ServiceIntegration");
+    expect(recordedKinds()["pagerduty-dynamic:index:ServiceIntegration"]).toBe("ServiceIntegration");
+    expect(Object.entries(recordedKinds())).toEqual([
+      ...createdKinds().map((k) => [recordedType(k), k]),
+      ...createdKinds().map((k) => [recordedType(k, "package"), k]),
     ]);
-    expect(Object.values(RECOVERABLE)).toEqual([...CREATED_KINDS, ...CREATED_KINDS]);
+    expect(Object.values(RECOVERABLE)).toEqual([...createdKinds(), ...createdKinds()]);
   });
 
   test("every module in provider/resources is a registered resource, named for its kind (or the audit-record search)", () => {
@@ -104,9 +108,26 @@ describe("registry", () => {
   });
 });
 
+test("a kind's module loads when the kind is first read, and no other with it", () => {
+  const loaded: string[] = [];
+  jest.isolateModules(() => {
+    for (const m of ["service", "service-dependency"])
+      jest.doMock(`../../../provider/resources/${m}`, () => {
+        loaded.push(m);
+        return jest.requireActual(`../../../provider/resources/${m}`);
+      });
+    const registry = require("../../../provider/registry") as typeof import("../../../provider/registry");
+    expect(registry.isResourceKind("ServiceDependency")).toBe(true);
+    expect(loaded).toEqual([]);
+    expect(registry.RESOURCES.ServiceDependency.definition.kind).toBe("ServiceDependency");
+    expect(registry.RESOURCES.ServiceDependency).toBe(registry.RESOURCES.ServiceDependency);
+    expect(loaded).toEqual(["service-dependency"]);
+  });
+});
+
 describe("lookups", () => {
   test("the queries are those existing states record, each once (a changed query makes every recorded lookup a new one)", () => {
-    expect(LOOKUP_DEFINITIONS.map((l) => l.query)).toEqual([
+    expect(lookupDefinitions().map((l) => l.query)).toEqual([
       "service",
       "escalationPolicy",
       "vendor",
@@ -119,18 +140,28 @@ describe("lookups", () => {
       "serviceCustomFieldValues",
       "serviceAuditRecords",
     ]);
-    expect(new Set(LOOKUP_DEFINITIONS.map((l) => l.functionName)).size).toBe(LOOKUPS.length);
+    expect(new Set(lookupDefinitions().map((l) => l.functionName)).size).toBe(lookups().length);
+  });
+
+  test("each lookup is listed under its function's name", () => {
+    for (const l of lookupDefinitions()) expect(lookupByFunction(l.functionName)?.definition).toBe(l);
+    expect(lookupByFunction("getNothing")).toBeUndefined();
+    expect(lookupByFunction("hasOwnProperty")).toBeUndefined();
   });
 
   test("every module in provider/lookups is a registered lookup, named for its query (or what they share: fields, find)", () => {
     const dir = path.join(__dirname, "../../../provider/lookups");
     const modules = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ""));
-    expect(modules.filter((m) => m !== "fields" && m !== "find").sort()).toEqual(LOOKUP_DEFINITIONS.map((l) => moduleOf(l.query)).sort());
+    expect(modules.filter((m) => m !== "fields" && m !== "find").sort()).toEqual(
+      lookupDefinitions()
+        .map((l) => moduleOf(l.query))
+        .sort(),
+    );
   });
 
   test("every lookup has its unit tests, named for its module, and a function of its name", () => {
     const root = path.join(__dirname, "../../..");
-    for (const l of LOOKUP_DEFINITIONS) {
+    for (const l of lookupDefinitions()) {
       const unit = fs.existsSync(path.join(root, `tests/unit/provider/lookups/${moduleOf(l.query)}.test.ts`));
       expect({ query: l.query, unit, fn: l.functionName.startsWith("get") }).toEqual({ query: l.query, unit: true, fn: true });
       expect(lookupByFunction(l.functionName)?.definition).toBe(l);

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { defineLookup, named } from "../../../provider/kernel/define";
-import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../../../provider/registry";
+import { definitions, lookupDefinitions } from "../../../provider/registry";
 import { generateSchema, SCHEMA_FILE } from "../../../scripts/generate-schema";
 import { ROOT } from "../../../scripts/repo-root";
 
@@ -22,7 +22,7 @@ test("a lookup the registry does not have yet: its definition makes its function
     result: named("EscalationRuleLookupResult", z.object({ id: z.string().describe("Id of the rule."), delay: z.number().describe("Minutes.") })),
   });
   const before = JSON.parse(generateSchema());
-  const after = JSON.parse(generateSchema(DEFINITIONS, [...LOOKUP_DEFINITIONS, extra]));
+  const after = JSON.parse(generateSchema(definitions(), [...lookupDefinitions(), extra]));
   expect(after.functions["pagerduty-dynamic:index:getEscalationPolicyRule"]).toEqual({
     description: "A rule of an escalation policy, by position.",
     inputs: {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { z } from "zod";
 import { argsShape, defineLookup, defineResource, inputShape, named, outputShape } from "../../../provider/kernel/define";
-import { DEFINITIONS, LOOKUP_DEFINITIONS } from "../../../provider/registry";
+import { definitions, lookupDefinitions } from "../../../provider/registry";
 import { diffManaged } from "../../../provider/kernel/diff";
 import { diffRules } from "../../../provider/kernel/define";
 import { generate, moduleOf, REFERENCE, settingsTable, stale } from "../../../scripts/generate-sdk";
@@ -21,7 +21,7 @@ test("the generated files are up to date (run `npm run generate` after changing 
 
 test("every registered kind has its SDK module, serialized provider, entry in the providers by kind, export and reference section", () => {
   const files = generate();
-  for (const { kind } of DEFINITIONS) {
+  for (const { kind } of definitions()) {
     const m = moduleOf(kind);
     expect(files.get(`sdk/${m}.ts`)).toContain(`export class ${kind} extends pulumi.CustomResource`);
     expect(files.get(`sdk/providers/${m}.ts`)).toContain(`export = entry("${kind}");`);
@@ -38,7 +38,7 @@ test("an output the service may leave unset is typed undefined, not null: the st
     "declare readonly defaultValue: pulumi.Output<boolean | number | string | (boolean | number | string)[] | undefined>;",
   );
   // No top-level output says null; inside objects null stays a value.
-  for (const { kind } of DEFINITIONS)
+  for (const { kind } of definitions())
     expect(files.get(`sdk/${moduleOf(kind)}.ts`)).not.toMatch(/declare readonly \w+: pulumi\.Output<(null \| .*|.* \| null)>;/);
   expect(files.get("sdk/service.ts")).toMatch(/\n {2}type: "time" \| "intelligent" \| "content_based" \| null;\n/);
 });
@@ -54,7 +54,7 @@ describe("a kind the registry does not have yet", () => {
     origin: true,
   });
   const before = generate();
-  const after = generate([...DEFINITIONS, policy]);
+  const after = generate([...definitions(), policy]);
   const added = [...after.keys()].filter((p) => !before.has(p));
 
   test("its definition is all the SDK needs: its modules, its provider's entry and its export are generated", () => {
@@ -93,7 +93,7 @@ describe("a lookup the registry does not have yet", () => {
     result: z.object({ rules: z.array(rule).describe("The policy's rules.") }),
   });
   const before = generate();
-  const after = generate(DEFINITIONS, undefined, [...LOOKUP_DEFINITIONS, extra]);
+  const after = generate(definitions(), undefined, [...lookupDefinitions(), extra]);
   const changed = [...before].filter(([p, text]) => after.get(p) !== text).map(([p]) => p);
 
   test("its definition is all the SDK needs: its function, its result's type and its reference row are generated, nothing else", () => {
@@ -136,14 +136,14 @@ describe("a lookup the registry does not have yet", () => {
   });
 });
 
-describe.each(LOOKUP_DEFINITIONS.map((l) => [l.functionName, l] as const))("%s", (_name, l) => {
+describe.each(lookupDefinitions().map((l) => [l.functionName, l] as const))("%s", (_name, l) => {
   test("every argument is described, and its function is generated", () => {
     for (const [k, s] of Object.entries(argsShape(l))) expect([k, describedAs(s as z.ZodTypeAny)]).toEqual([k, expect.any(String)]);
     expect(LOOKUPS_MODULE).toContain(`export function ${l.functionName}(`);
   });
 });
 
-describe.each(DEFINITIONS.map((d) => [d.kind, d] as const))("%s", (_kind, d) => {
+describe.each(definitions().map((d) => [d.kind, d] as const))("%s", (_kind, d) => {
   test("every top-level input and output is documented", () => {
     const inputs = inputShape(d);
     for (const [k, s] of Object.entries(inputs)) expect([k, describedAs(s as z.ZodTypeAny)]).toEqual([k, expect.any(String)]);

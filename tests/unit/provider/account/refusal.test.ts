@@ -34,11 +34,18 @@ const app = {
 };
 const token = (scope: string) => ({ access_token: "pdat_0123456789abcdef", token_type: "bearer", expires_in: 3600, scope });
 
+/** The credential check's failure: configure's part, or the region check every operation then waits for. */
 async function refusal(d: Deployment): Promise<string> {
-  const e = await d.verifyCredentials().then(
-    () => undefined,
-    (err: Error) => err,
-  );
+  const e = await d
+    .verifyCredentials()
+    .then(
+      () => d.accepted(),
+      (err: Error) => Promise.reject(err),
+    )
+    .then(
+      () => undefined,
+      (err: Error) => err,
+    );
   await d.reset();
   if (!e) throw new Error("the credential check passed");
   return e.message;
@@ -57,7 +64,7 @@ test("an app asked for in the wrong region names serviceRegion and subdomain, no
   expect(message).not.toMatch(/clientSecret|refused the credentials/);
 });
 
-test("an app token the REST API of the other region refuses names serviceRegion, apiUrl and the account", async () => {
+test("an app token the REST API of the other region refuses names serviceRegion, apiUrl and the account (configure answers on the token; the operations wait for this answer)", async () => {
   // The client fetches a new token once on a 401, and the REST API refuses that one too.
   agent().get(AUTH).intercept({ path: "/oauth/token", method: "POST" }).reply(200, token("as_account-eu.globex services.read"), json).times(2);
   agent().get(API).intercept({ path: "/users/me", method: "GET" }).reply(401, WRONG_REGION, json).times(2);
@@ -79,6 +86,7 @@ test("the REST check of an app token accepts any answer but 401 (an app token ha
     .reply(400, { error: { message: "Invalid Input Provided", code: 2001 } }, json);
   const d = deploymentOf(app);
   await expect(d.verifyCredentials()).resolves.toBeUndefined();
+  await expect(d.accepted()).resolves.toBeUndefined();
   await d.reset();
 });
 

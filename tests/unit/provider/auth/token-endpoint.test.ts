@@ -71,6 +71,7 @@ describe("token requests (MockAgent)", () => {
       transport: new Transport({}, mock()),
       retry: { ...DEFAULT_RETRY, timeScale: 0.001 },
       userAgent: "test-agent",
+      setting: "pagerduty-dynamic:authUrl or PAGERDUTY_AUTH_URL",
     };
   });
 
@@ -136,7 +137,7 @@ describe("token requests (MockAgent)", () => {
     expect(res.status).toBe(400);
   });
 
-  it("gives up after the attempt cap with a NetworkError", async () => {
+  it("gives up after the attempt cap with a NetworkError naming the setting it was given", async () => {
     mock()
       .get(origin)
       .intercept({ path: "/oauth/token", method: "POST" })
@@ -147,7 +148,7 @@ describe("token requests (MockAgent)", () => {
     await expect(failure).rejects.toMatchObject({
       code: "ERR_NETWORK",
       reason: "ECONNRESET",
-      message: expect.stringMatching(/^POST https:\/\/[^ ]+\/oauth\/token failed: ECONNRESET \(pagerduty:authUrl or PAGERDUTY_AUTH_URL\)$/),
+      message: expect.stringMatching(/^POST https:\/\/[^ ]+\/oauth\/token failed: ECONNRESET \(pagerduty-dynamic:authUrl or PAGERDUTY_AUTH_URL\)$/),
     });
   });
 });

@@ -4,7 +4,7 @@ import { orList, parseCommandLine } from "../../../../provider/cli/command-line"
 import { apply, plan, recover, RECOVER, type Checkpoint, type Finder } from "../../../../provider/cli/recover";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 import { configValues, providerSettings } from "../../../../provider/cli/stack-config";
-import { CREATED_KINDS } from "../../../../provider/registry";
+import { createdKinds } from "../../../../provider/registry";
 import { accountNames, resolveSettings } from "../../../../provider/config";
 import { useMockAgent } from "../../support/http-mock";
 
@@ -120,8 +120,8 @@ test("the state written back: recorded objects after their dependencies, decided
 });
 
 test("--help names every kind that creates objects, read off the registry, in lines of at most 100 columns", () => {
-  expect(RECOVER.help.replace(/\s+/g, " ")).toContain(`each pending create of a ${orList(CREATED_KINDS)} is looked for`);
-  for (const kind of CREATED_KINDS) expect(RECOVER.help).toContain(kind);
+  expect(RECOVER.help.replace(/\s+/g, " ")).toContain(`each pending create of a ${orList(createdKinds())} is looked for`);
+  for (const kind of createdKinds()) expect(RECOVER.help).toContain(kind);
   expect(RECOVER.help.split("\n").filter((l) => l.length > 100)).toEqual([]);
 });
 
@@ -532,26 +532,28 @@ describe("the stack config as `pulumi config --json --show-secrets` prints it", 
     expect(resolveSettings(get, {}).credentials).toEqual({ kind: "api_key", token: "toptok" });
   });
 
-  test("the package's namespace is read under the names the settings resolution reads; the dynamic providers' is not", () => {
+  test("the package's namespace is read under its own keys, which the settings resolution reads in that namespace; the dynamic providers' is not", () => {
     const json = JSON.stringify({
       "pagerduty:token": { value: "bridged", secret: true },
       "pagerduty-dynamic:token": { value: "pkg", secret: true },
       "pagerduty-dynamic:accounts": { objectValue: { eu: { token: "t-eu" } }, secret: true },
     });
     const config = configValues(json, "package");
-    expect([...config.keys()].sort()).toEqual(["pagerduty:accounts", "pagerduty:token"]);
-    expect(resolveSettings((k) => config.get(k), {}).credentials).toEqual({ kind: "api_key", token: "pkg" });
-    expect(resolveSettings((k) => config.get(k), {}, "eu").credentials).toEqual({ kind: "api_key", token: "t-eu" });
+    expect([...config.keys()].sort()).toEqual(["pagerduty-dynamic:accounts", "pagerduty-dynamic:token"]);
+    expect(resolveSettings((k) => config.get(k), {}, "default", "pagerduty-dynamic").credentials).toEqual({ kind: "api_key", token: "pkg" });
+    expect(resolveSettings((k) => config.get(k), {}, "eu", "pagerduty-dynamic").credentials).toEqual({ kind: "api_key", token: "t-eu" });
+    // Messages name the package's keys.
+    expect(() => resolveSettings((k) => config.get(k), {}, "apac", "pagerduty-dynamic")).toThrow(/declare it in "pagerduty-dynamic:accounts"/);
   });
 
   test("an explicit provider's inputs, exported with their secrets, become its settings; an encrypted one is refused without quoting it", () => {
     const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify("s3cret") };
     const settings = providerSettings({ apiUrl: "https://api.example", clientSecret: secret, maxConcurrency: 4, accounts: { eu: { token: "t" } }, __x: 1 });
     expect(Object.fromEntries(settings)).toEqual({
-      "pagerduty:apiUrl": "https://api.example",
-      "pagerduty:clientSecret": "s3cret",
-      "pagerduty:maxConcurrency": "4",
-      "pagerduty:accounts": JSON.stringify({ eu: { token: "t" } }),
+      "pagerduty-dynamic:apiUrl": "https://api.example",
+      "pagerduty-dynamic:clientSecret": "s3cret",
+      "pagerduty-dynamic:maxConcurrency": "4",
+      "pagerduty-dynamic:accounts": JSON.stringify({ eu: { token: "t" } }),
     });
     const encrypted = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "s3cretcipher" };
     expect(() => providerSettings({ clientSecret: encrypted })).toThrow(/still encrypted/);

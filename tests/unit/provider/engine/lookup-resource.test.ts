@@ -2,11 +2,11 @@
 // registered lookup: check runs the query, diff shows only a changed result, nothing is written.
 import { lookupProvider } from "../../../../provider/engine/lookup-resource";
 import { UNKNOWN } from "../../../../provider/kernel/check";
-import { LOOKUPS } from "../../../../provider/registry";
+import { lookups } from "../../../../provider/registry";
 import { reply, useApi } from "../../support/resource-api";
 
 const api = useApi();
-const provider = lookupProvider(LOOKUPS, api.ctx);
+const provider = lookupProvider(lookups(), api.ctx);
 const check = (query: string, args: unknown, more: Record<string, unknown> = {}) => provider.check!({}, { query, args, __provider: "p", ...more });
 
 describe("check validates the query and the arguments before any request, naming the property", () => {
@@ -34,7 +34,11 @@ describe("check validates the query and the arguments before any request, naming
 
   test("an unknown query names the lookups this version has", async () => {
     const r = await check("servicez", {});
-    expect(r.failures?.[0].reason).toBe(`query: no lookup "servicez" (this version has ${LOOKUPS.map((l) => l.definition.query).join(", ")})`);
+    expect(r.failures?.[0].reason).toBe(
+      `query: no lookup "servicez" (this version has ${lookups()
+        .map((l) => l.definition.query)
+        .join(", ")})`,
+    );
   });
 
   test("the account's name is checked as every resource's is", async () => {

@@ -1,6 +1,6 @@
 // provider/kernel/recorded-type.ts: the types the state records for this package's resources through
 // either door, and back; each door's config terms.
-import { doorOfType, inDoorTerms, ownId, recordedKind, recordedType } from "../../../../provider/kernel/recorded-type";
+import { doorOfType, ownId, recordedKind, recordedType } from "../../../../provider/kernel/recorded-type";
 
 test("a kind's recorded type names it; other types name no kind", () => {
   expect(recordedType("ServiceIntegration")).toBe("pulumi-nodejs:dynamic/pagerduty:ServiceIntegration");
@@ -22,10 +22,4 @@ test("the package's types name the same kinds; @pulumi/pagerduty's and the provi
 test("an id imported under its service stands for the object's own id", () => {
   expect(ownId("PSVC123/PINT456")).toBe("PINT456");
   expect(ownId("PINT456")).toBe("PINT456");
-});
-
-test("a setting is worded in each door's config namespace; other text stays", () => {
-  const message = 'set "pagerduty:clientId" or "pagerduty:accounts.eu.token"; pagerduty:Service is a type';
-  expect(inDoorTerms(message, "dynamic")).toBe(message);
-  expect(inDoorTerms(message, "package")).toBe('set "pagerduty-dynamic:clientId" or "pagerduty-dynamic:accounts.eu.token"; pagerduty:Service is a type');
 });
