@@ -256,7 +256,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   // A child's parent made moments ago may answer 404 for a while: nothing was made, so it is asked again.
   const parentSince = spec.parent === undefined ? undefined : ctx.consistency.createdAt("Service", spec.parent);
   const post = async (): Promise<CreateOutcome<T>> => {
-    const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.settle(parentSince, () => spec.post());
+    const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.untilVisible(parentSince, () => spec.post());
     ctx.journal.claim(spec.kind, r.id);
     ctx.consistency.created(spec.kind, r.id);
     if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));

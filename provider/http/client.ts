@@ -156,7 +156,7 @@ export class ApiClient {
           });
           return response;
         } finally {
-          this.budget.settle(response);
+          this.budget.release(response);
         }
       });
     // A 429 holds every request of the account, not only the one that saw it.

@@ -91,13 +91,13 @@ export class RateBudget {
     this.fallback = new Bucket(this.options.fallbackPerMinute, this.options.fallbackBurst, t);
   }
 
-  /** Resolves when one more request may be sent; pair with `settle` once its reply (or failure) is in. */
+  /** Resolves when one more request may be sent; pair with `release` once its reply (or failure) is in. */
   async take(): Promise<void> {
     for (let wait = this.tryTake(this.now()); wait > 0; wait = this.tryTake(this.now())) await sleep(wait);
   }
 
   /** Records a finished request and what its reply says of the budget (nothing for a failure). */
-  settle(response?: Pick<HttpResponse, "status" | "headers">): void {
+  release(response?: Pick<HttpResponse, "status" | "headers">): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (!response) return;
     const t = this.now();

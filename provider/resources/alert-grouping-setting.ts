@@ -241,7 +241,7 @@ export const resource: Resource<typeof definition> = {
       what: `alert grouping setting "${inputs.name}"`,
       // A 404 naming a service made moments ago made nothing: asked again while that service may be invisible.
       post: () =>
-        ctx.consistency.settle(youngestService(ctx, inputs.services), async () => {
+        ctx.consistency.untilVisible(youngestService(ctx, inputs.services), async () => {
           const res = await client.request<{ alert_grouping_setting: ApiSetting }>("POST", ALERT_GROUPING_SETTINGS, {
             body: { alert_grouping_setting: { config: {}, ...toBody(inputs) } },
             scopes: WRITE,

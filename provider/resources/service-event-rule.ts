@@ -310,7 +310,7 @@ function laneOf(ctx: AccountContext, service: string): Lane {
       });
       return ids;
     },
-    move: (s, id, position) => ctx.consistency.settle(young(id), () => putRule(ctx.client, s, id, { position })),
+    move: (s, id, position) => ctx.consistency.untilVisible(young(id), () => putRule(ctx.client, s, id, { position })),
   };
   return ctx.lanes.of(service, mover);
 }

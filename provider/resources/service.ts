@@ -444,7 +444,7 @@ export const resource: Resource<typeof definition> = {
     if (inputs.status === undefined || inputs.status === declaredStatus(created.status)) return { id, outs: created };
     // A service made a moment ago may answer 404 for a while (kernel/consistency.ts).
     const since = ctx.consistency.createdAt("Service", id);
-    return { id, outs: await finishCreate(id, created, () => ctx.consistency.settle(since, () => put(client, id, { status: inputs.status }))) };
+    return { id, outs: await finishCreate(id, created, () => ctx.consistency.untilVisible(since, () => put(client, id, { status: inputs.status }))) };
   },
 
   async read(ctx, id) {
