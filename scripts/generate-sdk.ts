@@ -67,7 +67,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
   const conflict = d.uniqueInAccount
     ? `, __conflict: uniqueConflict(${JSON.stringify(d.kind)}, name, ${JSON.stringify(d.uniqueInAccount)}, args.${d.uniqueInAccount}, args.account)`
     : "";
-  const props = `{ ...outputs, ...args, account: accountName(args.account)${d.origin ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""}${conflict} }`;
+  const props = `{ ...outputs, ...args, account: accountName(args.account)${d.creates ? `, __origin: originOf(${JSON.stringify(d.kind)}, name, opts)` : ""}${conflict} }`;
   const opts = d.secretOutputs?.length ? `pulumi.mergeOptions(opts, { additionalSecretOutputs: ${JSON.stringify(d.secretOutputs)} })` : "opts";
   const cls = [
     tsdoc(d.description),
@@ -93,7 +93,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
     header(`the definition in provider/resources/${moduleOf(d.kind)}.ts`) + unformatted,
     'import * as pulumi from "@pulumi/pulumi";',
     'import { type Account, accountName } from "./account";',
-    ...(d.origin ? ['import { originOf } from "./origin";'] : []),
+    ...(d.creates ? ['import { originOf } from "./origin";'] : []),
     'import { dynamicType, withoutPromiseStacks, withProvider } from "./provider";',
     ...(d.uniqueInAccount ? ['import { uniqueConflict } from "./unique-names";'] : []),
     ...printer.imports(),

@@ -79,7 +79,7 @@ export function makeProvider<D extends Definition>(
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
   const handOver = (id: string, props: Props) => {
-    if (!definition.origin) return;
+    if (!definition.creates) return;
     try {
       contextOf(accountOf(props)).journal.handOver(kind, id);
     } catch {

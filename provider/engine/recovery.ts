@@ -37,7 +37,7 @@ export interface Candidate {
 }
 
 export interface CreateSpec<T> {
-  /** A kind whose definition has `origin` (the registry's CREATED_KINDS). */
+  /** A kind whose definition has `creates` (the registry's creatingKinds()). */
   kind: string;
   /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
   origin: unknown;

@@ -128,7 +128,7 @@ export const definition = defineResource({
   }),
   replaceOn: [],
   diffIgnore: ["adoptId"],
-  origin: true,
+  creates: true,
 });
 
 type SettingOutputs = OutputsOf<typeof definition>;

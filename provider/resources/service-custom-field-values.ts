@@ -59,7 +59,7 @@ export const definition = defineResource({
     previousValues: z.record(fieldValue).describe("What the managed fields held before this resource first set them; restored on delete."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 

@@ -112,7 +112,7 @@ export const definition = defineResource({
   replaceOn: ["name", "dataType", "fieldType"],
   diffIgnore: ["adoptId"],
   writeScopes: FIELDS_WRITE,
-  origin: true,
+  creates: true,
   uniqueInAccount: "name",
 });
 

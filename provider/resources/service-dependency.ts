@@ -56,7 +56,7 @@ export const definition = defineResource({
   inputs: dependencyInputs,
   outputs: z.object({ supportingService: sideOut, dependentService: sideOut }),
   replaceOn: ["supportingService", "dependentService"],
-  origin: false,
+  creates: false,
   importId: null,
 });
 

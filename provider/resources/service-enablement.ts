@@ -45,7 +45,7 @@ export const definition = defineResource({
     previousEnabled: z.boolean().describe("The value before this resource first wrote it; restored on delete."),
   }),
   replaceOn: ["service", "feature"],
-  origin: false,
+  creates: false,
   importId: "<service id>/<feature>",
 });
 

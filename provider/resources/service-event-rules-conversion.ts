@@ -39,7 +39,7 @@ export const definition = defineResource({
     convertedToType: z.string().nullable().describe("Type of the object the rules were converted to, when the API says."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 

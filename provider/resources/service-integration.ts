@@ -202,7 +202,7 @@ export const definition = defineResource({
   replaceOn: ["service", "type", "vendor"],
   diffIgnore: ["adoptId"],
   secretOutputs: ["integrationKey"],
-  origin: true,
+  creates: true,
   importId: "<service id>/<id>",
   uniqueInAccount: "integrationEmail",
 });

@@ -134,7 +134,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   diffIgnore: ["adoptId"],
-  origin: true,
+  creates: true,
   importId: "<service id>/<id>",
 });
 

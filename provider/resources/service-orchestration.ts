@@ -192,7 +192,7 @@ export const definition = defineResource({
     active: z.boolean().describe("Whether the service's events go through the orchestration."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 

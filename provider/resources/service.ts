@@ -233,7 +233,7 @@ export const definition = defineResource({
   // alertCreation changes nothing any more (service-status.ts): it is never compared.
   diffIgnore: ["adoptId", "alertCreation"],
   liveAsDeclared: { status: declaredStatus },
-  origin: true,
+  creates: true,
   uniqueInAccount: "name",
 });
 

@@ -96,7 +96,7 @@ describe("the stack's name, sent with __origin", () => {
   test("splitOrigin takes the name off and leaves the hash", () => {
     const news = { name: "x", __origin: "0123456789abcdef0123456789abcdef@acme/proj/dev" };
     expect(splitOrigin(news)).toEqual({ news: { name: "x", __origin: "0123456789abcdef0123456789abcdef" }, stack: "acme/proj/dev" });
-    // Older programs send the hash alone; kinds without an origin send none.
+    // Older programs send the hash alone; kinds that create no object send none.
     expect(splitOrigin({ __origin: "0123" })).toEqual({ news: { __origin: "0123" } });
     expect(splitOrigin({ name: "y" })).toEqual({ news: { name: "y" } });
     expect(splitOrigin(undefined)).toEqual({ news: undefined });
