@@ -69,7 +69,7 @@ export class PackageProvider {
       this.door.nameStackOfUrn(urn, this.options.stackLookup);
     }
     const kind = kindOfUrn(urn);
-    return { kind, p: this.door.resource(kind) };
+    return { kind, p: this.door.providerOf(kind) };
   }
 
   private secretOutputs(kind: ResourceKind): readonly string[] {

@@ -2,7 +2,7 @@
 // read off the registry instead of switching on kinds.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resource as providerOf } from "../../../provider";
+import { providerOf } from "../../../provider";
 import { serverMaintained } from "../../../provider/kernel/drift";
 import { recordedType } from "../../../provider/kernel/recorded-type";
 import {
