@@ -10,7 +10,7 @@
 //   declared identifying inputs and be the only one no resource of the stack holds.
 // Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
 // makes no request for this: the journal is local and the state is read once per process.
-// The service is eventually consistent (kernel/consistency.ts): a search that finds nothing is
+// PagerDuty is eventually consistent (kernel/consistency.ts): a search that finds nothing is
 // believed only once an object the interrupted create made would be visible, so a lagging listing
 // cannot cause a second create.
 import type { AccountContext } from "../account/context";
@@ -52,7 +52,7 @@ export interface CreateSpec<T> {
   /** Objects matching the declared identifying inputs, created at or after `since` (epoch ms). */
   find(since: number): Promise<Candidate[]>;
   /** Ids of every object matching the declared identifying inputs, whenever and by whom it was made. */
-  declared(): Promise<string[]>;
+  allMatching(): Promise<string[]>;
 }
 
 /** `created`: the POST's reply; `adopted`: an object an interrupted create made, to be brought to the declared values. */
@@ -170,7 +170,7 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   }
   if (!interrupted) return undefined;
   // The interrupted run ended before this process started; what it made may still be invisible.
-  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.declared(), origin));
+  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.allMatching(), origin));
   if (free.length > 1) {
     const ids = [...free].sort();
     throw new AmbiguousCreateError(say.severalInState(spec.what, ids), ids);

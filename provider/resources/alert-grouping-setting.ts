@@ -250,7 +250,7 @@ export const resource: Resource<typeof definition> = {
         }),
       exists: async (id) => (await orGone(() => get(client, id))) !== undefined,
       find: (since) => candidates(client, inputs, since),
-      declared: async () => (await settingsLike(client, inputs)).map((g) => g.id),
+      allMatching: async () => (await settingsLike(client, inputs)).map((g) => g.id),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created) };

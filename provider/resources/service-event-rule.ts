@@ -407,7 +407,7 @@ export const resource: Resource<typeof definition> = {
         },
         exists: async (id) => (await orGone(() => getRule(client, service, id))) !== undefined,
         find: (since) => childrenLike(client, service, /rule_reference$/, since, (id) => getRule(client, service, id), sameRule(inputs)),
-        declared: () => rulesLike(client, inputs),
+        allMatching: () => rulesLike(client, inputs),
       });
       if ("adopted" in outcome) {
         await release();

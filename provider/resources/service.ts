@@ -435,7 +435,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
       find: (since) => servicesNamedSince(client, inputs.name, since),
-      declared: () => idsOfServicesNamed(client, inputs.name),
+      allMatching: () => idsOfServicesNamed(client, inputs.name),
     });
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
