@@ -83,7 +83,7 @@ export function outcomeUnknown(e: unknown): boolean {
 
 /** What happened to a request whose reply never came, in words. */
 export function lostReplyReason(e: unknown): string {
-  if (e instanceof ApiError) return `the service answered ${e.status}${e.apiMessage ? ` (${e.apiMessage})` : ""} after the request was sent`;
+  if (e instanceof ApiError) return `PagerDuty answered ${e.status}${e.apiMessage ? ` (${e.apiMessage})` : ""} after the request was sent`;
   if (e instanceof NetworkError) {
     switch (e.reason) {
       case "UND_ERR_HEADERS_TIMEOUT":

@@ -35,7 +35,7 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Requests in flight at once (this client serves one account). */
   maxConcurrency?: number;
-  /** Static ceiling in requests per minute on top of the service's reported budget; 0: none. */
+  /** Static ceiling in requests per minute on top of PagerDuty's reported budget; 0: none. */
   requestsPerMinute?: number;
   retry?: RetryOptions;
   /** How messages name the settings the client was made from, in the door's terms (config.ts). */

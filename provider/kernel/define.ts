@@ -26,9 +26,9 @@ export interface ResourceDefinition {
   /** Inputs that never change the remote object (adoption ids) and that diff ignores. */
   diffIgnore?: readonly string[];
   /**
-   * Outputs the service partly computes, each with how its live value reads as the program's
+   * Outputs PagerDuty partly computes, each with how its live value reads as the program's
    * declaration (a busy service's `critical` status is the program's `active`): diff, the inputs a
-   * refresh rebuilds and the drift report compare through it, so what the service computes is never drift.
+   * refresh rebuilds and the drift report compare through it, so what PagerDuty computes is never drift.
    */
   liveAsDeclared?: Readonly<Record<string, (live: unknown) => unknown>>;
   /** The scopes its writes need (default `services.write`): a preview that plans one fails without them. */
@@ -41,7 +41,7 @@ export interface ResourceDefinition {
    */
   creates: boolean;
   /**
-   * An input the service keeps unique per account (a service's name, an integration's address): the
+   * An input PagerDuty keeps unique per account (a service's name, an integration's address): the
    * SDK fails the program when two resources share a value.
    */
   uniqueInAccount?: string;
