@@ -69,7 +69,7 @@ export class PackageProvider {
       this.door.nameStackOfUrn(urn, this.options.stackLookup);
     }
     const kind = kindOfUrn(urn);
-    return { kind, p: this.door.resource(kind) };
+    return { kind, p: this.door.providerOf(kind) };
   }
 
   private secretOutputs(kind: ResourceKind): readonly string[] {
@@ -79,7 +79,7 @@ export class PackageProvider {
   async check(urn: string, olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const { kind, p } = this.kind(urn);
     const { props, secretKeys } = unwrapSecrets(news);
-    const withOrigin = this.door.definition(kind).origin && props.__origin === undefined ? { ...props, __origin: originKey(urn) } : props;
+    const withOrigin = this.door.definition(kind).creates && props.__origin === undefined ? { ...props, __origin: originKey(urn) } : props;
     const result = await p.check(unwrapSecrets(olds).props, withOrigin);
     return { ...result, inputs: wrapSecrets(result.inputs as Props | undefined, secretKeys) };
   }

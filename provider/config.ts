@@ -24,7 +24,7 @@ export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.wri
  * Asked for as well by app tokens (client credentials) when `pagerduty:scopes` is unset: with
  * `escalation_policies.read` a preview checks each service's escalation policy, with
  * `custom_fields.write` a program can define custom fields (ServiceCustomField). An app that lacks
- * one gets a grant without it and no error (the service grants the valid scopes of a request), so it
+ * one gets a grant without it and no error (PagerDuty grants the valid scopes of a request), so it
  * costs nothing, and the app's own grant stays what bounds the token: whoever set up the app chose
  * whether it may change field definitions. A preview that plans such a write without the scope
  * fails naming it. A user login, whose grant must hold every scope asked for, asks for neither.
@@ -63,7 +63,7 @@ export interface ProviderSettings {
   userAgent: string;
   /** Requests in flight at once per account. */
   maxConcurrency: number;
-  /** Static ceiling per account in requests per minute; 0: paced by the service's reported budget only. */
+  /** Static ceiling per account in requests per minute; 0: paced by PagerDuty's reported budget only. */
   requestsPerMinute: number;
   timeouts: Timeouts;
   retry: Required<RetryOptions>;

@@ -79,7 +79,7 @@ export class ProviderDoor {
    * The provider of a kind, made on first use. Each method first waits for the REST API's answer to
    * a token configure fetched (Deployment.accepted), so no operation runs on a refused one.
    */
-  resource(kind: ResourceKind): KindProvider {
+  providerOf(kind: ResourceKind): KindProvider {
     let found = this.kinds.get(kind);
     if (!found) this.kinds.set(kind, (found = this.afterCredentials(makeProvider(RESOURCES[kind], this.context))));
     return found;

@@ -224,7 +224,7 @@ export function redactDeep(value: unknown, secrets: readonly (string | undefined
   return out;
 }
 
-/** Replaces every occurrence of the given secret values in text the service sent back. */
+/** Replaces every occurrence of the given secret values in text PagerDuty sent back. */
 export function scrub(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join("REDACTED");

@@ -23,16 +23,23 @@ const door = new ProviderDoor("dynamic", { warn, rememberAccepted: true });
 const providers = new Map<string, dynamic.ResourceProvider>();
 
 /** The provider of a resource kind ("Lookup" for the SDK's get* functions). */
-export function resource(kind: string): dynamic.ResourceProvider {
+export function providerOf(kind: string): dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (provider) return provider;
   if (kind === "Lookup") provider = door.afterCredentials(lookupProvider(lookups(), door.context));
-  else if (isResourceKind(kind)) provider = door.resource(kind);
+  else if (isResourceKind(kind)) provider = door.providerOf(kind);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => door.nameStack(stack))));
   providers.set(kind, provider);
   return provider;
 }
+
+/**
+ * @deprecated `providerOf`. Providers serialized by earlier versions call `resource(kind)` of the
+ * installed package (tests/e2e/upgrade.test.ts), and a resource's `__provider` stays as written until
+ * an `up` updates it (a refresh or a destroy runs it as it is), so the old name stays exported.
+ */
+export const resource = providerOf;
 
 /**
  * Called from every provider object's configure; the settings are process-wide. `stack` is the

@@ -2,7 +2,7 @@
 // the generators (scripts/generate-sdk.ts: the SDK's classes, provider modules, exports and
 // lookups; plugin/schema.ts: the package's resources and functions), recovery, the CLIs and the
 // tests read. A kind or a lookup is one line here; which kinds create remote objects is read off
-// their definitions (`origin`). Each module loads on first use, so a provider process loads the
+// their definitions (`creates`). Each module loads on first use, so a provider process loads the
 // kinds its stack has and no others (a tenth of a small stack's first answer loaded them all); the
 // lists of every kind and lookup (`definitions()`, ...) load them all, for the generators and CLIs.
 import type { LookupDefinition, ResourceDefinition } from "./kernel/define";
@@ -43,8 +43,8 @@ export const RESOURCES: Readonly<Record<ResourceKind, AnyResource>> = KINDS;
 
 export const isResourceKind = (kind: string): kind is ResourceKind => Object.hasOwn(RESOURCES, kind);
 
-/** Kinds whose create makes a remote object (journaled, recovered after an interruption): `origin: true`. */
-export type CreatedKind = { [K in ResourceKind]: (typeof KINDS)[K]["definition"]["origin"] extends true ? K : never }[ResourceKind];
+/** Kinds whose create makes a remote object (journaled, recovered after an interruption): `creates: true`. */
+export type CreatingKind = { [K in ResourceKind]: (typeof KINDS)[K]["definition"]["creates"] extends true ? K : never }[ResourceKind];
 
 /** Every lookup, by the package's function (its definition's `functionName`), in the order the SDK, the package schema and the reference list them. */
 const LOOKUP_MODULES = onFirstUse({
@@ -75,15 +75,18 @@ const once = <T>(make: () => T): (() => T) => {
 export const definitions = once((): readonly ResourceDefinition[] => Object.values(RESOURCES).map((r) => r.definition));
 
 /** The kinds whose create makes a remote object (every module loads). */
-export const createdKinds = once((): readonly CreatedKind[] =>
-  (Object.keys(KINDS) as ResourceKind[]).filter((k): k is CreatedKind => KINDS[k].definition.origin),
+export const creatingKinds = once((): readonly CreatingKind[] =>
+  (Object.keys(KINDS) as ResourceKind[]).filter((k): k is CreatingKind => KINDS[k].definition.creates),
 );
 
-/** The created kinds by the type the state records for them, through either door (a dynamic provider, the package's plugin). */
-export const recordedKinds = once(
-  (): Readonly<Record<string, CreatedKind>> =>
-    Object.fromEntries((Object.keys(DOORS) as Door[]).flatMap((door) => createdKinds().map((k) => [recordedType(k, door), k]))),
+/** The same kinds by each type the state records for them, through either door (a dynamic provider, the package's plugin). */
+const creatingByType = once(
+  (): ReadonlyMap<string, CreatingKind> =>
+    new Map((Object.keys(DOORS) as Door[]).flatMap((door) => creatingKinds().map((k) => [recordedType(k, door), k] as const))),
 );
+
+/** Which of the creating kinds a resource the state records as `type` is (undefined: none of them). */
+export const creatingKindOf = (type: string): CreatingKind | undefined => creatingByType().get(type);
 
 /** Every lookup (every module loads). */
 export const lookups = once((): readonly Lookup[] => Object.values(LOOKUP_MODULES) as Lookup[]);

@@ -108,7 +108,7 @@ export const SETTINGS = {
     env: "PAGERDUTY_REQUESTS_PER_MINUTE",
     type: "integer",
     perAccount: true,
-    default: "none: the service's reported budget alone paces",
+    default: "none: PagerDuty's reported budget alone paces",
     description: "A static ceiling in requests per minute per account.",
   },
   consistencyWindow: {

@@ -1,10 +1,10 @@
-// Values the service keeps unique per account (a service's name, an integration's inbound address),
+// Values PagerDuty keeps unique per account (a service's name, an integration's inbound address),
 // claimed as the program declares its resources. Two resources of one program taking the same one
 // would make the second create fail after the first was made (and after the objects it needs, such
 // as its service), or let a later recovery hand the first one's object to the second. The
 // second resource gets the hidden input `__conflict` saying so, and the provider's check fails with
 // it: the preview fails naming both, and nothing is created. Values known only at apply are not
-// checked here (the service refuses the second create then).
+// checked here (PagerDuty refuses the second create then).
 import * as pulumi from "@pulumi/pulumi";
 import { type Account, accountName } from "./account";
 

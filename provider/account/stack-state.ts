@@ -59,7 +59,7 @@ export function digest(checkpoint: Checkpoint, startedAt: number): Snapshot {
   const pending = new Map<string, number>();
   for (const op of checkpoint.deployment.pending_operations ?? []) {
     const origin = op.resource.inputs?.__origin;
-    // Only the kinds that create objects send `__origin` (their definitions' `origin`).
+    // Only the kinds that create objects send `__origin` (their definitions' `creates`).
     if (op.type !== "creating" || !recordedKind(op.resource.type) || typeof origin !== "string") continue;
     pending.set(origin, (pending.get(origin) ?? 0) + 1);
   }

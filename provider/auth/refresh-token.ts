@@ -4,7 +4,7 @@
 //   The first refresh spends the configured token; the rotated token is saved atomically before
 //   the new access token is used, and later processes start from the saved one.
 // - A new token in config is a new lineage: it is used as is, never shadowed by an older entry.
-// - A saved token the service rejects (invalid_grant) is removed, and the error says to obtain a
+// - A saved token PagerDuty rejects (invalid_grant) is removed, and the error says to obtain a
 //   new token; the configured one is not tried again, as it was spent when the entry was written.
 // - Refreshes of one lineage are serialized across processes by a lock file, so two concurrent
 //   `pulumi` runs never spend the same token.

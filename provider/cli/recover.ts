@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 // Repairs a stack after an interrupted `pulumi up`: for every pending create of a kind that creates
-// objects (the registry's CREATED_KINDS) it finds the object by the inputs the state recorded and
+// objects (the registry's creatingKinds()) it finds the object by the inputs the state recorded and
 // records it in the state, so the next `pulumi up` neither fails on the name nor creates a second
 // one. A pending create whose resource is already in the state is dropped, one with no object is
 // dropped (the next `up` creates it), and when several objects match, nothing is changed and the
@@ -34,7 +34,7 @@ import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
 import { DOORS, type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
-import { createdKinds, recordedKinds, RESOURCES, type CreatedKind } from "../registry";
+import { creatingKindOf, creatingKinds, type CreatingKind, RESOURCES } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
@@ -45,7 +45,7 @@ import { configValues, providerSettings } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
-${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(createdKinds())} is looked
+${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create of a ${orList(creatingKinds())} is looked
 for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
 refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
 account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty. It knows the types of both
@@ -62,9 +62,6 @@ Options:
 
 Exit codes: 0 repaired (or nothing to do), 1 nothing was changed (an ambiguous match, an account
 that could not be searched) or another error, 2 usage.`;
-
-/** Resource types this package creates objects for, by the type the state records. */
-export const RECOVERABLE: Readonly<Record<string, CreatedKind>> = recordedKinds();
 
 export type RecoverOptions = StackOptions;
 
@@ -96,14 +93,14 @@ export type Decision =
   | { urn: string; kind: "failed"; what: string; account: string; provider?: string; reason: string };
 
 /** Finds, in `account` with the settings of `source`, the ids of the objects matching a pending create's recorded inputs. */
-export type Finder = (kind: CreatedKind, inputs: Record<string, unknown>, account: string, source: SettingsSource) => Promise<string[]>;
+export type Finder = (kind: CreatingKind, inputs: Record<string, unknown>, account: string, source: SettingsSource) => Promise<string[]>;
 
 /** What a pending create would have made, in words: its kind's own description. */
-const describe = (kind: CreatedKind, inputs: Record<string, unknown>) => RESOURCES[kind].describe!(inputs);
+const describe = (kind: CreatingKind, inputs: Record<string, unknown>) => RESOURCES[kind].describe!(inputs);
 
 /** The pending creates of this package's types. */
 const pendingCreates = (checkpoint: Checkpoint) =>
-  (checkpoint.deployment?.pending_operations ?? []).filter((op) => op.type === "creating" && RECOVERABLE[op.resource.type]);
+  (checkpoint.deployment?.pending_operations ?? []).filter((op) => op.type === "creating" && creatingKindOf(op.resource.type));
 
 /** The package's provider resources are `pulumi:providers:pagerduty-dynamic`; the engine names its default ones `default...`. */
 const PACKAGE_PROVIDER = `pulumi:providers:${DOORS.package.configNamespace}::`;
@@ -149,8 +146,8 @@ export async function plan(checkpoint: Checkpoint, find: Finder): Promise<Decisi
   // The package records an object imported under its service by `<service id>/<id>`.
   const taken = new Set(
     resources
-      .filter((r) => RECOVERABLE[r.type] && r.id)
-      .map((r) => takenKey(settingsSource(r), recordedAccount(r.inputs ?? r.outputs), RECOVERABLE[r.type], ownId(r.id!))),
+      .filter((r) => creatingKindOf(r.type) && r.id)
+      .map((r) => takenKey(settingsSource(r), recordedAccount(r.inputs ?? r.outputs), creatingKindOf(r.type)!, ownId(r.id!))),
   );
   const groups = new Map<string, { source: SettingsSource; account: string; ops: Operation[] }>();
   for (const op of pendingCreates(checkpoint)) {
@@ -193,7 +190,7 @@ async function planAccount(
   const provider = explicitProvider(source);
   const named: Searched = { ...(account === DEFAULT_ACCOUNT ? {} : { account }), ...(provider ? { provider } : {}) };
   // Services first: children of a recorded service are found through it.
-  const pending = [...ops].sort((a, b) => Number(RECOVERABLE[a.resource.type] !== "Service") - Number(RECOVERABLE[b.resource.type] !== "Service"));
+  const pending = [...ops].sort((a, b) => Number(creatingKindOf(a.resource.type) !== "Service") - Number(creatingKindOf(b.resource.type) !== "Service"));
   const decisions: Decision[] = [];
   const claimed: string[] = [];
   try {
@@ -208,7 +205,7 @@ async function planAccount(
         decisions.push({ urn, kind: "settled", ...named });
         continue;
       }
-      const kind = RECOVERABLE[type];
+      const kind = creatingKindOf(type)!;
       const inputs = ownInputs(op.resource.inputs);
       const what = describe(kind, inputs);
       const ids = (await find(kind, inputs, account, source)).filter((id) => !taken.has(takenKey(source, account, kind, id)));
@@ -227,7 +224,7 @@ async function planAccount(
       const { urn, type } = op.resource;
       return inState.has(urn)
         ? { urn, kind: "settled", ...named }
-        : { urn, kind: "failed", what: describe(RECOVERABLE[type], ownInputs(op.resource.inputs)), account, ...(provider ? { provider } : {}), reason };
+        : { urn, kind: "failed", what: describe(creatingKindOf(type)!, ownInputs(op.resource.inputs)), account, ...(provider ? { provider } : {}), reason };
     });
   }
 }
@@ -276,7 +273,7 @@ function dependencyOrder(added: StateResource[]): StateResource[] {
 // ---- finding objects ---------------------------------------------------------------------------
 
 /** Objects matching recorded inputs, through one account's API (GET only), as the provider finds them. */
-export function findIn(client: ApiClient, kind: CreatedKind, inputs: Record<string, unknown>): Promise<string[]> {
+export function findIn(client: ApiClient, kind: CreatingKind, inputs: Record<string, unknown>): Promise<string[]> {
   return RESOURCES[kind].findExisting!(client, inputs);
 }
 

@@ -79,7 +79,7 @@ export function makeProvider<D extends Definition>(
   // the intent journal, says which resource owns it: the journal forgets it (one GET less per
   // object on the next `up` after a destroy).
   const handOver = (id: string, props: Props) => {
-    if (!definition.origin) return;
+    if (!definition.creates) return;
     try {
       contextOf(accountOf(props)).journal.handOver(kind, id);
     } catch {
@@ -183,7 +183,7 @@ export function makeProvider<D extends Definition>(
       const ctx = contextOf(accountOf(state));
       const props = state && withoutAccount(state);
       // One 404 is not proof the object is gone: it may be young and not yet visible (kernel/consistency.ts).
-      const result = await readOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.read(ctx, id, asState(props ?? {}))));
+      const result = await readOrGone(() => ctx.consistency.untilVisible(youngSince(ctx, id, state), () => resource.read(ctx, id, asState(props ?? {}))));
       if (result.id) ctx.drift.markRead(kind, id);
       if (result.id && props && ctx.driftAllFields) ctx.drift.keep(kind, id, props);
       // The inputs are rebuilt before the unset fields go: a declared `null` stays declared.
@@ -196,7 +196,7 @@ export function makeProvider<D extends Definition>(
       const ctx = contextOf(accountOf(inputs));
       const [before, news] = [withoutAccount(olds), withoutAccount(inputs)];
       const updated = await updateOrGone(resource.subject(id, asState(before)), () =>
-        ctx.consistency.settle(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))),
+        ctx.consistency.untilVisible(youngSince(ctx, id, olds), () => resource.update!(ctx, id, asState(before), asChecked(news))),
       );
       return leanResult(carryAccount(carryStamp(declared(updated, news), olds?.[CREATED_AT_KEY]), inputs));
     },
@@ -204,7 +204,7 @@ export function makeProvider<D extends Definition>(
     async delete(id, state) {
       handOver(id, state);
       const ctx = contextOf(accountOf(state));
-      await deleteOrGone(() => ctx.consistency.settle(youngSince(ctx, id, state), () => resource.delete(ctx, id, asState(withoutAccount(state) ?? {}))));
+      await deleteOrGone(() => ctx.consistency.untilVisible(youngSince(ctx, id, state), () => resource.delete(ctx, id, asState(withoutAccount(state) ?? {}))));
     },
   };
 }

@@ -10,7 +10,7 @@
 //   declared identifying inputs and be the only one no resource of the stack holds.
 // Otherwise it creates (nothing qualifies) or fails listing the candidates. The uninterrupted path
 // makes no request for this: the journal is local and the state is read once per process.
-// The service is eventually consistent (kernel/consistency.ts): a search that finds nothing is
+// PagerDuty is eventually consistent (kernel/consistency.ts): a search that finds nothing is
 // believed only once an object the interrupted create made would be visible, so a lagging listing
 // cannot cause a second create.
 import type { AccountContext } from "../account/context";
@@ -37,7 +37,7 @@ export interface Candidate {
 }
 
 export interface CreateSpec<T> {
-  /** A kind whose definition has `origin` (the registry's CREATED_KINDS). */
+  /** A kind whose definition has `creates` (the registry's creatingKinds()). */
   kind: string;
   /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
   origin: unknown;
@@ -52,7 +52,7 @@ export interface CreateSpec<T> {
   /** Objects matching the declared identifying inputs, created at or after `since` (epoch ms). */
   find(since: number): Promise<Candidate[]>;
   /** Ids of every object matching the declared identifying inputs, whenever and by whom it was made. */
-  declared(): Promise<string[]>;
+  allMatching(): Promise<string[]>;
 }
 
 /** `created`: the POST's reply; `adopted`: an object an interrupted create made, to be brought to the declared values. */
@@ -83,7 +83,7 @@ export function outcomeUnknown(e: unknown): boolean {
 
 /** What happened to a request whose reply never came, in words. */
 export function lostReplyReason(e: unknown): string {
-  if (e instanceof ApiError) return `the service answered ${e.status}${e.apiMessage ? ` (${e.apiMessage})` : ""} after the request was sent`;
+  if (e instanceof ApiError) return `PagerDuty answered ${e.status}${e.apiMessage ? ` (${e.apiMessage})` : ""} after the request was sent`;
   if (e instanceof NetworkError) {
     switch (e.reason) {
       case "UND_ERR_HEADERS_TIMEOUT":
@@ -170,7 +170,7 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   }
   if (!interrupted) return undefined;
   // The interrupted run ended before this process started; what it made may still be invisible.
-  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.declared(), origin));
+  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.allMatching(), origin));
   if (free.length > 1) {
     const ids = [...free].sort();
     throw new AmbiguousCreateError(say.severalInState(spec.what, ids), ids);
@@ -256,7 +256,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   // A child's parent made moments ago may answer 404 for a while: nothing was made, so it is asked again.
   const parentSince = spec.parent === undefined ? undefined : ctx.consistency.createdAt("Service", spec.parent);
   const post = async (): Promise<CreateOutcome<T>> => {
-    const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.settle(parentSince, () => spec.post());
+    const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.untilVisible(parentSince, () => spec.post());
     ctx.journal.claim(spec.kind, r.id);
     ctx.consistency.created(spec.kind, r.id);
     if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));

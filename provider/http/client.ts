@@ -35,7 +35,7 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Requests in flight at once (this client serves one account). */
   maxConcurrency?: number;
-  /** Static ceiling in requests per minute on top of the service's reported budget; 0: none. */
+  /** Static ceiling in requests per minute on top of PagerDuty's reported budget; 0: none. */
   requestsPerMinute?: number;
   retry?: RetryOptions;
   /** How messages name the settings the client was made from, in the door's terms (config.ts). */
@@ -156,7 +156,7 @@ export class ApiClient {
           });
           return response;
         } finally {
-          this.budget.settle(response);
+          this.budget.release(response);
         }
       });
     // A 429 holds every request of the account, not only the one that saw it.

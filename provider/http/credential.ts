@@ -17,7 +17,7 @@ export interface TokenSource {
 }
 
 /**
- * The required scopes the grant does not cover (the service grants less than asked without an
+ * The required scopes the grant does not cover (PagerDuty grants less than asked without an
  * error). Classic user tokens carry `read` / `write` instead of per-resource scopes: `write` covers
  * everything, `read` every `*.read`.
  */

@@ -13,7 +13,7 @@ export interface ParsedError {
 const MAX_TEXT = 300;
 const MAX_ERRORS = 10;
 
-/** `secrets` are values the caller sent (the access token); the service might echo them. */
+/** `secrets` are values the caller sent (the access token); PagerDuty might echo them. */
 export function parseErrorBody(text: string, secrets: readonly string[] = []): ParsedError {
   const clean = (s: string) => truncate(scrub(s, secrets).replace(/\s+/g, " ").trim());
   let json: unknown;

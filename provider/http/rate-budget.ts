@@ -1,5 +1,5 @@
-// Client-side pacing by the budget the service reports. Every REST reply carries `ratelimit-limit`,
-// `ratelimit-remaining` and `ratelimit-reset` (seconds); the service counts every client of the
+// Client-side pacing by the budget PagerDuty reports. Every REST reply carries `ratelimit-limit`,
+// `ratelimit-remaining` and `ratelimit-reset` (seconds); PagerDuty counts every client of the
 // account, so reading them is how several processes share one limit without knowing of each other.
 // What is left is spent at full speed (the in-flight bound is the only brake), a small reserve is
 // kept, and only when the budget runs low is the rest spread over the time to reset. Until the
@@ -15,14 +15,14 @@ export interface RateBudgetOptions {
   reserve?: number;
   /** Share of the limit below which the remaining budget is spread over the time to reset. */
   lowWater?: number;
-  /** Pace used while the service reports no budget (no reply yet, or replies without the headers). */
+  /** Pace used while PagerDuty reports no budget (no reply yet, or replies without the headers). */
   fallbackPerMinute?: number;
   fallbackBurst?: number;
-  /** Multiplies waits taken from the service's `ratelimit-reset`; tests use 0.001. */
+  /** Multiplies waits taken from PagerDuty's `ratelimit-reset`; tests use 0.001. */
   timeScale?: number;
 }
 
-/** The fallback stays under the service's 960/min with its burst: today's conservative pacing. */
+/** The fallback stays under PagerDuty's 960/min with its burst: today's conservative pacing. */
 export const DEFAULT_BUDGET: Required<RateBudgetOptions> = {
   perMinute: 0,
   reserve: 8,
@@ -35,7 +35,7 @@ export const DEFAULT_BUDGET: Required<RateBudgetOptions> = {
 /** A window reported later than the current one by more than this is a new window (reset is in whole seconds). */
 const NEW_WINDOW_SLACK_MS = 2_000;
 
-/** What the service last said, with our own requests since then subtracted. */
+/** What PagerDuty last said, with our own requests since then subtracted. */
 interface Reported {
   limit: number;
   /** Estimate of the requests the account may still send in this window. */
@@ -91,13 +91,13 @@ export class RateBudget {
     this.fallback = new Bucket(this.options.fallbackPerMinute, this.options.fallbackBurst, t);
   }
 
-  /** Resolves when one more request may be sent; pair with `settle` once its reply (or failure) is in. */
+  /** Resolves when one more request may be sent; pair with `release` once its reply (or failure) is in. */
   async take(): Promise<void> {
     for (let wait = this.tryTake(this.now()); wait > 0; wait = this.tryTake(this.now())) await sleep(wait);
   }
 
   /** Records a finished request and what its reply says of the budget (nothing for a failure). */
-  settle(response?: Pick<HttpResponse, "status" | "headers">): void {
+  release(response?: Pick<HttpResponse, "status" | "headers">): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (!response) return;
     const t = this.now();
@@ -105,7 +105,7 @@ export class RateBudget {
     const remaining = header(response, "ratelimit-remaining");
     const reset = header(response, "ratelimit-reset");
     if (limit === undefined || remaining === undefined || reset === undefined) {
-      // A REST reply without the headers: the service stopped reporting, so pace conservatively.
+      // A REST reply without the headers: PagerDuty stopped reporting, so pace conservatively.
       if (response.status < 500) this.reported = undefined;
       return;
     }

@@ -1,8 +1,8 @@
 // Retry policy as data, keyed by method, so a retry can never duplicate an object: POST is retried
-// only on 429 (the service rejected it without acting) and on failures before any byte was sent.
+// only on 429 (PagerDuty rejected it without acting) and on failures before any byte was sent.
 // A 429 is bounded by the time waited, not by attempts: a burst of another client's traffic is
-// waited out (honouring the service's reset) instead of failing the deployment after a few seconds.
-// So is an outage that refuses connections (OUTAGE_REASONS): a restart of the service's edge, or of
+// waited out (honouring PagerDuty's reset) instead of failing the deployment after a few seconds.
+// So is an outage that refuses connections (OUTAGE_REASONS): a restart of PagerDuty's edge, or of
 // the emulator, takes seconds, and nothing reached the server, so every method waits it out.
 import { setTimeout as sleep } from "node:timers/promises";
 import { NetworkError } from "../errors";

@@ -54,7 +54,7 @@ function judgesUnknown(root: unknown, path: ReadonlyArray<PropertyKey>): boolean
 export const reads = (...paths: ReadonlyArray<PropertyKey>[]) => ({ reads: paths });
 
 /** Whether an issue judges, or read, a value not known yet. */
-function unsettled(root: unknown, issue: z.ZodIssue): boolean {
+function touchesUnknown(root: unknown, issue: z.ZodIssue): boolean {
   const also = issue.code === "custom" ? ((issue.params?.reads ?? []) as ReadonlyArray<PropertyKey>[]) : [];
   return [issue.path, ...also].some((path) => judgesUnknown(root, path));
 }
@@ -75,7 +75,7 @@ export function checkInputs<S extends z.ZodTypeAny>(schema: S, news: Record<stri
   const inputs = userInputs(news);
   const parsed = schema.safeParse(inputs);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
-  const issues = parsed.error.issues.filter((i) => !unsettled(inputs, i));
+  const issues = parsed.error.issues.filter((i) => !touchesUnknown(inputs, i));
   if (!issues.length) return { inputs: news };
   return { inputs: news, failures: issues.map((i) => toFailure(i.path, i.message)) };
 }

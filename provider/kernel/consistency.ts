@@ -67,7 +67,7 @@ export class Consistency {
    * invisible (made at `since`, within the window) it is asked again until it answers or the window
    * has passed. Anything but a 404 is passed on at once.
    */
-  async settle<T>(since: number | undefined, op: () => Promise<T>): Promise<T> {
+  async untilVisible<T>(since: number | undefined, op: () => Promise<T>): Promise<T> {
     const deadline = this.until(since);
     const looks = [...SECOND_LOOKS_MS];
     let poll = FIRST_POLL_MS;

@@ -72,7 +72,7 @@ export function recordDeclared(definition: ResourceDefinition, outs: Props | und
 
 /**
  * A read's result with the record carried over from the last state (`state`, account removed), and
- * the inputs rebuilt from it: the declared fields with their live values (one the service computes
+ * the inputs rebuilt from it: the declared fields with their live values (one PagerDuty computes
  * as the program would declare it), the unmirrored ones with their recorded values. A state written
  * before the record existed gets no inputs (the engine then keeps the old ones), as does an object that is gone.
  */

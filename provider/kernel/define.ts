@@ -26,19 +26,22 @@ export interface ResourceDefinition {
   /** Inputs that never change the remote object (adoption ids) and that diff ignores. */
   diffIgnore?: readonly string[];
   /**
-   * Outputs the service partly computes, each with how its live value reads as the program's
+   * Outputs PagerDuty partly computes, each with how its live value reads as the program's
    * declaration (a busy service's `critical` status is the program's `active`): diff, the inputs a
-   * refresh rebuilds and the drift report compare through it, so what the service computes is never drift.
+   * refresh rebuilds and the drift report compare through it, so what PagerDuty computes is never drift.
    */
   liveAsDeclared?: Readonly<Record<string, (live: unknown) => unknown>>;
   /** The scopes its writes need (default `services.write`): a preview that plans one fails without them. */
   writeScopes?: readonly string[];
   /** Outputs the SDK marks secret (encrypted in state, masked in output). */
   secretOutputs?: readonly string[];
-  /** Whether the SDK passes the `__origin` provenance key (resources whose create makes a remote object). */
-  origin: boolean;
   /**
-   * An input the service keeps unique per account (a service's name, an integration's address): the
+   * Whether its create makes a remote object: the SDK then passes the `__origin` provenance key, and
+   * the create is journaled and recovered after an interruption (engine/recovery.ts).
+   */
+  creates: boolean;
+  /**
+   * An input PagerDuty keeps unique per account (a service's name, an integration's address): the
    * SDK fails the program when two resources share a value.
    */
   uniqueInAccount?: string;
@@ -59,12 +62,12 @@ type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "liveAsDeclared
 export type TypedDefinition<I extends z.ZodTypeAny, O extends z.ZodTypeAny> = Omit<ResourceDefinition, "inputs" | "outputs"> & { inputs: I; outputs: O };
 
 /**
- * A definition whose rules name only fields it has (checked by the compiler). `origin` keeps its
+ * A definition whose rules name only fields it has (checked by the compiler). `creates` keeps its
  * literal type, so the registry reads which kinds create objects off the definitions' types too.
  */
-export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny, Origin extends boolean>(
-  d: Omit<ResourceDefinition, Typed | "origin"> & {
-    origin: Origin;
+export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny, Creates extends boolean>(
+  d: Omit<ResourceDefinition, Typed | "creates"> & {
+    creates: Creates;
     inputs: I;
     outputs: O;
     replaceOn: readonly (keyof z.input<I> & string)[];
@@ -73,9 +76,9 @@ export function defineResource<I extends z.ZodTypeAny, O extends z.ZodTypeAny, O
     secretOutputs?: readonly (keyof z.output<O> & string)[];
     uniqueInAccount?: keyof z.input<I> & string;
   },
-): TypedDefinition<I, O> & { origin: Origin } {
+): TypedDefinition<I, O> & { creates: Creates } {
   // The views are typed per field above; the kernel applies them to the live value of that field.
-  return d as TypedDefinition<I, O> & { origin: Origin };
+  return d as TypedDefinition<I, O> & { creates: Creates };
 }
 
 /**

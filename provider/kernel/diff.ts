@@ -25,7 +25,7 @@ export interface DiffRules {
   replaceOn?: readonly string[];
   /** Inputs that never change the remote object (e.g. adoption ids) and are ignored by diff. */
   ignore?: readonly string[];
-  /** A live value as the program would declare it, where the service computes part of it (kernel/define.ts). */
+  /** A live value as the program would declare it, where PagerDuty computes part of it (kernel/define.ts). */
   asDeclared?: (key: string, live: unknown) => unknown;
 }
 

@@ -8,7 +8,7 @@ import { userInputs } from "./check";
 import { inputShape, outputShape, type ResourceDefinition } from "./define";
 
 /**
- * Outputs the service maintains by itself (those that are not inputs): no program sets them, so they
+ * Outputs PagerDuty maintains by itself (those that are not inputs): no program sets them, so they
  * are never drift of an unmanaged field (an incident moves `lastIncidentTimestamp`, a rename `summary`).
  */
 export function serverMaintained(d: ResourceDefinition): ReadonlySet<string> {

@@ -17,7 +17,7 @@ let canonical: Map<string, string> | undefined;
 
 /**
  * The right spelling of a canonical name written in another case ("europe/berlin"): ICU takes any
- * case, the service's lookup (tzinfo) only the exact one. Links in another case pass unnoticed.
+ * case, PagerDuty's lookup (tzinfo) only the exact one. Links in another case pass unnoticed.
  */
 function otherCaseOf(name: string): string | undefined {
   canonical ??= new Map(Intl.supportedValuesOf("timeZone").map((n) => [n.toLowerCase(), n]));
@@ -26,7 +26,7 @@ function otherCaseOf(name: string): string | undefined {
 }
 
 /**
- * A time zone the service stores: an IANA name or one of its links ("Europe/Berlin", "UTC",
+ * A time zone PagerDuty stores: an IANA name or one of its links ("Europe/Berlin", "UTC",
  * "US/Eastern"), as Node's ICU data knows them. (The service also takes ActiveSupport's display
  * names such as "Eastern Time (US & Canada)"; the IANA name is the portable spelling.)
  */

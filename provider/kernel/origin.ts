@@ -1,4 +1,4 @@
-// The provenance key of a resource whose create makes a remote object (its definition's `origin`):
+// The provenance key of a resource whose create makes a remote object (its definition's `creates`):
 // a hash of the URN the engine gives the resource, which names project, stack, type, parents' types
 // and name. A create receives only inputs, never the URN; with this key among them (`__origin`) it
 // can tell that it is the retry of an interrupted create of the same declared resource

@@ -2,7 +2,7 @@
 // pass the module "pagerduty" and their kind to `dynamic.Resource` (`pulumi-nodejs:dynamic/pagerduty:Service`),
 // the plugin serves the package "pagerduty-dynamic" (`pagerduty-dynamic:index:Service`). Plain text,
 // so the stack's state and recovery tell this package's resources apart without loading them (the
-// registry says which kinds create objects: their definitions' `origin`). Each door reads its
+// registry says which kinds create objects: their definitions' `creates`). Each door reads its
 // settings under its own config namespace: `pagerduty:*` for the dynamic providers, the package's
 // name for the plugin (`pagerduty:*` there belongs to @pulumi/pagerduty).
 import { type Door, type Namespace, NAMESPACES } from "../settings";

@@ -32,7 +32,7 @@ export function applyMove(list: readonly string[], { id, position }: Move): stri
 /**
  * The moves that bring `current` to `targetOrder`, touching only rules with a requested position
  * (rules the program does not position are never written). Rules are placed by ascending target
- * slot; each goes after as many already-settled rules as its slot says, ignoring rules still to move.
+ * slot; each goes after as many already-placed rules as its slot says, ignoring rules still to move.
  */
 export function planMoves(current: readonly string[], desired: ReadonlyMap<string, number>): Move[] {
   const target = targetOrder(current, desired);
@@ -43,8 +43,8 @@ export function planMoves(current: readonly string[], desired: ReadonlyMap<strin
     if (!pending.delete(id)) return;
     const rest = list.filter((x) => x !== id);
     let at = 0;
-    for (let settled = 0; settled < slot; at++) if (!pending.has(rest[at])) settled++;
-    // Any index between `at` and the next settled rule keeps the settled order: no write needed.
+    for (let placed = 0; placed < slot; at++) if (!pending.has(rest[at])) placed++;
+    // Any index between `at` and the next placed rule keeps the placed order: no write needed.
     let last = at;
     while (last < rest.length && pending.has(rest[last])) last++;
     const now = list.indexOf(id);

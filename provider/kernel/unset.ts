@@ -1,4 +1,4 @@
-// What the state keeps of an output the service leaves unset: nothing. The engine serializes every
+// What the state keeps of an output PagerDuty leaves unset: nothing. The engine serializes every
 // property value of the state on each checkpoint save (before and after every step), so each null
 // output cost every phase that writes state (an events integration had seven: the email settings
 // and the vendor it does not have). A program reads an absent output as `undefined`; the diff and

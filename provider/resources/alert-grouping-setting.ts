@@ -128,7 +128,7 @@ export const definition = defineResource({
   }),
   replaceOn: [],
   diffIgnore: ["adoptId"],
-  origin: true,
+  creates: true,
 });
 
 type SettingOutputs = OutputsOf<typeof definition>;
@@ -241,7 +241,7 @@ export const resource: Resource<typeof definition> = {
       what: `alert grouping setting "${inputs.name}"`,
       // A 404 naming a service made moments ago made nothing: asked again while that service may be invisible.
       post: () =>
-        ctx.consistency.settle(youngestService(ctx, inputs.services), async () => {
+        ctx.consistency.untilVisible(youngestService(ctx, inputs.services), async () => {
           const res = await client.request<{ alert_grouping_setting: ApiSetting }>("POST", ALERT_GROUPING_SETTINGS, {
             body: { alert_grouping_setting: { config: {}, ...toBody(inputs) } },
             scopes: WRITE,
@@ -250,7 +250,7 @@ export const resource: Resource<typeof definition> = {
         }),
       exists: async (id) => (await orGone(() => get(client, id))) !== undefined,
       find: (since) => candidates(client, inputs, since),
-      declared: async () => (await settingsLike(client, inputs)).map((g) => g.id),
+      allMatching: async () => (await settingsLike(client, inputs)).map((g) => g.id),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created) };

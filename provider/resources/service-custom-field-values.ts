@@ -59,7 +59,7 @@ export const definition = defineResource({
     previousValues: z.record(fieldValue).describe("What the managed fields held before this resource first set them; restored on delete."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 
@@ -202,7 +202,7 @@ export const resource: Resource<typeof definition> = {
   async create(ctx, news) {
     const { service, values } = news;
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
-    return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
+    return ctx.consistency.untilVisible(ctx.consistency.createdAt("Service", service), async () => {
       const names = Object.keys(values);
       const live = await liveValues(ctx, service, names);
       const previousValues = pick(live, names);

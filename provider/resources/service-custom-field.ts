@@ -112,7 +112,7 @@ export const definition = defineResource({
   replaceOn: ["name", "dataType", "fieldType"],
   diffIgnore: ["adoptId"],
   writeScopes: FIELDS_WRITE,
-  origin: true,
+  creates: true,
   uniqueInAccount: "name",
 });
 
@@ -309,7 +309,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, id))) !== undefined,
       find: (since) => fieldsNamedSince(client, inputs.name, since),
-      declared: () => fieldsNamed(client, inputs.name),
+      allMatching: () => fieldsNamed(client, inputs.name),
     });
     // Values written in this deployment wait for the new field to show on their service.
     ctx.fields.created(inputs.name, ctx.consistency.createdAt("ServiceCustomField", outcome.id) ?? Date.now());

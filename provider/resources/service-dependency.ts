@@ -56,7 +56,7 @@ export const definition = defineResource({
   inputs: dependencyInputs,
   outputs: z.object({ supportingService: sideOut, dependentService: sideOut }),
   replaceOn: ["supportingService", "dependentService"],
-  origin: false,
+  creates: false,
   importId: null,
 });
 
@@ -111,7 +111,7 @@ export const resource: Resource<typeof definition> = {
 
   async create(ctx, news) {
     const d: DependencyInputs = { supportingService: news.supportingService, dependentService: news.dependentService };
-    const res = await ctx.consistency.settle(youngestSide(ctx, d), () =>
+    const res = await ctx.consistency.untilVisible(youngestSide(ctx, d), () =>
       ctx.client.request<{ relationships?: ApiRelationship[] }>("POST", DEPENDENCIES_ASSOCIATE, { body: relationships(d), scopes: WRITE }),
     );
     const made = res.relationships?.find((r) => r.supporting_service?.id === d.supportingService.id && r.dependent_service?.id === d.dependentService.id);

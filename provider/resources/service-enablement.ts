@@ -45,7 +45,7 @@ export const definition = defineResource({
     previousEnabled: z.boolean().describe("The value before this resource first wrote it; restored on delete."),
   }),
   replaceOn: ["service", "feature"],
-  origin: false,
+  creates: false,
   importId: "<service id>/<feature>",
 });
 
@@ -110,7 +110,7 @@ export const resource: Resource<typeof definition> = {
   async create(ctx, news) {
     const { service, feature, enabled } = news;
     // A service made moments ago may answer 404 for a while: a read and a PUT, safe to ask again.
-    return ctx.consistency.settle(ctx.consistency.createdAt("Service", service), async () => {
+    return ctx.consistency.untilVisible(ctx.consistency.createdAt("Service", service), async () => {
       const before = await current(ctx, service, feature);
       // A switch already as declared (an existing service adopted, say) is not written again.
       const after = before.enabled === enabled ? before : await write(ctx, service, feature, enabled);

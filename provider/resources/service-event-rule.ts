@@ -189,7 +189,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   diffIgnore: ["adoptId"],
-  origin: true,
+  creates: true,
   importId: "<service id>/<id>",
 });
 
@@ -310,7 +310,7 @@ function laneOf(ctx: AccountContext, service: string): Lane {
       });
       return ids;
     },
-    move: (s, id, position) => ctx.consistency.settle(young(id), () => putRule(ctx.client, s, id, { position })),
+    move: (s, id, position) => ctx.consistency.untilVisible(young(id), () => putRule(ctx.client, s, id, { position })),
   };
   return ctx.lanes.of(service, mover);
 }
@@ -407,7 +407,7 @@ export const resource: Resource<typeof definition> = {
         },
         exists: async (id) => (await orGone(() => getRule(client, service, id))) !== undefined,
         find: (since) => childrenLike(client, service, /rule_reference$/, since, (id) => getRule(client, service, id), sameRule(inputs)),
-        declared: () => rulesLike(client, inputs),
+        allMatching: () => rulesLike(client, inputs),
       });
       if ("adopted" in outcome) {
         await release();

@@ -39,7 +39,7 @@ export const definition = defineResource({
     convertedToType: z.string().nullable().describe("Type of the object the rules were converted to, when the API says."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 
@@ -77,7 +77,7 @@ export const resource: Resource<typeof definition> = {
     const { service } = news;
     // Idempotent on the API side: converting an already converted service reports its state. So a
     // service made moments ago, which may answer 404 for a while, is asked again.
-    const res = await ctx.consistency.settle(ctx.consistency.createdAt("Service", service), () =>
+    const res = await ctx.consistency.untilVisible(ctx.consistency.createdAt("Service", service), () =>
       ctx.client.request<ApiConversion>("POST", rulesConvertPath(service), { scopes: WRITE }),
     );
     return { id: service, outs: toOutputs(service, res ?? {}) };

@@ -202,7 +202,7 @@ export const definition = defineResource({
   replaceOn: ["service", "type", "vendor"],
   diffIgnore: ["adoptId"],
   secretOutputs: ["integrationKey"],
-  origin: true,
+  creates: true,
   importId: "<service id>/<id>",
   uniqueInAccount: "integrationEmail",
 });
@@ -405,7 +405,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, inputs.service, id))) !== undefined,
       find: (since) => childrenLike(client, inputs.service, /integration_reference$/, since, (id) => get(client, inputs.service, id), sameIdentity(inputs)),
-      declared: () => integrationsLike(client, inputs),
+      allMatching: () => integrationsLike(client, inputs),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };

@@ -134,7 +134,7 @@ export const definition = defineResource({
   }),
   replaceOn: ["service"],
   diffIgnore: ["adoptId"],
-  origin: true,
+  creates: true,
   importId: "<service id>/<id>",
 });
 
@@ -247,7 +247,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, inputs.service, id))) !== undefined,
       find: (since) => candidates(client, inputs, since),
-      declared: async () => (await variablesNamed(client, inputs.service, inputs.name)).map((v) => v.id),
+      allMatching: async () => (await variablesNamed(client, inputs.service, inputs.name)).map((v) => v.id),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };

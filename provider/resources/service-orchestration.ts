@@ -192,7 +192,7 @@ export const definition = defineResource({
     active: z.boolean().describe("Whether the service's events go through the orchestration."),
   }),
   replaceOn: ["service"],
-  origin: false,
+  creates: false,
   importId: "<service id>",
 });
 
@@ -363,13 +363,13 @@ export const resource: Resource<typeof definition> = {
     const { service } = news;
     // A service made moments ago may answer 404 for a while: reads and PUTs, safe to ask again.
     const since = ctx.consistency.createdAt("Service", service);
-    const written = await ctx.consistency.settle(since, async () => writeSets(ctx, news, (await getOrchestration(ctx, service)).sets));
+    const written = await ctx.consistency.untilVisible(since, async () => writeSets(ctx, news, (await getOrchestration(ctx, service)).sets));
     // The orchestration is written: a failure from here on must not lose it (kernel/partial.ts); the
     // next update writes `active`.
     const outs: Outputs = { service, ...written, active: false };
     return {
       id: service,
-      outs: await finishCreate(service, outs, async () => ({ ...outs, active: await ctx.consistency.settle(since, () => writeActive(ctx, news)) })),
+      outs: await finishCreate(service, outs, async () => ({ ...outs, active: await ctx.consistency.untilVisible(since, () => writeActive(ctx, news)) })),
     };
   },
 

@@ -23,7 +23,7 @@ import { escalationPolicyPath, POLICIES_READ, READ, servicePath, SERVICES, WRITE
 // `critical` "one or more triggered incidents", `maintenance` comes from maintenance windows; only
 // enabled or `disabled` is a setting. So a program declares `active` (enabled) or `disabled`, and a
 // busy service satisfies `active`: its incidents are never drift, and nothing is sent to change what
-// the service computes. PagerDuty's Terraform provider stopped reading `status` for the same reason
+// PagerDuty computes. PagerDuty's Terraform provider stopped reading `status` for the same reason
 // (v3.31.5, "persistent drift").
 
 /** Every status the API reports. */
@@ -59,8 +59,8 @@ export const ALERT_CREATION_GONE =
   'reports "create_alerts_and_incidents". The field changes nothing and is never compared; remove it from the program';
 
 /**
- * The largest timeout the service takes: the description gives the field as an integer with no
- * maximum, and the service keeps it as a 32-bit one (2147483647 s, 68 years). A larger number (1e308
+ * The largest timeout PagerDuty takes: the description gives the field as an integer with no
+ * maximum, and PagerDuty keeps it as a 32-bit one (2147483647 s, 68 years). A larger number (1e308
  * is an integer to JSON) fails here rather than at the API after other objects were made.
  */
 export const MAX_TIMEOUT = 2_147_483_647;
@@ -233,7 +233,7 @@ export const definition = defineResource({
   // alertCreation changes nothing any more (service-status.ts): it is never compared.
   diffIgnore: ["adoptId", "alertCreation"],
   liveAsDeclared: { status: declaredStatus },
-  origin: true,
+  creates: true,
   uniqueInAccount: "name",
 });
 
@@ -435,7 +435,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
       find: (since) => servicesNamedSince(client, inputs.name, since),
-      declared: () => idsOfServicesNamed(client, inputs.name),
+      allMatching: () => idsOfServicesNamed(client, inputs.name),
     });
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
@@ -444,7 +444,7 @@ export const resource: Resource<typeof definition> = {
     if (inputs.status === undefined || inputs.status === declaredStatus(created.status)) return { id, outs: created };
     // A service made a moment ago may answer 404 for a while (kernel/consistency.ts).
     const since = ctx.consistency.createdAt("Service", id);
-    return { id, outs: await finishCreate(id, created, () => ctx.consistency.settle(since, () => put(client, id, { status: inputs.status }))) };
+    return { id, outs: await finishCreate(id, created, () => ctx.consistency.untilVisible(since, () => put(client, id, { status: inputs.status }))) };
   },
 
   async read(ctx, id) {

@@ -17,7 +17,7 @@ const IMPL = "pulumi-pagerduty-dynamic/dist/provider";
 
 interface Implementation {
   configure(req: dynamic.ConfigureRequest): Promise<void>;
-  resource(kind: string): Required<dynamic.ResourceProvider>;
+  providerOf(kind: string): Required<dynamic.ResourceProvider>;
 }
 
 let loaded: Implementation | undefined;
@@ -37,11 +37,11 @@ function impl(): Implementation {
 export function entry(kind: string): Required<dynamic.ResourceProvider> {
   return {
     configure: (req) => impl().configure(req),
-    check: (olds, news) => impl().resource(kind).check(olds, news),
-    diff: (id, olds, news) => impl().resource(kind).diff(id, olds, news),
-    create: (inputs) => impl().resource(kind).create(inputs),
-    read: (id, props) => impl().resource(kind).read(id, props),
-    update: (id, olds, news) => impl().resource(kind).update(id, olds, news),
-    delete: (id, props) => impl().resource(kind).delete(id, props),
+    check: (olds, news) => impl().providerOf(kind).check(olds, news),
+    diff: (id, olds, news) => impl().providerOf(kind).diff(id, olds, news),
+    create: (inputs) => impl().providerOf(kind).create(inputs),
+    read: (id, props) => impl().providerOf(kind).read(id, props),
+    update: (id, olds, news) => impl().providerOf(kind).update(id, olds, news),
+    delete: (id, props) => impl().providerOf(kind).delete(id, props),
   };
 }

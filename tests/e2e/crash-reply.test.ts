@@ -52,9 +52,7 @@ test("lost replies: the object made is adopted, one not made is created; one `up
   await fault({ route: "POST /services/:id/rules", drop: true, count: 1 });
   const up = project.must(["up", "--yes", "--skip-preview"]);
   const text = up.stdout.replace(/\s+/g, " ");
-  expect(text).toMatch(
-    /service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the service answered 502/,
-  );
+  expect(text).toMatch(/service "lost svc \d": adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: PagerDuty answered 502/);
   expect(text).toMatch(
     /integration "events \d" of service P[A-Z0-9]+: adopted P[A-Z0-9]+ instead of creating a second one: the reply to its create was lost: the connection was closed before the reply arrived/,
   );

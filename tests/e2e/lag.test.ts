@@ -45,7 +45,7 @@ let project: PulumiProject;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until whatever was just made is visible everywhere, so the out-of-band counts see it all. */
-const settled = () => sleep(EU_LAG_MS + 500);
+const lagOver = () => sleep(EU_LAG_MS + 500);
 
 async function lagStats(): Promise<{ hidden404: number; leftOut: number }> {
   return (await emu.admin("GET", "/_emulator/stats")).body.lag;
@@ -87,7 +87,7 @@ const allIds = (stack?: string) =>
 
 /** Both accounts hold exactly what the state records; the preview is clean. */
 async function expectBothConverged(stack: string, us: number, eu: number): Promise<void> {
-  await settled();
+  await lagOver();
   const usInv = await inventory(emu, stack);
   const euInv = await euInventory(stack);
   const usState = project.resources().filter((r) => !/::eu-/.test(r.urn));
@@ -193,7 +193,7 @@ test("a destroy right after an `up`, with deletes lagging too, deletes everythin
     project.must(["up", "--yes", "--skip-preview"]);
     const destroy = project.run(["destroy", "--yes", "--skip-preview"]);
     if (destroy.code !== 0) throw new Error(`destroy failed\n${destroy.stdout}\n${destroy.stderr}`);
-    await settled();
+    await lagOver();
     expect(project.resources()).toEqual([]);
     expect((await inventory(emu, "dev")).services).toEqual([]);
     expect(await euInventory("dev")).toEqual({ services: [], integrations: [], rules: [] });

@@ -1,8 +1,9 @@
 // A stack made by the previous packed version keeps working with the current package (issue 30).
 // That version's `__provider` is one serialized object per kind (about 2.5 KB, the stack's name
-// captured in it) calling `resource(kind)` and `configure(req, stack)` of the installed package;
-// the current one is a single `require` line. Refresh and delete run through the old strings, and
-// the first `up` moves every resource to the new form without a request for it.
+// captured in it) calling `resource(kind)` (kept as the deprecated name of `providerOf`) and
+// `configure(req, stack)` of the installed package; the current one is a single `require` line.
+// Refresh and delete run through the old strings, and the first `up` moves every resource to the
+// new form without a request for it.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseShapeText } from "../../provider/kernel/shape-text";

@@ -111,7 +111,7 @@ const alertSummary = (core: EmulatorCore, a: AlertRecord): Outcome["alert"] => (
 const nothing = (kind: Outcome["kind"], message: string, alert: Outcome["alert"] = null): Outcome => ({ kind, message, incident: null, alert });
 
 /** What the decision makes of the service's alerts and incidents; a dry run says what it would make. */
-function settle(
+function enact(
   core: EmulatorCore,
   s: ServiceRecord,
   integration: IntegrationRecord | null,
@@ -239,7 +239,7 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   if (ignored && !dryRun) core.stats.events.ignored++;
   const outcome = ignored
     ? nothing("ignored", `the service is ${s.status === "disabled" ? "disabled" : "in maintenance"}: the event changes nothing`)
-    : settle(core, s, integration, result, routed, id, dryRun);
+    : enact(core, s, integration, result, routed, id, dryRun);
   const trace: Trace = {
     id,
     dry_run: dryRun,

@@ -50,7 +50,7 @@ export class Engine {
 
   /** The hidden inputs the SDK passes with a program's inputs. */
   private hidden(kind: ResourceKind, name: string): Props {
-    const origin = RESOURCES[kind].definition.origin ? { __origin: createHash("sha256").update(`${kind}::${name}`).digest("hex").slice(0, 32) } : {};
+    const origin = RESOURCES[kind].definition.creates ? { __origin: createHash("sha256").update(`${kind}::${name}`).digest("hex").slice(0, 32) } : {};
     return { __provider: PROVIDER, ...origin };
   }
 

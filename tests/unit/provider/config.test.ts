@@ -29,7 +29,7 @@ describe("resolveSettings", () => {
       scopes: ["services.read", "services.write", "custom_fields.read", "audit_records.read"],
       vendor: "pagerduty",
       maxConcurrency: 32,
-      requestsPerMinute: 0, // no static ceiling: the service's reported budget paces
+      requestsPerMinute: 0, // no static ceiling: PagerDuty's reported budget paces
     });
   });
 

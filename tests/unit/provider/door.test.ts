@@ -73,7 +73,7 @@ describe.each(["dynamic", "package"] as const)("the %s door", (door) => {
 
 test("a kind's provider is made once; a function the package lacks is no lookup", () => {
   const d = doorOf("package");
-  expect(d.resource("Service")).toBe(d.resource("Service"));
+  expect(d.providerOf("Service")).toBe(d.providerOf("Service"));
   expect(d.definition("ServiceIntegration").secretOutputs).toContain("integrationKey");
   expect(d.invoke("getNothing", { args: {}, account: undefined })).toBeUndefined();
 });

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { deployment, resource } from "../../../provider";
+import { deployment, providerOf, resource } from "../../../provider";
 import { namingStack, splitOrigin } from "../../../provider/host/origin-stack";
 import { upgradingProvider } from "../../../provider/host/provider-upgrade";
 import { originOf } from "../../../sdk/origin";
@@ -92,11 +92,27 @@ describe("the written provider", () => {
   });
 });
 
+test("the old name resource(kind), which providers serialized by earlier versions call, still answers as providerOf", async () => {
+  // As earlier state calls it: the installed package's entry, loaded from the project directory.
+  const script = `
+    const entry = require("node:module").createRequire(process.cwd() + "/")("pulumi-pagerduty-dynamic/dist/provider");
+    console.log(JSON.stringify([typeof entry.resource, entry.resource === entry.providerOf, entry.resource("Service") === entry.providerOf("Service")]));`;
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: project("linked"), encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  expect(JSON.parse(r.stdout)).toEqual(["function", true, true]);
+  await deployment.reset();
+  // Invalid inputs: check answers without any account or request.
+  const checked = await resource("ServiceEnablement").check!({}, { service: "", feature: "aiops", enabled: true });
+  expect(checked.failures?.map((f) => f.reason)).toEqual([expect.stringMatching(/^service: /)]);
+  expect(() => resource("Pager")).toThrow(/unknown resource kind "Pager"/);
+  await deployment.reset();
+});
+
 describe("the stack's name, sent with __origin", () => {
   test("splitOrigin takes the name off and leaves the hash", () => {
     const news = { name: "x", __origin: "0123456789abcdef0123456789abcdef@acme/proj/dev" };
     expect(splitOrigin(news)).toEqual({ news: { name: "x", __origin: "0123456789abcdef0123456789abcdef" }, stack: "acme/proj/dev" });
-    // Older programs send the hash alone; kinds without an origin send none.
+    // Older programs send the hash alone; kinds that create no object send none.
     expect(splitOrigin({ __origin: "0123" })).toEqual({ news: { __origin: "0123" } });
     expect(splitOrigin({ name: "y" })).toEqual({ news: { name: "y" } });
     expect(splitOrigin(undefined)).toEqual({ news: undefined });
@@ -124,12 +140,12 @@ describe("the stack's name, sent with __origin", () => {
   test("the entry point's check names the deployment's stack; the checked inputs keep the hash only", async () => {
     await deployment.reset();
     // Invalid inputs: check answers without any account or request.
-    const r = await resource("ServiceEnablement").check!({}, { service: "", feature: "aiops", enabled: true, __origin: "ab@acme/proj/dev" });
+    const r = await providerOf("ServiceEnablement").check!({}, { service: "", feature: "aiops", enabled: true, __origin: "ab@acme/proj/dev" });
     expect(r.failures?.length).toBeGreaterThan(0);
     expect(r.inputs?.__origin).toBe("ab");
     await expect(deployment.stack?.name()).resolves.toBe("acme/proj/dev");
     // The first name wins: one process serves one deployment.
-    await resource("ServiceEnablement").check!({}, { service: "", __origin: "cd@other/proj/dev" });
+    await providerOf("ServiceEnablement").check!({}, { service: "", __origin: "cd@other/proj/dev" });
     await expect(deployment.stack?.name()).resolves.toBe("acme/proj/dev");
     await deployment.reset();
   });

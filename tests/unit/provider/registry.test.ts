@@ -2,17 +2,16 @@
 // read off the registry instead of switching on kinds.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resource as providerOf } from "../../../provider";
-import { RECOVERABLE } from "../../../provider/cli/recover";
+import { providerOf } from "../../../provider";
 import { serverMaintained } from "../../../provider/kernel/drift";
 import { recordedType } from "../../../provider/kernel/recorded-type";
 import {
-  createdKinds,
+  creatingKindOf,
+  creatingKinds,
   definitions,
   lookupDefinitions,
   lookupByFunction,
   lookups,
-  recordedKinds,
   RESOURCES,
   type ResourceKind,
 } from "../../../provider/registry";
@@ -21,8 +20,8 @@ import { OPTIONAL } from "../../integration/lifecycle/row";
 import { ROWS } from "../../integration/lifecycle/rows";
 
 test("every kind that creates objects says what one is and how to find one (pagerduty-recover walks the registry)", () => {
-  expect(createdKinds().length).toBeGreaterThan(0);
-  for (const kind of createdKinds()) {
+  expect(creatingKinds().length).toBeGreaterThan(0);
+  for (const kind of creatingKinds()) {
     expect({ kind, describe: typeof RESOURCES[kind].describe, findExisting: typeof RESOURCES[kind].findExisting }).toEqual({
       kind,
       describe: "function",
@@ -40,20 +39,23 @@ describe("registry", () => {
   });
 
   test("the kinds that create remote objects are read off the definitions, and recorded under their type through either door", () => {
-    expect(createdKinds()).toEqual(
+    expect(creatingKinds()).toEqual(
       definitions()
-        .filter((d) => d.origin)
+        .filter((d) => d.creates)
         .map((d) => d.kind),
     );
-    expect(createdKinds()).toContain("Service");
-    expect(createdKinds()).not.toContain("ServiceEnablement");
-    expect(recordedKinds()["pulumi-nodejs:dynamic/pagerduty:ServiceIntegration"]).toBe("ServiceIntegration");
-    expect(recordedKinds()["pagerduty-dynamic:index:ServiceIntegration"]).toBe("ServiceIntegration");
-    expect(Object.entries(recordedKinds())).toEqual([
-      ...createdKinds().map((k) => [recordedType(k), k]),
-      ...createdKinds().map((k) => [recordedType(k, "package"), k]),
-    ]);
-    expect(Object.values(RECOVERABLE)).toEqual([...createdKinds(), ...createdKinds()]);
+    expect(creatingKinds()).toContain("Service");
+    expect(creatingKinds()).not.toContain("ServiceEnablement");
+    expect(creatingKindOf("pulumi-nodejs:dynamic/pagerduty:ServiceIntegration")).toBe("ServiceIntegration");
+    expect(creatingKindOf("pagerduty-dynamic:index:ServiceIntegration")).toBe("ServiceIntegration");
+    for (const k of creatingKinds()) {
+      expect(creatingKindOf(recordedType(k))).toBe(k);
+      expect(creatingKindOf(recordedType(k, "package"))).toBe(k);
+    }
+    // A kind that makes no object of its own, through either door, and a type of another package.
+    expect(creatingKindOf(recordedType("ServiceEnablement"))).toBeUndefined();
+    expect(creatingKindOf(recordedType("ServiceEnablement", "package"))).toBeUndefined();
+    expect(creatingKindOf("aws:s3/bucket:Bucket")).toBeUndefined();
   });
 
   test("every module in provider/resources is a registered resource, named for its kind (or the audit-record search)", () => {

@@ -51,7 +51,7 @@ describe("a kind the registry does not have yet", () => {
     inputs: z.object({ name: z.string().describe("The policy's name.") }),
     outputs: z.object({ name: z.string(), htmlUrl: z.string().describe("The policy's page.") }),
     replaceOn: [],
-    origin: true,
+    creates: true,
   });
   const before = generate();
   const after = generate([...definitions(), policy]);

@@ -4,7 +4,7 @@ import { orList, parseCommandLine } from "../../../../provider/cli/command-line"
 import { apply, plan, recover, RECOVER, type Checkpoint, type Finder } from "../../../../provider/cli/recover";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 import { configValues, providerSettings } from "../../../../provider/cli/stack-config";
-import { createdKinds } from "../../../../provider/registry";
+import { creatingKinds } from "../../../../provider/registry";
 import { accountNames, resolveSettings } from "../../../../provider/config";
 import { useMockAgent } from "../../support/http-mock";
 
@@ -120,8 +120,8 @@ test("the state written back: recorded objects after their dependencies, decided
 });
 
 test("--help names every kind that creates objects, read off the registry, in lines of at most 100 columns", () => {
-  expect(RECOVER.help.replace(/\s+/g, " ")).toContain(`each pending create of a ${orList(createdKinds())} is looked for`);
-  for (const kind of createdKinds()) expect(RECOVER.help).toContain(kind);
+  expect(RECOVER.help.replace(/\s+/g, " ")).toContain(`each pending create of a ${orList(creatingKinds())} is looked for`);
+  for (const kind of creatingKinds()) expect(RECOVER.help).toContain(kind);
   expect(RECOVER.help.split("\n").filter((l) => l.length > 100)).toEqual([]);
 });
 

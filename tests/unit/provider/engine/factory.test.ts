@@ -19,7 +19,7 @@ describe("factory", () => {
       outputs: z.object({ name: z.string(), size: z.number() }),
       replaceOn: ["name"],
       diffIgnore: ["adoptId"],
-      origin: false,
+      creates: false,
     }),
     subject: (id) => `thing ${id}`,
     verify: async (_ctx, news) => (news.size === 13 ? [{ property: "", reason: "size: unlucky" }] : []),

@@ -273,7 +273,7 @@ describe("createOnce through Service.create", () => {
     answer("GET", "/services/PMADE/audit/records", audit([createRecord("PMADE", "service_reference", OURS)]));
     answer("GET", "/services/PMADE", { service: service("PMADE") });
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PMADE" });
-    expect(warnings[0]).toMatch(/the reply to its create was lost: the service answered 502/);
+    expect(warnings[0]).toMatch(/the reply to its create was lost: PagerDuty answered 502/);
   });
 
   test("a journal that cannot be written is reported once; the create goes on", async () => {

@@ -16,32 +16,32 @@ function appearsAfter<T>(misses: number, value: T) {
   return op;
 }
 
-describe("settle", () => {
+describe("untilVisible", () => {
   test("an object of unknown age: two second looks, 1 s and 2 s apart, then the 404 is believed", async () => {
     const lag = virtualConsistency(120_000);
     const op = appearsAfter(Infinity, "never");
-    await expect(lag.consistency.settle(undefined, op)).rejects.toThrow(ApiError);
+    await expect(lag.consistency.untilVisible(undefined, op)).rejects.toThrow(ApiError);
     expect(op.calls).toBe(3);
     expect(lag.waits).toEqual([1000, 2000]);
   });
 
   test("an object of unknown age that answers on the second look is kept", async () => {
     const lag = virtualConsistency(120_000);
-    await expect(lag.consistency.settle(undefined, appearsAfter(1, "here"))).resolves.toBe("here");
+    await expect(lag.consistency.untilVisible(undefined, appearsAfter(1, "here"))).resolves.toBe("here");
     expect(lag.waits).toEqual([1000]);
   });
 
   test("a young object is asked again with a growing back-off until it answers", async () => {
     const lag = virtualConsistency(120_000);
     const op = appearsAfter(5, "here");
-    await expect(lag.consistency.settle(lag.consistency.now(), op)).resolves.toBe("here");
+    await expect(lag.consistency.untilVisible(lag.consistency.now(), op)).resolves.toBe("here");
     expect(lag.waits).toEqual([250, 500, 1000, 2000, 4000]);
   });
 
   test("a young object that never answers: asked until its window has passed (back-off capped at 5 s), then the second looks", async () => {
     const lag = virtualConsistency(30_000);
     const made = lag.consistency.now() - 10_000;
-    await expect(lag.consistency.settle(made, appearsAfter(Infinity, 0))).rejects.toThrow(ApiError);
+    await expect(lag.consistency.untilVisible(made, appearsAfter(Infinity, 0))).rejects.toThrow(ApiError);
     expect(Math.max(...lag.waits)).toBe(5_000);
     const total = lag.waits.reduce((a, b) => a + b, 0);
     // 20 s left of the window, then 1 s + 2 s.
@@ -54,14 +54,14 @@ describe("settle", () => {
     const op = async () => {
       throw new PagerDutyError("ERR_API", "boom");
     };
-    await expect(lag.consistency.settle(lag.consistency.now(), op)).rejects.toThrow("boom");
+    await expect(lag.consistency.untilVisible(lag.consistency.now(), op)).rejects.toThrow("boom");
     expect(lag.waits).toEqual([]);
   });
 
   test("no 404, no wait and one call", async () => {
     const lag = virtualConsistency(120_000);
     const op = appearsAfter(0, "here");
-    await expect(lag.consistency.settle(lag.consistency.now(), op)).resolves.toBe("here");
+    await expect(lag.consistency.untilVisible(lag.consistency.now(), op)).resolves.toBe("here");
     expect(op.calls).toBe(1);
     expect(lag.waits).toEqual([]);
   });

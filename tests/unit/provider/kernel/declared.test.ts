@@ -32,7 +32,7 @@ const thing: Resource = {
     }),
     replaceOn: [],
     diffIgnore: ["adoptId"],
-    origin: true,
+    creates: true,
   }),
   subject: (id) => `thing ${id}`,
   async create(_ctx, news) {

@@ -45,7 +45,7 @@ describe("the factory's drift report", () => {
       inputs: z.object({ service: z.string(), disabled: z.boolean().optional() }),
       outputs: z.object({ service: z.string(), disabled: z.boolean(), summary: z.string() }),
       replaceOn: [],
-      origin: false,
+      creates: false,
     }),
     subject: (id) => id,
     create: async () => ({ id: "R1", outs: {} }),
