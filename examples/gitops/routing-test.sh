@@ -17,7 +17,8 @@ junit=${ROUTING_JUNIT:-routing-test.xml}
 work=$(mktemp -d)
 emulator_pid=
 cleanup() {
-  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null; fi
+  # The emulator runs under npx in a process group of its own: the group goes, the emulator with it.
+  if [ -n "$emulator_pid" ]; then kill -- "-$emulator_pid" 2>/dev/null || kill "$emulator_pid" 2>/dev/null; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -29,8 +30,12 @@ fail() { # fail TITLE FILE EXIT: the step that failed, in the summary and as an 
 }
 
 # The emulator prints one JSON line when ready (its URL, admin token, seeded credentials).
+# Started as a job of its own (set -m): npx runs the emulator as its child, which a kill of npx
+# alone would leave running after the script.
+set -m
 npx --no-install pagerduty-emulator --port 0 >"$work/emulator.json" 2>"$work/emulator.log" &
 emulator_pid=$!
+set +m
 for _ in $(seq 300); do
   if [ -s "$work/emulator.json" ] || ! kill -0 "$emulator_pid" 2>/dev/null; then break; fi
   sleep 0.1

@@ -103,6 +103,14 @@ test("the pull-request workflow's script: its own emulator and throwaway stack, 
   expect(text).toMatch(/^### Routing test of `cases\.yaml`: 1 case\(s\) failed$/m);
   expect(text).toContain('      rule 1 "Noisy health checks": not matched');
   expect(fs.readFileSync(path.join(project.dir, "routing-test.xml"), "utf8")).toMatch(/tests="10" failures="1"/);
+  // The throwaway emulator stopped with the script (it runs under npx, as the emulator's child).
+  const emulators = () =>
+    spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((l) => l.includes(path.join(project.dir, "node_modules/.bin/pagerduty-emulator")));
+  // It may take a moment to shut down after its signal.
+  for (let i = 0; i < 50 && emulators().length; i++) spawnSync("sleep", ["0.1"]);
+  expect(emulators()).toEqual([]);
   // The throwaway emulator's client secret went into the stack config as a secret, through stdin.
   expect(fs.readFileSync(path.join(project.dir, "Pulumi.routing-test.yaml"), "utf8")).toMatch(/pagerduty:clientSecret:\n\s+secure: /);
 });
