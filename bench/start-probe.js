@@ -60,7 +60,13 @@ if (dir && role) {
           wrapped[name] = (call, callback) => {
             const t = now();
             return fn.call(impl, call, (err, ...rest) => {
-              write({ ev: "call", method: name, t, end: now(), ...(err ? { error: String(err.details ?? err.message ?? JSON.stringify(err)).slice(0, 200) } : {}) });
+              write({
+                ev: "call",
+                method: name,
+                t,
+                end: now(),
+                ...(err ? { error: String(err.details ?? err.message ?? JSON.stringify(err)).slice(0, 200) } : {}),
+              });
               return callback(err, ...rest);
             });
           };
