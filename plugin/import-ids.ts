@@ -7,15 +7,14 @@
 // as the program that `pulumi import` prints declares them.
 import { PagerDutyError } from "../provider/errors";
 import { DECLARED, declaredRecord } from "../provider/kernel/declared";
-import { declaredView, type ImportId, inputShape, type ResourceDefinition } from "../provider/kernel/define";
+import { declaredView, type ImportId, importIdFormat as formatOf, inputShape, type ResourceDefinition } from "../provider/kernel/define";
 import { isResourceKind, RESOURCES } from "../provider/registry";
 
 type Props = Record<string, unknown>;
 
 /** How to import a kind (for errors and docs); undefined: it cannot be imported. */
 export function importIdFormat(kind: string): ImportId | undefined {
-  const format = isResourceKind(kind) ? RESOURCES[kind].definition.importId : undefined;
-  return format === null ? undefined : (format ?? "<id>");
+  return formatOf(isResourceKind(kind) ? RESOURCES[kind].definition : undefined);
 }
 
 /** The kind's own id and the state a call should see, from the engine's id and state. */

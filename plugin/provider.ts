@@ -46,7 +46,6 @@ export function kindOfUrn(urn: string): ResourceKind {
 export class PackageProvider {
   readonly version: string;
   private readonly door: ProviderDoor;
-  private stackNamed = false;
 
   constructor(private readonly options: PackageProviderOptions) {
     this.version = options.version;
@@ -64,10 +63,8 @@ export class PackageProvider {
   }
 
   private kind(urn: string): { kind: ResourceKind; p: KindProvider } {
-    if (!this.stackNamed) {
-      this.stackNamed = true;
-      this.door.nameStackOfUrn(urn, this.options.stackLookup);
-    }
+    // The first name wins (Deployment.nameStack); the URN is only matched, the organization looked up later.
+    this.door.nameStackOfUrn(urn, this.options.stackLookup);
     const kind = kindOfUrn(urn);
     return { kind, p: this.door.providerOf(kind) };
   }

@@ -4,10 +4,7 @@
 // (it no longer copies an input's secretness to the output of the same name). The resource code
 // takes plain values: secrets are unwrapped on the way in and the same top-level fields, plus the
 // definition's secret outputs, wrapped on the way out.
-
-/** Pulumi's marker of a secret value in a property bag (@pulumi/pulumi/runtime/rpc.js). */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+import { SECRET_SIG, SIG_KEY } from "../provider/kernel/secret-signature";
 
 type Props = Record<string, unknown>;
 

@@ -20,6 +20,9 @@ export interface StateResource {
   [k: string]: unknown;
 }
 
+/** A resource's name: its URN's last part (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+export const urnName = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
 export interface Operation {
   type: string;
   resource: StateResource;

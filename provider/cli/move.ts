@@ -4,8 +4,8 @@
 // to the package's types (`pagerduty-dynamic:index:<Kind>`) by its state, with no request that
 // changes PagerDuty: an alias can rename a type but not move a resource to another provider without a
 // replacement. In an order that never leaves an object in no state:
-// 1. the stack config's `pagerduty:*` settings are copied to `pagerduty-dynamic:*`, secrets as secrets
-//    (a key already set there is kept);
+// 1. the stack config's `pagerduty:*` settings are copied to `pagerduty-dynamic:*`, each value on
+//    stdin, secrets and credentials as secrets (a key already set there is kept);
 // 2. each object is imported into the package's type under the same name and parent, by its kind's
 //    import id (`<service id>/<id>` for a child: the definitions' `importId`), unprotected and with no
 //    code written: one `pulumi import --file`, whose reads go through the package's plugin. An object
@@ -16,25 +16,24 @@
 // types"). A kind with no import id (ServiceDependency) is dropped from the state and recorded again
 // by the next `up`. Refused, with nothing changed: resources of a named account (the default
 // provider imports in its own account) and protected resources.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import type { Checkpoint, StateResource } from "../account/stack-state";
+import { type Checkpoint, type StateResource, urnName } from "../account/stack-state";
 import { PagerDutyError } from "../errors";
 import { accountOf } from "../kernel/account-input";
+import { importIdOf } from "../kernel/define";
 import { DOORS, recordedKind, recordedType } from "../kernel/recorded-type";
 import { DEFAULT_ACCOUNT } from "../config";
 import { RESOURCES, isResourceKind } from "../registry";
-import { SETTING_NAMES } from "../settings";
+import { NAMESPACES, SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec } from "../settings";
 import { fill, STACK_FLAGS, type StackOptions, stackOptions } from "./command-line";
 import { main, type Command } from "./main";
-import { pulumiRunner, type Pulumi } from "./pulumi-runner";
+import { pulumiRunner, type Pulumi, withJsonFile } from "./pulumi-runner";
+import { parseShown } from "./stack-config";
 
 const HELP = `usage: pagerduty-move [--stack NAME] [--cwd DIR] [--dry-run]
 
 ${fill(`Moves a stack from the TypeScript SDK's dynamic providers (${recordedType("<Kind>")}) to the package's types
 (${recordedType("<Kind>", "package")}) by its state, with no request that changes PagerDuty: it copies the stack
-config's ${DOORS.dynamic.configNamespace}:* settings to ${DOORS.package.configNamespace}:* (secrets stay secret), imports each
+config's ${NAMESPACES.dynamic}:* settings to ${NAMESPACES.package}:* (secrets stay secret), imports each
 object into the package's type under the same name (\`pulumi import\`, through the package's plugin, which must be on
 PATH), and only then deletes the dynamic resources, their lookups and the dynamic provider from the state. Then change
 the program to the package's SDK: \`pulumi preview\` shows no change. Resources of a named account and protected
@@ -73,40 +72,41 @@ export interface MovePlan {
 const DYNAMIC_PROVIDER = "pulumi:providers:pulumi-nodejs";
 const LOOKUP = recordedType("Lookup");
 
-/** The resource's name: the URN's last part. */
-const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
-
 /** The URN the same resource has with the package's type (the type is the last of the URN's qualified types). */
 export function packageUrn(resource: StateResource, kind: string): string {
-  const tail = `${resource.type}::${nameOf(resource.urn)}`;
-  return `${resource.urn.slice(0, resource.urn.length - tail.length)}${recordedType(kind, "package")}::${nameOf(resource.urn)}`;
+  const tail = `${resource.type}::${urnName(resource.urn)}`;
+  return `${resource.urn.slice(0, resource.urn.length - tail.length)}${recordedType(kind, "package")}::${urnName(resource.urn)}`;
 }
 
 /** The id `pulumi import` takes for an object of `kind` (plugin/import-ids.ts reads the same definitions); undefined: none. */
 export function importId(kind: string, resource: StateResource): string | undefined {
-  if (!isResourceKind(kind)) return undefined;
-  const format = RESOURCES[kind].definition.importId;
-  const service = String(resource.inputs?.service ?? "");
-  if (format === null) return undefined;
-  if (format === "<service id>/<id>") return `${service}/${resource.id}`;
-  if (format === "<service id>/<feature>") return `${service}/${String(resource.inputs?.feature ?? "")}`;
-  return resource.id;
+  return isResourceKind(kind) ? importIdOf(RESOURCES[kind].definition, String(resource.id ?? ""), resource.inputs) : undefined;
 }
 
-/** `pulumi config --json --show-secrets`'s entries of the dynamic providers' plain settings; `accounts` is not moved. */
-function settingsToCopy(configJson: string): Array<{ from: string; to: string; secret: boolean }> {
-  const config = JSON.parse(configJson || "{}") as Record<string, { secret?: boolean } | undefined>;
+/** `pulumi config --json --show-secrets`, parsed. */
+type StackConfigJson = Record<string, { value?: unknown; secret?: boolean } | undefined>;
+
+const CONFIG_COMMAND = ["config", "--json", "--show-secrets"];
+
+const parseConfig = (text: string) => parseShown(text || "{}", CONFIG_COMMAND.join(" ")) as StackConfigJson;
+
+/**
+ * The config's entries of the dynamic providers' plain settings; `accounts` is not moved. A secret
+ * stays one, and a credential (the settings' `secret`) stored in plain text becomes one.
+ */
+function settingsToCopy(config: StackConfigJson): Array<{ from: string; to: string; secret: boolean }> {
   const names: readonly string[] = SETTING_NAMES;
   return Object.entries(config).flatMap(([key, entry]) => {
     const [namespace, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-    if (namespace !== DOORS.dynamic.configNamespace || !names.includes(name)) return [];
-    const to = `${DOORS.package.configNamespace}:${name}`;
-    return to in config ? [] : [{ from: key, to, secret: Boolean(entry?.secret) }];
+    if (namespace !== NAMESPACES.dynamic || !names.includes(name)) return [];
+    const to = `${NAMESPACES.package}:${name}`;
+    const credential = (SETTINGS[name as SettingName] as SettingSpec).secret === true;
+    return to in config ? [] : [{ from: key, to, secret: Boolean(entry?.secret) || credential }];
   });
 }
 
-/** What moving `checkpoint` does; a PagerDutyError (nothing changed) for what it cannot move. */
-export function planMove(checkpoint: Checkpoint, configJson: string): MovePlan {
+/** What moving `checkpoint` does by the stack's config (its JSON, or parsed); a PagerDutyError (nothing changed) for what it cannot move. */
+export function planMove(checkpoint: Checkpoint, config: string | StackConfigJson): MovePlan {
   const resources = checkpoint.deployment?.resources ?? [];
   const inState = new Set(resources.map((r) => r.urn));
   const dynamic = resources.filter((r) => r.type.startsWith(DOORS.dynamic.typePrefix));
@@ -133,7 +133,7 @@ export function planMove(checkpoint: Checkpoint, configJson: string): MovePlan {
     if (id === undefined) recordedByUp.push(r.urn);
     else if (!inState.has(packageUrn(r, kind))) {
       const parent = parentName(r.parent);
-      imports.push({ type: recordedType(kind, "package"), name: nameOf(r.urn), id, ...(parent ? { parent } : {}) });
+      imports.push({ type: recordedType(kind, "package"), name: urnName(r.urn), id, ...(parent ? { parent } : {}) });
     }
   }
   // The state lists a resource after what it depends on: deleted last first.
@@ -142,14 +142,19 @@ export function planMove(checkpoint: Checkpoint, configJson: string): MovePlan {
   const stillUsed = (p: StateResource) =>
     resources.some((r) => !forget.includes(r.urn) && typeof r.provider === "string" && r.provider.startsWith(`${p.urn}::`));
   forget.push(...providers.filter((p) => dynamic.some((r) => String(r.provider).startsWith(`${p.urn}::`)) && !stillUsed(p)).map((p) => p.urn));
-  return { settings: settingsToCopy(configJson), imports: { resources: imports, nameTable }, forget, recordedByUp };
+  return {
+    settings: settingsToCopy(typeof config === "string" ? parseConfig(config) : config),
+    imports: { resources: imports, nameTable },
+    forget,
+    recordedByUp,
+  };
 }
 
 /** Runs the move on the stack `pulumi` works on; `out` gets the report. */
 export function move(opts: MoveOptions, out: (line: string) => void, pulumi: Pulumi = pulumiRunner({ cwd: opts.cwd, stack: opts.stack })): number {
   const checkpoint = JSON.parse(pulumi(["stack", "export"])) as Checkpoint;
-  const configJson = pulumi(["config", "--json", "--show-secrets"]);
-  const plan = planMove(checkpoint, configJson);
+  const config = parseConfig(pulumi(CONFIG_COMMAND));
+  const plan = planMove(checkpoint, config);
   const { settings, imports, forget, recordedByUp } = plan;
   if (!forget.length) {
     out(`pagerduty-move: the stack holds no resource of the dynamic providers (${recordedType("<Kind>")}); nothing to move.`);
@@ -165,32 +170,21 @@ export function move(opts: MoveOptions, out: (line: string) => void, pulumi: Pul
     out("Dry run: nothing was changed.");
     return 0;
   }
-  if (settings.length) {
-    const values = JSON.parse(configJson) as Record<string, { value?: unknown }>;
-    for (const s of settings) {
-      const value = String(values[s.from]?.value ?? "");
-      // A secret goes on stdin, never on the command line.
-      if (s.secret) pulumi(["config", "set", "--secret", "--", s.to], value);
-      else pulumi(["config", "set", "--", s.to, value]);
-    }
+  for (const s of settings) {
+    // Every value goes on stdin, never on the command line (which other users can read).
+    pulumi(["config", "set", ...(s.secret ? ["--secret"] : []), "--", s.to], String(config[s.from]?.value ?? ""));
   }
-  if (imports.resources.length) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pagerduty-move-"));
-    try {
-      const file = path.join(dir, "resources.json");
-      fs.writeFileSync(file, JSON.stringify(imports), { mode: 0o600 });
-      pulumi(["import", "--file", file, "--protect=false", "--generate-code=false", "--yes", "--skip-preview"]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  if (imports.resources.length)
+    withJsonFile("pagerduty-move-", imports, (file) =>
+      pulumi(["import", "--file", file, "--protect=false", "--generate-code=false", "--yes", "--skip-preview"]),
+    );
   pulumi(["state", "delete", "--yes", ...forget]);
   out(
     `Done: ${imports.resources.length} object(s) imported into the package's types, ` +
       `${forget.length} resource(s) of the dynamic providers deleted from the state. ` +
       `Now change the program to the package's SDK (docs/package-nodejs.md): \`pulumi preview\` shows no change` +
       (recordedByUp.length
-        ? `, but for ${recordedByUp.map(nameOf).join(", ")}, which the next \`pulumi up\` records again without a change in PagerDuty.`
+        ? `, but for ${recordedByUp.map(urnName).join(", ")}, which the next \`pulumi up\` records again without a change in PagerDuty.`
         : "."),
   );
   return 0;

@@ -3,6 +3,9 @@
 // read). A failure is a PulumiError naming the command and quoting pulumi's stderr, never its
 // stdout (`config --show-secrets` prints decrypted secrets there).
 import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { PagerDutyError, scrub } from "../errors";
 
 /** Where `pulumi` runs: `cwd` (unset: this process's), on `stack` (unset: the project's selected one). */
@@ -86,4 +89,19 @@ export function pulumiRunner(target: PulumiTarget = {}): Pulumi {
     }
     return r.stdout;
   };
+}
+
+/**
+ * `use`'s result with `value` as JSON in a file only this user can read (a state, an import list:
+ * what `pulumi ... --file` takes), in a temporary directory named from `prefix`, removed afterwards.
+ */
+export function withJsonFile<T>(prefix: string, value: unknown, use: (file: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    const file = path.join(dir, "file.json");
+    fs.writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
+    return use(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -22,26 +22,24 @@
 // create is what lets the next `up` adopt its object. Only GET requests are made to PagerDuty;
 // nothing secret is printed. A local file backend's checkpoint cut short by a lost machine is
 // restored from its .bak first (checkpoint-repair.ts), said on stderr.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import type { ClientOverrides } from "../account/client";
-import type { Checkpoint, Operation, StateResource } from "../account/stack-state";
+import { type Checkpoint, type Operation, type StateResource, urnName } from "../account/stack-state";
 import { DEFAULT_ACCOUNT } from "../config";
 import { PagerDutyError, messageOf } from "../errors";
 import type { ApiClient } from "../http/client";
 import { userInputs } from "../kernel/check";
 import { Consistency } from "../kernel/consistency";
 import { ACCOUNT_INPUT, accountOf } from "../kernel/account-input";
-import { DOORS, type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
+import { type Door, doorOfType, ownId, recordedType } from "../kernel/recorded-type";
+import { NAMESPACES } from "../settings";
 import { creatingKindOf, creatingKinds, type CreatingKind, RESOURCES } from "../registry";
 import { accountLabel } from "../account/refusal";
 import { AccountClients } from "./account-clients";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "./checkpoint-repair";
 import { fill, orList, STACK_FLAGS, type StackOptions, stackOptions } from "./command-line";
 import { main, systemTerminal, type Command } from "./main";
-import { pulumiRunner, type Pulumi } from "./pulumi-runner";
-import { configValues, providerSettings } from "./stack-config";
+import { pulumiRunner, type Pulumi, withJsonFile } from "./pulumi-runner";
+import { configValues, parseShown, providerSettings } from "./stack-config";
 
 const HELP = `usage: pagerduty-recover [--stack NAME] [--cwd DIR] [--dry-run]
 
@@ -49,9 +47,9 @@ ${fill(`Repairs a stack after an interrupted \`pulumi up\`: each pending create 
 for, in its own account, by the inputs the state recorded. A match is recorded in the state (then read with \`pulumi
 refresh --target\`), a create that made nothing or is already in the state is dropped; when several objects match, or an
 account cannot be searched, nothing is changed. Only GET requests are made to PagerDuty. It knows the types of both
-doors: the TypeScript SDK's (${recordedType("<Kind>")}), searched with the stack config's ${DOORS.dynamic.configNamespace}:* settings,
+doors: the TypeScript SDK's (${recordedType("<Kind>")}), searched with the stack config's ${NAMESPACES.dynamic}:* settings,
 and the package's (${recordedType("<Kind>", "package")}), searched with its provider's settings: the stack config's
-${DOORS.package.configNamespace}:* settings, or an explicit provider resource's inputs.`)}
+${NAMESPACES.package}:* settings, or an explicit provider resource's inputs.`)}
 
 Options:
   -s, --stack NAME  the stack to repair (default: the selected stack)
@@ -103,7 +101,7 @@ const pendingCreates = (checkpoint: Checkpoint) =>
   (checkpoint.deployment?.pending_operations ?? []).filter((op) => op.type === "creating" && creatingKindOf(op.resource.type));
 
 /** The package's provider resources are `pulumi:providers:pagerduty-dynamic`; the engine names its default ones `default...`. */
-const PACKAGE_PROVIDER = `pulumi:providers:${DOORS.package.configNamespace}::`;
+const PACKAGE_PROVIDER = `pulumi:providers:${NAMESPACES.package}::`;
 
 /** Whose settings the provider of a resource reads (see SettingsSource). */
 export function settingsSource(resource: StateResource): SettingsSource {
@@ -310,7 +308,7 @@ const searchedIn = (d: Searched) =>
 const inAccount = (d: Searched) => (searchedIn(d) ? `, ${searchedIn(d)}` : "");
 
 /** An explicit provider resource by its name (the URN's last part). */
-const providerName = (urn: string) => `"${urn.slice(urn.lastIndexOf("::") + 2)}"`;
+const providerName = (urn: string) => `"${urnName(urn)}"`;
 
 /** Who could not be searched: an account, and the explicit provider whose settings it was given. */
 const searchedLabel = (account: string, provider?: string) => `${accountLabel(account)}${provider ? ` of provider ${providerName(provider)}` : ""}`;
@@ -397,7 +395,7 @@ class SourceClients {
     let found = this.made.get(source);
     if (!found) {
       // The settings named as the provider reads them: the package's under its own namespace.
-      const namespace = DOORS[source === "dynamic" ? "dynamic" : "package"].configNamespace;
+      const namespace = NAMESPACES[source === "dynamic" ? "dynamic" : "package"];
       found = new AccountClients(this.settings(source), this.deps.env ?? process.env, this.deps.clients, namespace);
       this.made.set(source, found);
     }
@@ -406,7 +404,7 @@ class SourceClients {
 
   private settings(source: SettingsSource): Map<string, string> {
     if (source === "dynamic" || source === "package") return configValues((this.config ??= this.pulumi(["config", "--json", "--show-secrets"])), source);
-    this.secretState ??= JSON.parse(this.pulumi(["stack", "export", "--show-secrets"])) as Checkpoint;
+    this.secretState ??= parseShown(this.pulumi(["stack", "export", "--show-secrets"]), "stack export --show-secrets") as Checkpoint;
     const provider = this.secretState.deployment?.resources?.find((r) => r.urn === source);
     if (!provider) throw new PagerDutyError("ERR_STATE", `the provider resource ${source} is not in the stack's state`);
     return providerSettings(provider.inputs ?? {});
@@ -468,14 +466,7 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
     );
     return 0;
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pagerduty-recover-"));
-  try {
-    const file = path.join(dir, "state.json");
-    fs.writeFileSync(file, JSON.stringify(apply(checkpoint, decisions)), { mode: 0o600 });
-    pulumi(["stack", "import", "--file", file]);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  withJsonFile("pagerduty-recover-", apply(checkpoint, decisions), (file) => pulumi(["stack", "import", "--file", file]));
   if (recorded.length) pulumi(refresh);
   out(`Done: ${recorded.length} object(s) recorded in the state, ${decisions.length - recorded.length} pending create(s) dropped. Run \`pulumi up\` next.`);
   return 0;

@@ -99,12 +99,14 @@ export function traceText(t: Trace): string {
   return out.join("\n");
 }
 
+/** The fields of a case that differ from what it expects, one line each. */
+export const mismatches = (r: CaseResult): string[] => r.verdicts.filter((v) => !v.ok).map((v) => `${v.field}: expected ${v.expected}, got ${v.got}`);
+
 /** A failing case: the fields that differ, then its trace. */
 export function failureText(r: CaseResult, index: number): string {
-  const wrong = r.verdicts.filter((v) => !v.ok).map((v) => `  ${v.field}: expected ${v.expected}, got ${v.got}`);
   return [
     `FAIL ${index + 1}. ${r.name}`,
-    ...wrong,
+    ...mismatches(r).map((m) => `  ${m}`),
     ...traceText(r.trace)
       .split("\n")
       .map((l) => `  ${l}`),

@@ -2,46 +2,29 @@
 // stack output (the key itself, e.g. `export const events = integration.integrationKey`, or a whole
 // ServiceIntegration), else a ServiceIntegration by its resource name in the state. Keys are
 // secrets: read with --show-secrets into memory, never printed; errors name outputs and resources.
+import { type Checkpoint, type StateResource, urnName } from "../account/stack-state";
 import { PagerDutyError } from "../errors";
-import { recordedType } from "../kernel/recorded-type";
+import { recordedKind } from "../kernel/recorded-type";
 import type { Pulumi } from "./pulumi-runner";
+import { parseShown, revealed } from "./stack-config";
 
-/** ServiceIntegration as the state records it: from the TypeScript SDK, or through the Pulumi package. */
-const INTEGRATION_TYPES = [recordedType("ServiceIntegration"), "pagerduty-dynamic:index:ServiceIntegration"];
+/** A ServiceIntegration as the state records it: from the TypeScript SDK, or through the Pulumi package. */
+const isIntegration = (r: StateResource) => recordedKind(r.type) === "ServiceIntegration";
 
-interface StateResource {
-  urn: string;
-  type: string;
-  outputs?: Record<string, unknown>;
-}
-
-/** A value as `--show-secrets` prints it: plain, or a secret's envelope with its JSON `plaintext`. */
-function revealed(v: unknown): unknown {
-  if (v !== null && typeof v === "object" && typeof (v as { plaintext?: unknown }).plaintext === "string") {
-    try {
-      return JSON.parse((v as { plaintext: string }).plaintext);
-    } catch {
-      return undefined;
-    }
-  }
-  return v;
-}
-
+/** The routing key in a value as `--show-secrets` prints it: the key, or an integration holding it. */
 const keyIn = (v: unknown): string | undefined => {
-  const x = revealed(v);
+  const x = revealed(v, "a routing key");
   if (typeof x === "string" && x) return x;
   if (x !== null && typeof x === "object") {
-    const k = revealed((x as Record<string, unknown>).integrationKey);
+    const k = revealed((x as Record<string, unknown>).integrationKey, "a routing key");
     return typeof k === "string" && k ? k : undefined;
   }
   return undefined;
 };
 
-const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
-
 /** Finds the routing key of each name: a stack output first, then a ServiceIntegration of that resource name. */
 export function integrationKeys(pulumi: Pulumi, names: readonly string[]): Map<string, string> {
-  const outputs = JSON.parse(pulumi(["stack", "output", "--json", "--show-secrets"]) || "{}") as Record<string, unknown>;
+  const outputs = parseShown(pulumi(["stack", "output", "--json", "--show-secrets"]) || "{}", "stack output --json --show-secrets") as Record<string, unknown>;
   let integrations: StateResource[] | undefined;
   const found = new Map<string, string>();
   for (const name of new Set(names)) {
@@ -53,12 +36,12 @@ export function integrationKeys(pulumi: Pulumi, names: readonly string[]): Map<s
       continue;
     }
     integrations ??= (
-      (JSON.parse(pulumi(["stack", "export", "--show-secrets"])) as { deployment?: { resources?: StateResource[] } }).deployment?.resources ?? []
-    ).filter((r) => INTEGRATION_TYPES.includes(r.type));
-    const matches = integrations.filter((r) => nameOf(r.urn) === name);
+      (parseShown(pulumi(["stack", "export", "--show-secrets"]), "stack export --show-secrets") as Partial<Checkpoint>).deployment?.resources ?? []
+    ).filter(isIntegration);
+    const matches = integrations.filter((r) => urnName(r.urn) === name);
     if (matches.length > 1) throw new PagerDutyError("ERR_STATE", `${matches.length} ServiceIntegrations are named "${name}": name a stack output instead`);
     if (!matches.length) {
-      const known = [...Object.keys(outputs).map((o) => `output ${o}`), ...integrations.map((r) => `integration ${nameOf(r.urn)}`)];
+      const known = [...Object.keys(outputs).map((o) => `output ${o}`), ...integrations.map((r) => `integration ${urnName(r.urn)}`)];
       throw new PagerDutyError(
         "ERR_STATE",
         `the stack has no output and no ServiceIntegration named "${name}" (it has: ${known.length ? known.join(", ") : "nothing"})`,

@@ -17,7 +17,7 @@ import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { CasesError, readCases, type RoutingCase } from "./routing-cases";
 import { emulatorAt, type Emulator, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
 import { judge } from "./routing-expect";
-import { type CaseResult, failureText, passed, report } from "./routing-report";
+import { type CaseResult, failureText, mismatches, passed, report } from "./routing-report";
 import { integrationKeys } from "./routing-stack";
 import { resolveCaseTime } from "./routing-time";
 
@@ -156,10 +156,7 @@ export function junitOf(file: string, results: readonly CaseResult[]): string {
         ? {}
         : {
             failure: {
-              message: r.verdicts
-                .filter((v) => !v.ok)
-                .map((v) => `${v.field}: expected ${v.expected}, got ${v.got}`)
-                .join("; "),
+              message: mismatches(r).join("; "),
               text: failureText(r, i),
             },
           }),

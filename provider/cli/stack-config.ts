@@ -4,12 +4,26 @@
 // an explicit provider resource's inputs, each under the package's keys, which the settings
 // resolution reads in that namespace (so its messages name them as the package's users set them).
 import { PagerDutyError } from "../errors";
+import { SIG_KEY } from "../kernel/secret-signature";
 import { type Door, NAMESPACES } from "../settings";
 import type { Pulumi } from "./pulumi-runner";
 
 interface ConfigEntry {
   value?: unknown;
   objectValue?: unknown;
+}
+
+/**
+ * The JSON `pulumi <command>` printed with --show-secrets (`config --json`, `stack export`, `stack
+ * output --json`). What is not JSON is refused without quoting it (JSON.parse's message would): the
+ * text holds decrypted secrets.
+ */
+export function parseShown(text: string, command: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PagerDutyError(command.startsWith("config") ? "ERR_CONFIG" : "ERR_STATE", `\`pulumi ${command}\` printed something that is not JSON`);
+  }
 }
 
 /**
@@ -20,13 +34,7 @@ interface ConfigEntry {
  */
 export function configValues(json: string, door: Door = "dynamic"): Map<string, string> {
   const prefix = `${NAMESPACES[door]}:`;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json || "{}");
-  } catch {
-    // Never quote the text: it holds decrypted secrets.
-    throw new PagerDutyError("ERR_CONFIG", "`pulumi config --json --show-secrets` printed something that is not JSON");
-  }
+  const raw = parseShown(json || "{}", "config --json --show-secrets");
   const out = new Map<string, string>();
   for (const [key, v] of Object.entries((raw ?? {}) as Record<string, ConfigEntry | undefined>)) {
     if (!key.startsWith(prefix) || !v) continue;
@@ -36,9 +44,6 @@ export function configValues(json: string, door: Door = "dynamic"): Map<string, 
   }
   return out;
 }
-
-/** The engine's marker of a secret value in a state (`pulumi stack export --show-secrets`: with its `plaintext`, JSON). */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 /**
  * An explicit provider resource's settings from its inputs in the state, exported with its secrets
@@ -55,17 +60,20 @@ export function providerSettings(inputs: Record<string, unknown>): Map<string, s
   return out;
 }
 
-function revealed(v: unknown): unknown {
-  if (typeof v !== "object" || v === null || !(SECRET_SIG in v)) return v;
+/**
+ * A value of a state exported with --show-secrets: plain, or a secret (the engine's signature) by its
+ * JSON `plaintext`. `what` names it in errors, which never quote the value.
+ */
+export function revealed(v: unknown, what = "a provider's secret setting"): unknown {
+  if (typeof v !== "object" || v === null || !(SIG_KEY in v)) return v;
   const plaintext = (v as { plaintext?: unknown }).plaintext;
-  // Never quote the value: it is a decrypted secret.
   if (typeof plaintext !== "string")
-    throw new PagerDutyError("ERR_STATE", "a provider's secret setting in the state is still encrypted: the state was not exported with --show-secrets");
+    throw new PagerDutyError("ERR_STATE", `${what} in the state is still encrypted: the state was not exported with --show-secrets`);
   try {
     return JSON.parse(plaintext);
   } catch {
     // JSON.parse's message quotes the text.
-    throw new PagerDutyError("ERR_STATE", "a provider's secret setting in the state is not the JSON the engine writes");
+    throw new PagerDutyError("ERR_STATE", `${what} in the state is not the JSON the engine writes`);
   }
 }
 

@@ -56,6 +56,32 @@ export interface ResourceDefinition {
 
 export type ImportId = "<id>" | "<service id>/<id>" | "<service id>/<feature>" | "<service id>";
 
+/** How a definition's kind is imported (for errors and docs; no definition: `"<id>"`); undefined: it cannot be imported. */
+export function importIdFormat(definition: Pick<ResourceDefinition, "importId"> | undefined): ImportId | undefined {
+  const format = definition?.importId;
+  return format === null ? undefined : (format ?? "<id>");
+}
+
+/**
+ * The id `pulumi import` takes for the object `id` of a definition's kind, in its `importId`'s form,
+ * the service and feature taken from the object's inputs; undefined: it cannot be imported.
+ */
+export function importIdOf(definition: Pick<ResourceDefinition, "importId"> | undefined, id: string, inputs: Record<string, unknown> = {}): string | undefined {
+  const service = String(inputs.service ?? "");
+  switch (importIdFormat(definition)) {
+    case undefined:
+      return undefined;
+    case "<service id>/<id>":
+      return `${service}/${id}`;
+    case "<service id>/<feature>":
+      return `${service}/${String(inputs.feature ?? "")}`;
+    case "<service id>":
+      return String(inputs.service ?? id);
+    default:
+      return id;
+  }
+}
+
 type Typed = "inputs" | "outputs" | "replaceOn" | "diffIgnore" | "liveAsDeclared" | "secretOutputs" | "uniqueInAccount";
 
 /** A definition with its schemas' own types, so `OutputsOf` and the provider's mappings are checked. */

@@ -3,9 +3,9 @@
 // the plugin serves the package "pagerduty-dynamic" (`pagerduty-dynamic:index:Service`). Plain text,
 // so the stack's state and recovery tell this package's resources apart without loading them (the
 // registry says which kinds create objects: their definitions' `creates`). Each door reads its
-// settings under its own config namespace: `pagerduty:*` for the dynamic providers, the package's
-// name for the plugin (`pagerduty:*` there belongs to @pulumi/pagerduty).
-import { type Door, type Namespace, NAMESPACES } from "../settings";
+// settings under its own config namespace (settings.ts, NAMESPACES): `pagerduty:*` for the dynamic
+// providers, the package's name for the plugin (`pagerduty:*` there belongs to @pulumi/pagerduty).
+import { type Door, NAMESPACES } from "../settings";
 
 export type { Door };
 
@@ -18,13 +18,11 @@ export const PACKAGE_MODULE = "index";
 interface DoorTerms {
   /** What the state's type of a resource starts with. */
   typePrefix: string;
-  /** The namespace of its config keys (`<namespace>:clientId`). */
-  configNamespace: Namespace;
 }
 
 export const DOORS: Readonly<Record<Door, DoorTerms>> = {
-  dynamic: { typePrefix: "pulumi-nodejs:dynamic/pagerduty:", configNamespace: NAMESPACES.dynamic },
-  package: { typePrefix: `${PACKAGE_NAME}:${PACKAGE_MODULE}:`, configNamespace: NAMESPACES.package },
+  dynamic: { typePrefix: "pulumi-nodejs:dynamic/pagerduty:" },
+  package: { typePrefix: `${PACKAGE_NAME}:${PACKAGE_MODULE}:` },
 };
 
 /** The type the state records for a resource of `kind` (the dynamic providers' unless `door` says otherwise). */

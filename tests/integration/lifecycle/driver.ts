@@ -3,7 +3,7 @@
 // (engine.ts). The steps of a row run in order against one emulator; its young-object lag runs at
 // the same time against another, whose lag is on. Each step's outcome is recorded, so the test file
 // reports one test per step while the rows run at once.
-import { importIdFormat } from "../../../plugin/import-ids";
+import { importIdOf } from "../../../provider/kernel/define";
 import type { ResourceKind } from "../../../provider/registry";
 import { moduleOf } from "../../../scripts/generate-sdk";
 import type { Deployed, Engine } from "./engine";
@@ -133,7 +133,8 @@ class RowRun {
   async import(): Promise<void> {
     if (!isApplicable(this.row.import)) return;
     const hand = await this.row.handMade(this.env);
-    const importId = importIdOf(this.row, hand.id, hand.declared);
+    // The id a person passes to `pulumi import`, in the form the definition's `importId` documents.
+    const importId = importIdOf(this.row.definition, hand.id, hand.declared as Record<string, unknown>) ?? hand.id;
     const { plugin } = this.engine;
     const urn = this.engine.urn(this.kind, "imported");
     const read = await plugin.read(importId, urn, {});
@@ -156,19 +157,6 @@ class RowRun {
     if (gone.by === "its service deleted by hand") expect((await this.env.api.delete(`/services/${gone.service(this.r)}`)).status).toBe(204);
     expect(await this.engine.refresh(this.r)).toBeUndefined();
     await expect(this.engine.delete(this.r)).resolves.toBeUndefined();
-  }
-}
-
-/** The id a person passes to `pulumi import`, in the form the definition's `importId` documents. */
-export function importIdOf(row: Row, id: string, declared: Declared): string {
-  const service = (declared as { service?: string }).service;
-  switch (importIdFormat(row.definition.kind)) {
-    case "<service id>/<id>":
-      return `${service}/${id}`;
-    case "<service id>":
-      return service!;
-    default:
-      return id;
   }
 }
 

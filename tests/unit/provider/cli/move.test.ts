@@ -83,6 +83,27 @@ test("the plain settings are copied under the package's namespace, secrets as se
   ]);
 });
 
+test("a credential stored in plain text is copied as a secret, on stdin", () => {
+  const config = JSON.stringify({ "pagerduty:clientSecret": { value: "pl4in", secret: false } });
+  expect(planMove(checkpoint(), config).settings).toEqual([{ from: "pagerduty:clientSecret", to: "pagerduty-dynamic:clientSecret", secret: true }]);
+  const calls: Array<{ args: string[]; input?: string }> = [];
+  const run: Pulumi = (args, input) => {
+    if (args.join(" ") === "stack export") return JSON.stringify(checkpoint());
+    if (args.join(" ") === "config --json --show-secrets") return config;
+    calls.push({ args, input });
+    return "";
+  };
+  expect(move({ cwd: ".", dryRun: false }, () => {}, run)).toBe(0);
+  expect(calls[0]).toEqual({ args: ["config", "set", "--secret", "--", "pagerduty-dynamic:clientSecret"], input: "pl4in" });
+  expect(calls.flatMap((c) => c.args)).not.toContain("pl4in");
+});
+
+test("a config reply that is not JSON is refused without quoting it", () => {
+  const run: Pulumi = (args) => (args[0] === "stack" ? JSON.stringify(checkpoint()) : '{"pagerduty:clientSecret": s3cret-value');
+  expect(() => move({ cwd: ".", dryRun: true }, () => {}, run)).toThrow(/`pulumi config --json --show-secrets` printed something that is not JSON$/);
+  expect(() => move({ cwd: ".", dryRun: true }, () => {}, run)).not.toThrow(/s3cret-value/);
+});
+
 test("a run cut short is taken up again: what was imported already is not imported twice, the rest is", () => {
   const imported = { urn: urn(`${P}Service`, "checkout"), type: `${P}Service`, id: "PSVC", custom: true, parent: STACK };
   expect(planMove(checkpoint([imported]), CONFIG).imports.resources.map((r) => r.name)).toEqual(["events", "aiops", "disk"]);
@@ -115,7 +136,7 @@ test("the settings are set first (a secret on stdin), then one import, then one 
   const pulumi = fakePulumi(checkpoint());
   expect(move({ cwd: ".", dryRun: false }, (l) => lines.push(l), pulumi.run)).toBe(0);
   expect(pulumi.calls.map((c) => c.args.slice(0, 2).join(" "))).toEqual(["config set", "config set", "import --file", "state delete"]);
-  expect(pulumi.calls[0]).toEqual({ args: ["config", "set", "--", "pagerduty-dynamic:clientId", "cid"], input: undefined });
+  expect(pulumi.calls[0]).toEqual({ args: ["config", "set", "--", "pagerduty-dynamic:clientId"], input: "cid" });
   expect(pulumi.calls[1]).toEqual({ args: ["config", "set", "--secret", "--", "pagerduty-dynamic:clientSecret"], input: "s3cret" });
   expect(pulumi.calls[2].args).toEqual(expect.arrayContaining(["--protect=false", "--generate-code=false", "--yes"]));
   expect(pulumi.calls[2].file).toEqual(planMove(checkpoint(), CONFIG).imports);
