@@ -10,7 +10,7 @@ import { SCOPES } from "../../oauth/scopes";
 import { envelope, nullable, object, reference, type Schema } from "../../schemas";
 import { owned } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { findService } from "../service/model";
 import { type AlertGroupingSettingRecord, leaveSetting, settingOf } from "./model";
 
@@ -22,10 +22,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: [ONE],
-    find: (core, p, accountId) => {
-      const g = owned(core.state.alertGroupingSettings, p.id, accountId);
-      return g && { id: g.id, missing: `Alert grouping setting ${g.id}` };
-    },
+    find: ownedFind((core) => core.state.alertGroupingSettings, "id", "Alert grouping setting"),
   },
   serviceDeleted: (core, s) => leaveSetting(core, s.id),
   example: {
