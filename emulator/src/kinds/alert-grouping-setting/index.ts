@@ -113,10 +113,7 @@ function parseServices(core: EmulatorCore, req: FastifyRequest, v: Validator, re
   ids.forEach((id, i) => {
     if (ids.indexOf(id) !== i) return v.fail(`"services[${i}]": service ${id} is listed twice`);
     const s = findService(core, p, id);
-    if (core.lag.isHidden(s.id)) {
-      core.lag.countHidden404();
-      throw notFound(`Service ${id}`);
-    }
+    core.lag.notFoundIfHidden(s.id, `Service ${id}`);
     const other = settingOf(core, s.id);
     if (other && other.id !== self)
       v.fail(`"services[${i}]": service ${id} already belongs to alert grouping setting ${other.id}; a service belongs to one setting`);
