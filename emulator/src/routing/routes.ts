@@ -11,7 +11,7 @@ import { integrationByKey } from "../kinds/integration/model";
 import { restBase } from "../region";
 import { parseEvent } from "./events-api";
 import { processEvent } from "./process";
-import { findTrace, memoryOf } from "./trace";
+import { findTrace, memoryOf, traceMatches } from "./trace";
 
 type AdminRoute = (method: "GET" | "POST", url: string, handler: Handler) => void;
 
@@ -22,10 +22,11 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
   route("GET", "/events", (req) => {
     const q = query(req);
     const serviceId = single(q.service_id);
-    const key = single(q.dedup_key);
+    // An empty dedup_key filters nothing.
+    const key = single(q.dedup_key) || undefined;
     const limit = intParam(q, "limit", 100, 1);
     const list = memoryOf(core.state)
-      .traces.filter((t) => (!serviceId || t.service.id === serviceId) && (!key || t.dedup_key === key || t.result.dedup_key === key))
+      .traces.filter((t) => traceMatches(t, key, serviceId))
       .slice(-limit)
       .reverse();
     return { events: list };
