@@ -8,7 +8,7 @@ import { EmulatorCore } from "../../emulator/src/core";
 import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
 import { loadState, saveState } from "../../emulator/src/persistence";
 import type { KindTables } from "../../emulator/src/store";
-import { admin, appToken, client, createService, start } from "./helpers";
+import { admin, appToken, client, createService, serviceWithKey, start } from "./helpers";
 
 /** A seeded state, as a new emulator has it. */
 const emptyState = (adminToken: string) => new EmulatorCore({ adminToken }, KINDS).state;
@@ -78,6 +78,23 @@ test("a restarted emulator keeps credentials, objects, tokens, field values and 
   await admin(two, "POST", "/reset");
   expect((await client(two, `Token token=${two.seed.apiKey}`).get("/services")).json.services).toEqual([]);
   await two.close();
+});
+
+test("a restarted emulator lists its live integrations' routing keys among its secrets, each once", async () => {
+  const file = join(dir, "state.json");
+  /** The kinds under which `e` lists `key` among its secrets. */
+  const kindsOf = async (e: Awaited<ReturnType<typeof start>>, key: string) =>
+    ((await admin(e, "GET", "/secrets")).json.secrets as { kind: string; value: string }[]).filter((s) => s.value === key).map((s) => s.kind);
+  const one = await start({ dataFile: file });
+  const { key } = await serviceWithKey(one, client(one, `Bearer ${await appToken(one)}`));
+  expect(await kindsOf(one, key)).toEqual(["routing_key"]);
+  await one.close();
+  const two = await start({ dataFile: file });
+  try {
+    expect(await kindsOf(two, key)).toEqual(["routing_key"]);
+  } finally {
+    await two.close();
+  }
 });
 
 describe("a data file written by the emulator before its kinds were modules (2026-11-27, fixtures/)", () => {
