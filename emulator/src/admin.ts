@@ -129,8 +129,9 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
       });
 
       // Every secret a client of this emulator may hold, for scans of what must not carry them in
-      // clear: the registry's (client secrets, API keys, passwords, the admin token) and what was
-      // issued since start (tokens, routing keys, replaced client secrets), deleted objects' included.
+      // clear: the state's (client secrets, API keys, passwords, the admin token, live integrations'
+      // routing keys, which a restart over --data keeps) and what was issued since start (tokens,
+      // routing keys, replaced client secrets), deleted objects' included; each value once.
       route("GET", "/secrets", () => {
         const s = core.state;
         const registry = [
@@ -138,8 +139,11 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
           ...Object.values(s.apps).map((a) => ({ kind: "client_secret", value: a.clientSecret })),
           ...Object.values(s.apiKeys).map((k) => ({ kind: "api_key", value: k.token })),
           ...Object.values(s.users).map((u) => ({ kind: "password", value: u.password })),
+          ...Object.values(s.integrations).map((i) => ({ kind: "routing_key", value: i.integration_key })),
         ];
-        return { secrets: [...registry.filter((e) => e.value), ...core.issued.list()], truncated: core.issued.truncated };
+        const byValue = new Map<string, string>();
+        for (const e of [...registry, ...core.issued.list()]) if (e.value && !byValue.has(e.value)) byValue.set(e.value, e.kind);
+        return { secrets: [...byValue].map(([value, kind]) => ({ kind, value })), truncated: core.issued.truncated };
       });
 
       // Add registry objects; all or nothing (applied to a copy first).

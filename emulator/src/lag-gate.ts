@@ -5,7 +5,6 @@
 // children's and its event orchestration's. Listings leave hidden objects out in their own handlers.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
-import { notFound } from "./errors";
 import { params, who } from "./http";
 import { type AnyKind, type LagPaths, lagPaths } from "./kinds/kind";
 
@@ -27,9 +26,7 @@ export function registerLagGate(app: FastifyInstance, core: EmulatorCore, kinds:
     const p = params(req);
     for (const entry of covering(req.routeOptions.url ?? "")) {
       const o = entry.find(core, p, who(req).accountId);
-      if (!o || !lag.isHidden(o.id)) continue;
-      lag.countHidden404();
-      throw notFound(o.missing);
+      if (o) lag.notFoundIfHidden(o.id, o.missing);
     }
   });
 }

@@ -5,7 +5,7 @@
 // its window ends. Windows are measured on the emulator's clock (wall time, plus any admin
 // advance), so real clients see objects appear after real seconds.
 import type { Clock } from "./clock";
-import { invalid } from "./errors";
+import { invalid, notFound } from "./errors";
 import type { Stats } from "./stats";
 import type { Region } from "./store";
 import { isObject } from "./validate";
@@ -87,6 +87,13 @@ export class Lag {
   /** A not-found answered only because of the lag (counted for `stats.lag.hidden404`). */
   countHidden404(): void {
     this.stats.lag.hidden404++;
+  }
+
+  /** A 404 (`missing`, counted as a hidden one) if `id` is hidden; nothing otherwise. */
+  notFoundIfHidden(id: string, missing: string): void {
+    if (!this.isHidden(id)) return;
+    this.countHidden404();
+    throw notFound(missing);
   }
 
   /** `items` without the hidden ones, counting each left out (`stats.lag.leftOut`). */

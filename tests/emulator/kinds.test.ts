@@ -15,10 +15,9 @@ import { EmulatorCore, type EmulatorOptions } from "../../emulator/src/core";
 import { notFound } from "../../emulator/src/errors";
 import { params, rest, who } from "../../emulator/src/http";
 import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
-import type { AnyKind, ExampleIds } from "../../emulator/src/kinds/kind";
+import { type AnyKind, type ExampleIds, ownedFind } from "../../emulator/src/kinds/kind";
 import { findService } from "../../emulator/src/kinds/service/model";
 import { SCOPES } from "../../emulator/src/oauth/scopes";
-import { owned } from "../../emulator/src/store";
 import { ACCEPT, type Res, send } from "./helpers";
 
 /** `self` links name this origin before and after a restart (ports differ). */
@@ -207,10 +206,7 @@ describe("a made-up kind, a service's maintenance windows", () => {
       },
       lag: {
         paths: [ONE],
-        find: (core, p, accountId) => {
-          const w = owned(table(core), p.window_id, accountId);
-          return w?.serviceId === p.id ? { id: w.id, missing: `Maintenance window ${w.id}` } : undefined;
-        },
+        find: ownedFind(table, "window_id", "Maintenance window", "id"),
       },
       ...(forget === "serviceDeleted"
         ? {}

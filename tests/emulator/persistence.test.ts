@@ -8,7 +8,7 @@ import { EmulatorCore } from "../../emulator/src/core";
 import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
 import { loadState, saveState } from "../../emulator/src/persistence";
 import type { KindTables } from "../../emulator/src/store";
-import { admin, appToken, client, createService, start } from "./helpers";
+import { admin, appToken, client, createService, serviceWithKey, start } from "./helpers";
 
 /** A seeded state, as a new emulator has it. */
 const emptyState = (adminToken: string) => new EmulatorCore({ adminToken }, KINDS).state;
@@ -80,6 +80,23 @@ test("a restarted emulator keeps credentials, objects, tokens, field values and 
   await two.close();
 });
 
+test("a restarted emulator lists its live integrations' routing keys among its secrets, each once", async () => {
+  const file = join(dir, "state.json");
+  /** The kinds under which `e` lists `key` among its secrets. */
+  const kindsOf = async (e: Awaited<ReturnType<typeof start>>, key: string) =>
+    ((await admin(e, "GET", "/secrets")).json.secrets as { kind: string; value: string }[]).filter((s) => s.value === key).map((s) => s.kind);
+  const one = await start({ dataFile: file });
+  const { key } = await serviceWithKey(one, client(one, `Bearer ${await appToken(one)}`));
+  expect(await kindsOf(one, key)).toEqual(["routing_key"]);
+  await one.close();
+  const two = await start({ dataFile: file });
+  try {
+    expect(await kindsOf(two, key)).toEqual(["routing_key"]);
+  } finally {
+    await two.close();
+  }
+});
+
 describe("a data file written by the emulator before its kinds were modules (2026-11-27, fixtures/)", () => {
   const FIXTURE = join(__dirname, "fixtures", "data-2026-11-27.json");
   /** A copy: the emulator writes its data file. */
@@ -140,17 +157,12 @@ describe("a data file written by the emulator before its kinds were modules (202
     }
   });
 
-  test("a file written before a kind's table existed loads with the table empty, and the rest as written", async () => {
+  test("a file written before a kind's table existed loads with the table empty, and the rest as written", () => {
     const written = JSON.parse(readFileSync(FIXTURE, "utf8"));
     for (const [table, kind] of Object.entries(TABLE_KINDS)) {
-      const e = await start({ dataFile: copy((state) => delete state[table]) });
-      try {
-        const state = e.core.state as unknown as Record<string, unknown>;
-        expect([table, state[table]]).toEqual([table, kind.tables[table as keyof typeof kind.tables]]);
-        expect({ ...state, [table]: written[table] }).toEqual(written);
-      } finally {
-        await e.close();
-      }
+      const state = new EmulatorCore({ dataFile: copy((s) => delete s[table]) }, KINDS).state as unknown as Record<string, unknown>;
+      expect([table, state[table]]).toEqual([table, kind.tables[table as keyof typeof kind.tables]]);
+      expect({ ...state, [table]: written[table] }).toEqual(written);
     }
   });
 });

@@ -6,7 +6,7 @@
 // is missing from what the kind does.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore, KindState } from "../core";
-import type { KindTables } from "../store";
+import { type KindTables, owned } from "../store";
 
 /** What a kind's routes receive as the plugin's options: the core, instead of importing it. */
 export interface KindOptions {
@@ -26,6 +26,25 @@ export interface LagPaths {
   readonly paths: readonly string[];
   /** The object a request's parameters name in the caller's account, and the not-found message it answers while hidden; none: the handler answers. */
   find(core: EmulatorCore, params: Params, accountId: string): { id: string; missing: string } | undefined;
+}
+
+/**
+ * The usual `LagPaths["find"]`: the object of `table` that the path parameter `param` names in the
+ * caller's account, missing as "<label> <id>"; with `parent`, the parameter naming its service, it
+ * must be that service's too, missing as "<label> <id> of service <service id>".
+ */
+export function ownedFind<T extends { id: string; accountId: string; serviceId?: string }>(
+  table: (core: EmulatorCore) => Record<string, T>,
+  param: string,
+  label: string,
+  parent?: string,
+): LagPaths["find"] {
+  return (core, p, accountId) => {
+    const o = owned(table(core), p[param], accountId);
+    if (!o) return undefined;
+    if (parent === undefined) return { id: o.id, missing: `${label} ${o.id}` };
+    return o.serviceId === p[parent] ? { id: o.id, missing: `${label} ${o.id} of service ${p[parent]}` } : undefined;
+  };
 }
 
 /**

@@ -48,5 +48,3 @@ export function extract(re: RE2JS, text: string): string | undefined {
   for (let g = 1; g <= groups; g++) out += m.group(g) ?? "";
   return out;
 }
-
-export const regexMatches = (re: RE2JS, text: string): boolean => re.matcher(text).find();

@@ -4,13 +4,14 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../core";
-import { EventError, notFound } from "../errors";
+import { notFound } from "../errors";
 import { type Handler, intParam, params, query, single } from "../http";
 import { alertsOf, forgetEvents, renderAlert } from "../kinds/alert/model";
+import { integrationByKey } from "../kinds/integration/model";
 import { restBase } from "../region";
 import { parseEvent } from "./events-api";
 import { processEvent } from "./process";
-import { findTrace, memoryOf } from "./trace";
+import { findTrace, memoryOf, traceMatches } from "./trace";
 
 type AdminRoute = (method: "GET" | "POST", url: string, handler: Handler) => void;
 
@@ -21,10 +22,11 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
   route("GET", "/events", (req) => {
     const q = query(req);
     const serviceId = single(q.service_id);
-    const key = single(q.dedup_key);
+    // An empty dedup_key filters nothing.
+    const key = single(q.dedup_key) || undefined;
     const limit = intParam(q, "limit", 100, 1);
     const list = memoryOf(core.state)
-      .traces.filter((t) => (!serviceId || t.service.id === serviceId) && (!key || t.dedup_key === key || t.result.dedup_key === key))
+      .traces.filter((t) => traceMatches(t, key, serviceId))
       .slice(-limit)
       .reverse();
     return { events: list };
@@ -39,8 +41,7 @@ export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): voi
   route("POST", "/events/dry-run", (req) => {
     const serviceId = single(query(req).service_id);
     const e = parseEvent(req.body, { routingKey: serviceId === undefined });
-    const integration = e.routing_key ? Object.values(core.state.integrations).find((i) => i.integration_key === e.routing_key) : undefined;
-    if (e.routing_key && !integration) throw new EventError("invalid_event", ["Invalid routing key"]);
+    const integration = e.routing_key ? integrationByKey(core, e.routing_key) : undefined;
     const s = core.state.services[integration?.serviceId ?? serviceId ?? ""];
     if (!s) throw notFound(`Service ${serviceId}`);
     const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");

@@ -149,12 +149,19 @@ export function remember(state: State, t: Trace): void {
   if (list.length > KEEP) list.splice(0, list.length - KEEP);
 }
 
+/**
+ * Whether trace `t` answers `key`, by its dedup key or its result's (or, `byId`, its event id; no
+ * key: any), and is of service `serviceId` (none: any service).
+ */
+export function traceMatches(t: Trace, key: string | undefined, serviceId?: string, byId = false): boolean {
+  return (!serviceId || t.service.id === serviceId) && (key === undefined || t.dedup_key === key || t.result.dedup_key === key || (byId && t.id === key));
+}
+
 /** The trace of an event by its id, or the newest of events with this dedup key (optionally of one service). */
 export function findTrace(state: State, key: string, serviceId?: string): Trace | undefined {
   const list = memoryOf(state).traces;
   for (let i = list.length - 1; i >= 0; i--) {
-    const t = list[i];
-    if ((t.id === key || t.dedup_key === key || t.result.dedup_key === key) && (!serviceId || t.service.id === serviceId)) return t;
+    if (traceMatches(list[i], key, serviceId, true)) return list[i];
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import { SCOPES } from "../../oauth/scopes";
 import { envelope, nullable, object, reference, type Schema } from "../../schemas";
 import { owned } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { findService } from "../service/model";
 import { type AlertGroupingSettingRecord, leaveSetting, settingOf } from "./model";
 
@@ -22,10 +22,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: [ONE],
-    find: (core, p, accountId) => {
-      const g = owned(core.state.alertGroupingSettings, p.id, accountId);
-      return g && { id: g.id, missing: `Alert grouping setting ${g.id}` };
-    },
+    find: ownedFind((core) => core.state.alertGroupingSettings, "id", "Alert grouping setting"),
   },
   serviceDeleted: (core, s) => leaveSetting(core, s.id),
   example: {
@@ -116,10 +113,7 @@ function parseServices(core: EmulatorCore, req: FastifyRequest, v: Validator, re
   ids.forEach((id, i) => {
     if (ids.indexOf(id) !== i) return v.fail(`"services[${i}]": service ${id} is listed twice`);
     const s = findService(core, p, id);
-    if (core.lag.isHidden(s.id)) {
-      core.lag.countHidden404();
-      throw notFound(`Service ${id}`);
-    }
+    core.lag.notFoundIfHidden(s.id, `Service ${id}`);
     const other = settingOf(core, s.id);
     if (other && other.id !== self)
       v.fail(`"services[${i}]": service ${id} already belongs to alert grouping setting ${other.id}; a service belongs to one setting`);

@@ -6,13 +6,14 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../../core";
-import { EventError, invalid, notFound } from "../../errors";
+import { invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { EVENTS_PATH, parseEvent } from "../../routing/events-api";
 import { EVENT_ID_HEADER, processEvent } from "../../routing/process";
 import type { Json } from "../../validate";
 import { findIncident, type IncidentRecord } from "../incident/model";
+import { integrationByKey } from "../integration/model";
 import { defineKind, type KindOptions } from "../kind";
 import { type AlertRecord, alertStatus, alertsOf, dropAlerts, releaseHeld, renderAlert } from "./model";
 
@@ -47,10 +48,9 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
     config: { area: "events" },
     handler: (req, reply) => {
       const e = parseEvent(req.body);
-      const integration = Object.values(core.state.integrations).find((i) => i.integration_key === e.routing_key);
       // An integration still in its consistency-lag window works: the events pipeline does not read
       // the REST API's replicas, and the key was in the create's reply.
-      if (!integration) throw new EventError("invalid_event", ["Invalid routing key"]);
+      const integration = integrationByKey(core, e.routing_key);
       const s = core.state.services[integration.serviceId];
       const dedupKey = e.dedup_key ?? randomUUID().replace(/-/g, "");
       core.stats.events.accepted++;

@@ -7,7 +7,7 @@ import { SCOPES } from "../../oauth/scopes";
 import { envelope, nullable, object } from "../../schemas";
 import { owned } from "../../store";
 import type { Json } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { dropDependencies } from "../service-dependency/model";
 import { type BusinessServiceRecord, findBusinessService } from "./model";
 
@@ -19,10 +19,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: [ONE],
-    find: (core, p, accountId) => {
-      const b = owned(core.state.businessServices, p.id, accountId);
-      return b && { id: b.id, missing: `Business service ${b.id}` };
-    },
+    find: ownedFind((core) => core.state.businessServices, "id", "Business service"),
   },
   example: {
     create: () => ({ method: "POST", path: "/business_services", body: { business_service: { name: "Example" } } }),

@@ -26,6 +26,7 @@ export interface BusinessServiceRecord {
 /** The business service `id` of the caller's account (hidden while lagging), or 404. */
 export function findBusinessService(core: EmulatorCore, req: FastifyRequest, id: string): BusinessServiceRecord {
   const b = owned(core.state.businessServices, id, who(req).accountId);
-  if (!b || core.lag.isHidden(b.id)) throw notFound(`Business service ${id}`);
+  if (!b) throw notFound(`Business service ${id}`);
+  core.lag.notFoundIfHidden(b.id, `Business service ${id}`);
   return b;
 }

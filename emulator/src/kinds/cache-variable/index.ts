@@ -10,9 +10,9 @@ import { notFound } from "../../errors";
 import { baseUrl, params, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { envelope } from "../../schemas";
-import { owned, type ServiceRecord } from "../../store";
+import type { ServiceRecord } from "../../store";
 import type { Json } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { findService } from "../service/model";
 import { type CacheVariableRecord, cacheVariablesOf, dropCacheVariables, newCacheVariable, parseCacheVariable, renderCacheVariable } from "./model";
 
@@ -25,10 +25,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: [ONE],
-    find: (core, p, accountId) => {
-      const c = owned(core.state.cacheVariables, p.cache_variable_id, accountId);
-      return c?.serviceId === p.id ? { id: c.id, missing: `Cache variable ${c.id} of service ${p.id}` } : undefined;
-    },
+    find: ownedFind((core) => core.state.cacheVariables, "cache_variable_id", "Cache variable", "id"),
   },
   serviceDeleted: (core, s) => dropCacheVariables(core, s.id),
   example: {

@@ -5,9 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { baseUrl, params, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { envelope, nullable, object, type Schema } from "../../schemas";
-import { owned } from "../../store";
 import type { Json } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { carryValues, createFieldDef, updatedFieldDef } from "./model";
 import { optionRoutes } from "./options";
 import { findDef, renderDef, visibleDefs, withOptions } from "./view";
@@ -22,10 +21,7 @@ export const kind = defineKind({
   lag: {
     // A field made a moment ago is hidden as services are: clients wait for it before naming it in values.
     paths: [ONE],
-    find: (core, p, accountId) => {
-      const f = owned(core.state.customFields, p.field_id, accountId);
-      return f && { id: f.id, missing: `Custom field ${f.id}` };
-    },
+    find: ownedFind((core) => core.state.customFields, "field_id", "Custom field"),
   },
   example: {
     create: () => ({

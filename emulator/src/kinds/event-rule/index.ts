@@ -9,9 +9,9 @@ import { ApiError, invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { envelope } from "../../schemas";
-import { owned, type ServiceRecord } from "../../store";
+import type { ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { newRuleId, orchestrationOf } from "../orchestration/model";
 import { findService, serviceRef } from "../service/model";
 import { convertRules } from "./conversion";
@@ -23,10 +23,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: ["/services/:id/rules/:rule_id"],
-    find: (core, p, accountId) => {
-      const r = owned(core.state.rules, p.rule_id, accountId);
-      return r?.serviceId === p.id ? { id: r.id, missing: `Event rule ${r.id} of service ${p.id}` } : undefined;
-    },
+    find: ownedFind((core) => core.state.rules, "rule_id", "Event rule", "id"),
   },
   serviceDeleted: (core, s) => {
     for (const id of s.ruleIds) delete core.state.rules[id];

@@ -8,10 +8,10 @@ import { baseUrl, params, reference, rest, who } from "../../http";
 import { integrationKey, randomString } from "../../ids";
 import { SCOPES } from "../../oauth/scopes";
 import { envelope, nullable, object, reference as referenceSchema } from "../../schemas";
-import { owned, type ServiceRecord } from "../../store";
+import type { ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
 import { vendorById } from "../../vendors";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { findService, serviceRef } from "../service/model";
 import { type IntegrationRecord, renderIntegration } from "./model";
 
@@ -21,10 +21,7 @@ export const kind = defineKind({
   routes,
   lag: {
     paths: ["/services/:id/integrations/:integration_id"],
-    find: (core, p, accountId) => {
-      const i = owned(core.state.integrations, p.integration_id, accountId);
-      return i?.serviceId === p.id ? { id: i.id, missing: `Integration ${i.id} of service ${p.id}` } : undefined;
-    },
+    find: ownedFind((core) => core.state.integrations, "integration_id", "Integration", "id"),
   },
   serviceDeleted: (core, s) => {
     for (const id of s.integrationIds) delete core.state.integrations[id];

@@ -1,6 +1,7 @@
 // An integration as the state keeps it, and its representation: its own routes show it, and a
 // service shows its integrations with `include[]=integrations`.
 import type { EmulatorCore } from "../../core";
+import { EventError } from "../../errors";
 import { reference } from "../../http";
 import { serviceRef } from "../service/model";
 import { vendorById } from "../../vendors";
@@ -23,6 +24,13 @@ export interface IntegrationRecord {
   /** Email settings and anything else type-specific, stored as given (validated). */
   settings: Record<string, unknown>;
   created_at: string;
+}
+
+/** The integration whose `integration_key` is an event's routing key, or the Events API's "Invalid routing key". */
+export function integrationByKey(core: EmulatorCore, key: string | undefined): IntegrationRecord {
+  const integration = key === undefined ? undefined : Object.values(core.state.integrations).find((i) => i.integration_key === key);
+  if (!integration) throw new EventError("invalid_event", ["Invalid routing key"]);
+  return integration;
 }
 
 export function renderIntegration(core: EmulatorCore, base: string, i: IntegrationRecord) {

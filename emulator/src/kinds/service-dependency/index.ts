@@ -56,10 +56,7 @@ function side(core: EmulatorCore, req: FastifyRequest, v: Validator, s: Side, at
   if (!kind) return v.fail(`"${at}.type" must be one of: ${Object.keys(SIDE_KINDS).join(", ")}`);
   if (kind === "service") {
     const found = findService(core, who(req), s.id);
-    if (core.lag.isHidden(found.id)) {
-      core.lag.countHidden404();
-      throw notFound(`Service ${s.id}`);
-    }
+    core.lag.notFoundIfHidden(found.id, `Service ${s.id}`);
   } else findBusinessService(core, req, s.id);
   return { id: s.id, kind };
 }
@@ -149,10 +146,7 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
 
   rest(app, "GET", "/service_dependencies/technical_services/:id", SCOPES.servicesRead, (req) => {
     const s = findService(core, who(req), params(req).id);
-    if (core.lag.isHidden(s.id)) {
-      core.lag.countHidden404();
-      throw notFound(`Service ${s.id}`);
-    }
+    core.lag.notFoundIfHidden(s.id, `Service ${s.id}`);
     return listFor(core, req, s.id);
   });
 

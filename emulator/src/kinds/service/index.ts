@@ -9,7 +9,7 @@ import { baseUrl, many, paginate, params, query, rest, single, who } from "../..
 import { SCOPES } from "../../oauth/scopes";
 import { owned, type ServiceRecord, type State } from "../../store";
 import { type Json, Validator } from "../../validate";
-import { defineKind, type KindOptions } from "../kind";
+import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { leaveSetting } from "../alert-grouping-setting/model";
 import { checkResult, createServiceBody, type Managed, managed, parseFields, updateServiceBody, updateServicesBody } from "./fields";
 import { findService, serviceRef } from "./model";
@@ -28,10 +28,7 @@ export const kind = defineKind({
   lag: {
     // Its own routes, its children's, and its event orchestration's (with the cache variables).
     paths: ["/services/:id", "/event_orchestrations/services/:id"],
-    find: (core, p, accountId) => {
-      const s = owned(core.state.services, p.id, accountId);
-      return s && { id: s.id, missing: `Service ${s.id}` };
-    },
+    find: ownedFind((core) => core.state.services, "id", "Service"),
   },
   example: {
     create: (ids) => ({
