@@ -3,6 +3,9 @@
 // of the session: CLI, language host, program, dynamic provider) would be; and the check that the
 // emulator holds exactly the objects the state records.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "../../provider/cli/checkpoint-repair";
 import { readLocalCheckpoint } from "../../provider/account/local-checkpoint";
 import { type Door, recordedType } from "../../provider/kernel/recorded-type";
@@ -288,11 +291,18 @@ export async function clearFaults(emu: RunningEmulator): Promise<void> {
 
 /** `npx pagerduty-recover` in the project, as docs/interruptions.md says. */
 export function recover(project: PulumiProject, extra: string[] = []): { code: number; out: string } {
-  const r = spawnSync("npx", ["--no-install", "pagerduty-recover", ...extra], {
-    cwd: project.dir,
-    env: project.env,
-    encoding: "utf8",
-  });
+  return runWith(project, project.env, "npx", ["--no-install", "pagerduty-recover", ...extra]);
+}
+
+/** A fresh runner's environment: the project's, with an empty PULUMI_HOME and cache (no journal, no stack selected), and `extra`. */
+export function freshRunnerEnv(project: PulumiCli, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-runner-"));
+  return { ...project.env, PULUMI_HOME: path.join(dir, "home"), XDG_CACHE_HOME: path.join(dir, "cache"), ...extra };
+}
+
+/** `command args` in the project's directory with `env`; what it prints goes to the project's log too (the secret scan). */
+export function runWith(project: PulumiCli, env: NodeJS.ProcessEnv, command: string, args: string[]): { code: number; out: string } {
+  const r = spawnSync(command, args, { cwd: project.dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
   const out = `${r.stdout}${r.stderr}`;
   project.log += out;
   return { code: r.status ?? -1, out };

@@ -1,38 +1,39 @@
 // The documentation's commands and programs that end-to-end tests run as written: each block
-// follows a marker comment naming it (`<!-- <name>: ... -->`) in a page of docs/, so a test fails
-// when the page's block changes into something that does not work. (tests/e2e/quickstart.test.ts
-// reads the README's block the same way, with its own copy of these two; fold them in here later.)
+// follows a marker comment naming it (`<!-- <name>: ... -->`) in a page of the repository (docs/,
+// the README), so a test fails when the page's block changes into something that does not work.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ROOT, type RunResult } from "./harness";
+import { type PulumiCli, ROOT, type RunResult } from "./harness";
 
-/** The fenced block right after the marker `<!-- <name>:` in docs/<page>, without its fences. */
-export function docBlock(page: string, name: string): string {
-  const text = fs.readFileSync(path.join(ROOT, "docs", page), "utf8");
+/** The fenced block right after the marker `<!-- <name>:` in `file` (a path from the repository's root), without its fences. */
+export function docBlock(file: string, name: string): string {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
   const marker = `<!-- ${name}:`;
   const at = text.indexOf(marker);
-  if (at < 0 || text.indexOf(marker, at + 1) >= 0) throw new Error(`docs/${page} must have one "${marker}" marker`);
+  if (at < 0 || text.indexOf(marker, at + 1) >= 0) throw new Error(`${file} must have one "${marker}" marker`);
   const rest = text.slice(text.indexOf("-->", at) + 3);
   const block = /^\n```[a-z]*\n([\s\S]*?)^```$/m.exec(rest);
-  if (block?.index !== 0) throw new Error(`docs/${page}: a fenced block must follow "${marker}"`);
+  if (block?.index !== 0) throw new Error(`${file}: a fenced block must follow "${marker}"`);
   return block![1]!;
 }
 
 /**
- * Runs `script` with bash in strict mode (-euo pipefail), as a user's shell would run the page's
- * lines. npm is set, as a user's .npmrc would set it, to take what its cache holds without asking the
- * registry again and to skip audit and funding: the commands stay as written.
+ * Runs `script` with bash in strict mode (-euo pipefail) in the project's directory with its
+ * environment, as a user's shell would run the page's lines; what it prints goes to the project's
+ * log (the secret scan). npm is set, as a user's .npmrc would set it, to take what its cache holds
+ * without asking the registry again and to skip audit and funding: the commands stay as written.
  */
-export function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): RunResult {
+export function runBash(script: string, project: PulumiCli): RunResult {
   const npm = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
-  const r = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env: { ...env, ...npm }, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd: project.dir, env: { ...project.env, ...npm }, encoding: "utf8", maxBuffer: 64 << 20 });
+  project.log += r.stdout + r.stderr;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs `script` and throws with its output unless it succeeds. */
-export function mustBash(script: string, cwd: string, env: NodeJS.ProcessEnv): RunResult {
-  const r = runBash(script, cwd, env);
+export function mustBash(script: string, project: PulumiCli): RunResult {
+  const r = runBash(script, project);
   if (r.code !== 0) throw new Error(`bash exited ${r.code}:\n${script}\n${r.stdout}\n${r.stderr}`);
   return r;
 }

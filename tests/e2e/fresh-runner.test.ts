@@ -5,20 +5,20 @@
 // delays its reply (`after` faults), as the real service does whatever happens to its client. After
 // the recovery the emulator must hold every declared object exactly once and the preview is clean.
 // e2e: runs alone (it kills whole sessions at moments timed against requests)
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   clearFaults,
   type Counts,
   countObjects,
   expectConverged,
+  freshRunnerEnv,
   interruptedUp as crashUp,
   inventory,
   killSession,
   newStack,
   recover,
+  runWith,
   PROGRAM,
   slowRoutes,
   startDetached,
@@ -54,17 +54,8 @@ const secrets = () => ({ PAGERDUTY_CLIENT_ID: emu.oauth.clientId, PAGERDUTY_CLIE
 /** The next push: the shipped pulumi-up workflow on a fresh runner. */
 const upWorkflow = (stack: string) => repo.runWorkflow("pulumi-up.yml", { stack, secrets: secrets() });
 
-/** A fresh runner's environment for plain `pulumi` commands (empty PULUMI_HOME and cache). */
-function freshRunner(): NodeJS.ProcessEnv {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-plain-runner-"));
-  return { ...project().env, PULUMI_HOME: path.join(dir, "home"), XDG_CACHE_HOME: path.join(dir, "cache") };
-}
-
-function plain(env: NodeJS.ProcessEnv, args: string[]) {
-  const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: project().dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
-  project().log += r.stdout + r.stderr;
-  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
-}
+/** `pulumi <args>` in the project with `env` (a fresh runner's). */
+const plain = (env: NodeJS.ProcessEnv, args: string[]) => runWith(project(), env, "pulumi", ["--non-interactive", ...args]);
 
 /** A new stack of N services, its `up` cut off once `when` holds (crash-support.ts). */
 const interruptedUp = (stack: string, when: (c: Counts) => boolean, how: "cli" | "runner") =>
@@ -89,7 +80,7 @@ describe("the next run of the shipped pulumi-up workflow on a fresh runner conve
 
 test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what the cut-off run made, saying so, and makes nothing twice", async () => {
   const stack = await interruptedUp("plain", (c) => c.services >= 2 && c.children >= 1, "runner");
-  const env = freshRunner();
+  const env = freshRunnerEnv(project());
   expect(plain(env, ["cancel", "--yes", "--stack", stack]).code).toBe(0);
   const up = plain(env, ["up", "--yes", "--skip-preview", "--stack", stack]);
   if (up.code !== 0) throw new Error(up.out);
@@ -119,7 +110,7 @@ test("an interrupted destroy is finished on a fresh runner: every object gone, t
   });
   await killSession(run);
   await clearFaults(emu);
-  const env = freshRunner();
+  const env = freshRunnerEnv(project());
   expect(plain(env, ["cancel", "--yes", "--stack", stack]).code).toBe(0);
   const destroy = plain(env, ["destroy", "--yes", "--skip-preview", "--stack", stack]);
   if (destroy.code !== 0) throw new Error(destroy.out);

@@ -223,9 +223,21 @@ export class PulumiCli {
     return JSON.parse(out).deployment.resources ?? [];
   }
 
-  /** Every file the backend wrote (checkpoints, history, backups), concatenated. */
+  /**
+   * What the backend holds, for the secret scan: with a file backend every file it wrote
+   * (checkpoints, history, backups), concatenated; with another (object storage) each of the
+   * project's stacks as `pulumi stack export` gives it.
+   */
   stateText(): string {
-    return filesText(path.join(this.dir, ".pulumi-state"));
+    if (this.env.PULUMI_BACKEND_URL?.startsWith("file://")) return filesText(path.join(this.dir, ".pulumi-state"));
+    // Not through run(): what the scan reads is not what the test's CLI printed.
+    const pulumi = (args: string[]) => {
+      const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20 });
+      if (r.status !== 0) throw new Error(`reading the state of ${this.dir}: pulumi ${args.join(" ")} exited ${r.status}\n${r.stderr}`);
+      return r.stdout;
+    };
+    const stacks = JSON.parse(pulumi(["stack", "ls", "--json"])) as Array<{ name: string }>;
+    return stacks.map((s) => pulumi(["stack", "export", "--stack", s.name])).join("\n");
   }
 
   /** The stack's outputs (secrets shown as "[secret]"). */

@@ -50,10 +50,10 @@ async function deployAndDestroy(p: PackageProject, serviceName: string): Promise
 test("docs/package-python.md as written: the SDK generated into sdk/python and installed, the program deployed, refreshed clean, destroyed", async () => {
   // The Python host v3.68 does not read runtime.options.virtualenv (the page says so): name the interpreter.
   const p = project("python-steps", (dir) => ({ PULUMI_PYTHON_CMD: path.join(dir, "venv", "bin", "python") }));
-  mustBash(docBlock("package-python.md", "package-python"), p.dir, p.env);
+  mustBash(docBlock("docs/package-python.md", "package-python"), p);
   expect(fs.existsSync(path.join(p.dir, "sdk", "python", "pyproject.toml"))).toBe(true);
-  fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), docBlock("package-python.md", "package-python-project"));
-  fs.writeFileSync(path.join(p.dir, "__main__.py"), docBlock("package-python.md", "package-python-program"));
+  fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), docBlock("docs/package-python.md", "package-python-project"));
+  fs.writeFileSync(path.join(p.dir, "__main__.py"), docBlock("docs/package-python.md", "package-python-program"));
   await deployAndDestroy(p, "Checkout");
 });
 

@@ -7,11 +7,10 @@
 // plugin itself finds the interrupted creates in the stack's state. Afterwards the emulator holds
 // every declared object exactly once, no orphan, and the preview is clean.
 // e2e: runs alone (it kills whole sessions at moments timed against requests)
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { clearFaults, type Counts, expectConverged, interruptedUp, typesOf } from "./crash-support";
+import { clearFaults, type Counts, expectConverged, freshRunnerEnv, interruptedUp, runWith, typesOf } from "./crash-support";
 import { type RunningEmulator, startEmulatorProcess } from "./harness";
 import { euProviderYaml, installPlugin, PackageProject } from "./plugin-support";
 import { type S3Backend, startS3Backend } from "./s3-backend";
@@ -97,18 +96,6 @@ const BACKENDS = ["file", "s3"] as const;
 const made = new Map<(typeof BACKENDS)[number], PackageProject>();
 const projectFor = (backend: (typeof BACKENDS)[number]) => made.get(backend) ?? made.set(backend, projectOn(backend)).get(backend)!;
 
-/** A fresh runner's environment: the project's, with an empty PULUMI_HOME and cache (no journal, no stack selected). */
-function freshRunner(project: PackageProject, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-plugin-runner-"));
-  return { ...project.env, PULUMI_HOME: path.join(dir, "home"), XDG_CACHE_HOME: path.join(dir, "cache"), ...extra };
-}
-
-function runOn(project: PackageProject, env: NodeJS.ProcessEnv, command: string, args: string[]) {
-  const r = spawnSync(command, args, { cwd: project.dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
-  project.log += r.stdout + r.stderr;
-  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
-}
-
 /**
  * The shipped pulumi-up workflow's deploy step on a fresh runner: the installed package's up.sh, with
  * the workflow's environment (PULUMI_STACK, the backend, the passphrase); the settings are the stack's.
@@ -116,7 +103,7 @@ function runOn(project: PackageProject, env: NodeJS.ProcessEnv, command: string,
 function upWorkflow(project: PackageProject, stack: string): { code: number; out: string; summary: string } {
   const summary = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ppd-plugin-summary-")), "summary.md");
   const gitops = path.join(pluginBin, "..", "pulumi-pagerduty-dynamic", "examples", "gitops");
-  const r = runOn(project, freshRunner(project, { PULUMI_STACK: stack, GITHUB_STEP_SUMMARY: summary }), "bash", [path.join(gitops, "up.sh")]);
+  const r = runWith(project, freshRunnerEnv(project, { PULUMI_STACK: stack, GITHUB_STEP_SUMMARY: summary }), "bash", [path.join(gitops, "up.sh")]);
   return { ...r, summary: fs.existsSync(summary) ? fs.readFileSync(summary, "utf8") : "" };
 }
 
@@ -173,9 +160,9 @@ describe.each(BACKENDS)("a package stack with its state in %s storage", (backend
   test("a plain `pulumi up` on a fresh runner (after `pulumi cancel`) adopts what the cut-off run made from the stack's state, saying so", async () => {
     const project = projectFor(backend);
     const stack = await cutOff(project, `${backend}-plain`, (c) => c.services >= 2 && c.children >= 1, "runner");
-    const env = freshRunner(project);
-    expect(runOn(project, env, "pulumi", ["--non-interactive", "cancel", "--yes", "--stack", stack]).code).toBe(0);
-    const up = runOn(project, env, "pulumi", ["--non-interactive", "up", "--yes", "--skip-preview", "--stack", stack]);
+    const env = freshRunnerEnv(project);
+    expect(runWith(project, env, "pulumi", ["--non-interactive", "cancel", "--yes", "--stack", stack]).code).toBe(0);
+    const up = runWith(project, env, "pulumi", ["--non-interactive", "up", "--yes", "--skip-preview", "--stack", stack]);
     if (up.code !== 0) throw new Error(up.out);
     const text = up.out.replace(/\s+/g, " ");
     expect(text).toMatch(

@@ -58,9 +58,9 @@ test("docs/package-nodejs.md as written: the SDK generated and installed, the pr
   cleanup.push(project);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: nodejs-steps\nruntime: nodejs\n");
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "nodejs-steps", private: true, main: "index.ts" }));
-  mustBash(docBlock("package-nodejs.md", "package-nodejs"), dir, project.env);
+  mustBash(docBlock("docs/package-nodejs.md", "package-nodejs"), project);
   expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies["pulumi-pagerduty-dynamic-sdk"]).toBe("file:sdk/nodejs");
-  fs.writeFileSync(path.join(dir, "index.ts"), docBlock("package-nodejs.md", "package-nodejs-program"));
+  fs.writeFileSync(path.join(dir, "index.ts"), docBlock("docs/package-nodejs.md", "package-nodejs-program"));
   project.initStack(emu, { escalationPolicyId: emu.escalationPolicyId });
 
   expect(project.must(["preview"]).stdout).toMatch(/\+ 3 to create/);
@@ -89,7 +89,7 @@ test("a stack of the dynamic providers moves to the package's types by docs/pack
   // The page's commands as written (pulumi-sdkgen, which the page names, from the language hosts'
   // build); the PATH the block exports stays the shell's for the commands after it.
   project.env.PATH = [path.join(project.dir, "node_modules", ".bin"), languageHosts(), project.env.PATH].join(path.delimiter);
-  const moved = mustBash(docBlock("package.md", "package-move"), project.dir, project.env);
+  const moved = mustBash(docBlock("docs/package.md", "package-move"), project);
   expect(moved.stdout).toMatch(/Done: 5 object\(s\) imported into the package's types, 7 resource\(s\) of the dynamic providers deleted/);
   // Then the program as the page says: the SDK's import, and each lookup as a function.
   const program = DYNAMIC.replace('from "pulumi-pagerduty-dynamic"', 'from "pulumi-pagerduty-dynamic-sdk"').replace(

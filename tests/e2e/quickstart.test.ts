@@ -8,21 +8,12 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { docBlock } from "./doc-blocks";
 import { pulumiBin, ROOT, tarball } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
-const MARKER = "<!-- quickstart: tests/e2e/quickstart.test.ts runs this block -->";
 const INSTALL = "npm install pulumi-pagerduty-dynamic @pulumi/pulumi pagerduty-emulator";
-
-/** The bash block right after the marker in README.md. */
-function quickStart(readme: string): string {
-  const at = readme.indexOf(MARKER);
-  if (at < 0) throw new Error(`README.md has no "${MARKER}"`);
-  const block = /^```bash\n([\s\S]*?)^```$/m.exec(readme.slice(at + MARKER.length));
-  if (!block || readme.slice(at + MARKER.length).indexOf("```bash") !== 1) throw new Error("the quick start's bash block must follow its marker");
-  return block[1]!;
-}
 
 let work: string;
 let script: string;
@@ -34,7 +25,7 @@ beforeAll(() => {
     execFileSync("npm", ["pack", "--silent", "--workspace", "emulator", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!,
   );
   const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
-  const commands = quickStart(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+  const commands = docBlock("README.md", "quickstart");
   const lines = commands.split("\n");
   expect(lines.filter((l) => l === INSTALL)).toHaveLength(1);
   script = lines
@@ -127,7 +118,7 @@ services services-after.json
 });
 
 test("the quick start's block is found and names what the README promises", () => {
-  const commands = quickStart(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+  const commands = docBlock("README.md", "quickstart");
   expect(commands).toContain("npx pagerduty-emulator");
   expect(commands).toMatch(/\| pulumi config set --secret pagerduty:clientSecret/);
   expect(commands).not.toMatch(/config set --secret pagerduty:clientSecret \S/);

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 test("a preview at the root plans the quickstart's two services, their providers naming the package alone", () => {
   clone.must(["stack", "init", "dev"]);
-  for (const [k, v] of Object.entries(clone.configFor(emu))) clone.must(["config", "set", "--", k, v]);
+  clone.setConfig(clone.configFor(emu));
   clone.must(["config", "set", "--secret", "pagerduty:clientSecret"], 0, emu.oauth.clientSecret);
 
   const steps = JSON.parse(clone.must(["preview", "--json"]).stdout).steps as Array<{ op: string; newState?: { type: string; inputs: any } }>;
