@@ -180,15 +180,19 @@ export class Deployment {
     found.accepted =
       settings.credentials.kind === "api_key"
         ? undefined
-        : fetched.then(async () => {
-            const remembered = this.remembered(settings);
-            if (await remembered?.known()) return;
-            const answered = await restAccepts(found.context).catch((e: unknown) => {
-              throw refused(e);
-            });
-            // Recorded only on the REST API's answer: no answer (an outage, a 5xx) proves nothing.
-            if (answered) await remembered?.record();
-          });
+        : fetched.then(
+            async () => {
+              const remembered = this.remembered(settings);
+              if (await remembered?.known()) return;
+              const answered = await restAccepts(found.context).catch((e: unknown) => {
+                throw refused(e);
+              });
+              // Recorded only on the REST API's answer: no answer (an outage, a 5xx) proves nothing.
+              if (answered) await remembered?.record();
+            },
+            // No token, no region check: configure reports that failure, and operations ask for a token as before.
+            () => undefined,
+          );
     // Its failure is the next operation's to report; until then it is no unhandled rejection.
     found.accepted?.catch(() => undefined);
     return found.verified;
