@@ -15,7 +15,7 @@ import { installHostErrorFilter, reported, reportedProvider } from "./host/error
 import { namingStack } from "./host/origin-stack";
 import { upgradingProvider } from "./host/provider-upgrade";
 import { lookupProvider } from "./engine/lookup-resource";
-import { lookups } from "./registry";
+import { lookupByQuery, lookupQueries } from "./registry";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.
 // Which credentials the REST API took is kept for the next process (the region check once per machine).
@@ -26,7 +26,7 @@ const providers = new Map<string, dynamic.ResourceProvider>();
 export function providerOf(kind: string): dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (provider) return provider;
-  if (kind === "Lookup") provider = door.afterCredentials(lookupProvider(lookups(), door.context));
+  if (kind === "Lookup") provider = door.afterCredentials(lookupProvider({ byQuery: lookupByQuery, queries: lookupQueries }, door.context));
   else if (isResourceKind(kind)) provider = door.providerOf(kind);
   else throw new PagerDutyError("ERR_INPUT", `unknown resource kind "${kind}": the installed pulumi-pagerduty-dynamic is older than the program's`);
   provider = reportedProvider(upgradingProvider(namingStack(provider, (stack) => door.nameStack(stack))));

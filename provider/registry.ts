@@ -65,6 +65,18 @@ const LOOKUP_MODULES = onFirstUse({
 export const lookupByFunction = (name: string): Lookup | undefined =>
   Object.hasOwn(LOOKUP_MODULES, name) ? (LOOKUP_MODULES[name as keyof typeof LOOKUP_MODULES] as Lookup) : undefined;
 
+/** A Lookup resource's query of a package's function: `getService` → `service` (registry.test.ts holds every definition to it). */
+const queryOf = (functionName: string) => functionName.charAt(3).toLowerCase() + functionName.slice(4);
+
+/** The lookup behind a Lookup resource's query (`service`), if there is one: its module alone loads. */
+export const lookupByQuery = (query: string): Lookup | undefined => {
+  const functionName = `get${query.charAt(0).toUpperCase()}${query.slice(1)}`;
+  return queryOf(functionName) === query ? lookupByFunction(functionName) : undefined;
+};
+
+/** Every lookup's query, in the registry's order, without loading a module. */
+export const lookupQueries = (): readonly string[] => Object.keys(LOOKUP_MODULES).map(queryOf);
+
 /** A list made on first use. */
 const once = <T>(make: () => T): (() => T) => {
   let made: { value: T } | undefined;

@@ -163,28 +163,38 @@ export class Deployment {
       found.verified = undefined;
       return credentialsRefused(settings, e, REFUSED_ADVICE);
     };
-    found.verified ??= (async () => {
-      found.accepted = undefined;
-      try {
-        if (settings.credentials.kind === "api_key") {
-          await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
-          return;
-        }
-        await found.tokens.get();
-        const remembered = this.remembered(settings);
-        if (await remembered?.known()) return;
-        found.accepted = restAccepts(found.context).then(
-          () => remembered?.record(),
-          (e: unknown) => {
-            throw refused(e);
-          },
-        );
-        // Its failure is the next operation's to report; until then it is no unhandled rejection.
-        found.accepted.catch(() => undefined);
-      } catch (e) {
-        throw refused(e);
+    if (found.verified) return found.verified;
+    // The token (an API key: its one read), then, for a token, the region check. `accepted` covers the
+    // whole check from the start, so no operation slips in before the region check begins.
+    const fetched = (async () => {
+      if (settings.credentials.kind === "api_key") {
+        await found.context.client.request("GET", SERVICES, { query: { limit: 1 }, scopes: [] });
+        return false;
       }
-    })();
+      await found.tokens.get();
+      return true;
+    })().catch((e: unknown) => {
+      throw refused(e);
+    });
+    found.verified = fetched.then(() => undefined);
+    found.accepted =
+      settings.credentials.kind === "api_key"
+        ? undefined
+        : fetched.then(
+            async () => {
+              const remembered = this.remembered(settings);
+              if (await remembered?.known()) return;
+              const answered = await restAccepts(found.context).catch((e: unknown) => {
+                throw refused(e);
+              });
+              // Recorded only on the REST API's answer: no answer (an outage, a 5xx) proves nothing.
+              if (answered) await remembered?.record();
+            },
+            // No token, no region check: configure reports that failure, and operations ask for a token as before.
+            () => undefined,
+          );
+    // Its failure is the next operation's to report; until then it is no unhandled rejection.
+    found.accepted?.catch(() => undefined);
     return found.verified;
   }
 
@@ -266,12 +276,17 @@ const sameValues = (a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<s
 /**
  * Whether the REST API takes the token the identity service issued: the REST API of another service
  * region than the account's refuses it (401), which the token request cannot tell. `GET /users/me`
- * needs no scope; app tokens have no user and get 400, which is as good an answer here.
+ * needs no scope; app tokens have no user and get 400, which is as good an answer here. False: no
+ * answer (an outage, a 5xx, a 429 past its retries), which neither refuses nor proves the credential.
  */
-async function restAccepts(context: AccountContext): Promise<void> {
-  await context.client.request("GET", CURRENT_USER, { scopes: [] }).catch((e: unknown) => {
+async function restAccepts(context: AccountContext): Promise<boolean> {
+  try {
+    await context.client.request("GET", CURRENT_USER, { scopes: [] });
+    return true;
+  } catch (e) {
     if (e instanceof ApiError && e.status === 401) throw e;
-  });
+    return e instanceof ApiError && e.status === 400;
+  }
 }
 
 /** What to do about refused credentials, after the settings are named. */

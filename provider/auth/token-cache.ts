@@ -56,18 +56,22 @@ class PrivateDir {
     }
   }
 
-  /** A file's JSON, or undefined when absent, unreadable, malformed, or not private to this user (said, except absent). */
-  protected async readJson(file: string): Promise<unknown> {
+  /**
+   * A file's JSON, or undefined when absent, unreadable, malformed, or not private to this user (said,
+   * except absent, unless `quiet`).
+   */
+  protected async readJson(file: string, { quiet = false } = {}): Promise<unknown> {
+    const warn = quiet ? () => undefined : this.warn;
     let text: string;
     try {
       const st = await fs.lstat(file);
       if (!st.isFile() || (checkPermissions && (st.uid !== process.getuid?.() || st.mode & 0o077))) {
-        this.warn(`ignoring token cache file ${file}: it must be a regular file owned by this user with mode 0600 (found ${octal(st.mode)})`);
+        warn(`ignoring token cache file ${file}: it must be a regular file owned by this user with mode 0600 (found ${octal(st.mode)})`);
         return undefined;
       }
       text = await fs.readFile(file, "utf8");
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") this.warn(`ignoring unreadable token cache file ${file}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") warn(`ignoring unreadable token cache file ${file}: ${(e as Error).message}`);
       return undefined;
     }
     try {
@@ -208,10 +212,8 @@ export class AcceptedCredentials extends PrivateDir {
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
     for (const name of names.filter((n) => /^accepted-[0-9a-f]{64}\.json$/.test(n))) {
       const file = join(this.dir, name);
-      const at = await fs
-        .readFile(file, "utf8")
-        .then((t) => (JSON.parse(t) as { acceptedAt?: unknown }).acceptedAt)
-        .catch(() => undefined);
+      // Quietly: another process's entry is not this credential's concern.
+      const at = ((await this.readJson(file, { quiet: true })) as { acceptedAt?: unknown } | null | undefined)?.acceptedAt;
       if (typeof at === "number" && now - at >= AcceptedCredentials.LIFETIME_MS) await fs.rm(file, { force: true });
     }
   }

@@ -27,13 +27,26 @@ interface Recorded {
 /** The account a lookup names, as its outputs keep it (absent: the default account). */
 const accountField = (news: Props) => (typeof news?.[ACCOUNT_INPUT] === "string" ? { [ACCOUNT_INPUT]: news[ACCOUNT_INPUT] } : {});
 
-/**
- * The engine's provider for the Lookup resource of every lookup in `lookups` (by their `query`);
- * `contextOf` gives the context of the account a lookup names.
- */
-export function lookupProvider(lookups: readonly Lookup[], contextOf: (account: string) => AccountContext): dynamic.ResourceProvider {
+/** Where the Lookup resource finds a lookup by its `query`, and every query it knows (for a miss's message). */
+export interface LookupResolver {
+  byQuery(query: string): Lookup | undefined;
+  queries(): readonly string[];
+}
+
+/** A resolver over a list of lookups (every module in it already loaded). */
+const resolverOf = (lookups: readonly Lookup[]): LookupResolver => {
   const byQuery = new Map(lookups.map((l) => [l.definition.query, l]));
-  const lookupOf = (query: unknown) => byQuery.get(query as string);
+  return { byQuery: (query) => byQuery.get(query), queries: () => [...byQuery.keys()] };
+};
+
+/**
+ * The engine's provider for the Lookup resource of the lookups `source` resolves by their `query`
+ * (the registry's resolver loads a lookup's module on its first call, and no other); `contextOf`
+ * gives the context of the account a lookup names.
+ */
+export function lookupProvider(source: readonly Lookup[] | LookupResolver, contextOf: (account: string) => AccountContext): dynamic.ResourceProvider {
+  const resolver = Array.isArray(source) ? resolverOf(source) : (source as LookupResolver);
+  const lookupOf = (query: unknown) => (typeof query === "string" ? resolver.byQuery(query) : undefined);
 
   /** Outputs: what check found (queried here only if check could not, e.g. for an older state). */
   const record = async (news: Props): Promise<Props> => {
@@ -47,7 +60,7 @@ export function lookupProvider(lookups: readonly Lookup[], contextOf: (account: 
     async check(_olds, news) {
       const lookup = lookupOf(news?.query);
       if (!lookup) {
-        const known = [...byQuery.keys()].join(", ");
+        const known = resolver.queries().join(", ");
         return { inputs: news, failures: [toFailure(["query"], `no lookup ${JSON.stringify(news?.query)} (this version has ${known})`)] };
       }
       const outcome = await performLookup(lookup, { args: news.args, account: news[ACCOUNT_INPUT] }, contextOf, ["args"]);

@@ -38,6 +38,8 @@ export class Consistency {
   private readonly wait: (ms: number) => Promise<unknown>;
   /** Objects this process created, `Kind/id` to epoch ms: children's creates depend on them. */
   private readonly born = new Map<string, number>();
+  /** The latest of those creates by kind: a listing that misses a name may be missing one of them. */
+  private readonly latestOfKind = new Map<string, number>();
 
   constructor(options: ConsistencyOptions) {
     this.windowMs = Math.max(0, options.windowMs);
@@ -49,7 +51,13 @@ export class Consistency {
   created(kind: string, id: string): number {
     const at = this.now();
     this.born.set(`${kind}/${id}`, at);
+    this.latestOfKind.set(kind, at);
     return at;
+  }
+
+  /** When this process last created an object of `kind` (undefined: it created none). */
+  lastCreated(kind: string): number | undefined {
+    return this.latestOfKind.get(kind);
   }
 
   /** When this process created `kind/id` (undefined: it did not). */

@@ -5,7 +5,7 @@ import type { Lookup } from "../engine/lookup";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { type ApiSetting, definition as settingDefinition, settingsOf, toOutputs } from "../resources/alert-grouping-setting";
 import { idOf, nameArg } from "./fields";
-import { byName, DEPENDS_ON_HINT, type Named } from "./find";
+import { DEPENDS_ON_HINT, listedByName, type Named } from "./find";
 
 export const definition = defineLookup({
   functionName: "getAlertGroupingSetting",
@@ -26,10 +26,10 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { name }) {
+  async run(ctx, { name }) {
     // listAlertGroupingSettings needs only `services.read`, as the API description says.
-    const settings = (await settingsOf(client)) as Array<ApiSetting & Named>;
-    const g = byName(settings, name, "alert grouping setting", { hint: DEPENDS_ON_HINT });
+    const settings = async () => (await settingsOf(ctx.client)) as Array<ApiSetting & Named>;
+    const g = await listedByName(ctx, "AlertGroupingSetting", settings, name, "alert grouping setting", { hint: DEPENDS_ON_HINT });
     return { id: g.id, ...toOutputs(g) };
   },
 };

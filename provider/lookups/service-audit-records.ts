@@ -76,9 +76,9 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { service, since, until, limit }) {
-    const records = await underService(service, () =>
-      listCursor<Record<string, unknown>>(client, auditRecordsPath(service), "records", AUDIT_READ, { since, until }, limit),
+  async run(ctx, { service, since, until, limit }) {
+    const records = await underService(ctx, service, () =>
+      listCursor<Record<string, unknown>>(ctx.client, auditRecordsPath(service), "records", AUDIT_READ, { since, until }, limit),
     );
     return { records: records.map((r) => fromApi<z.output<typeof record>>(r)) };
   },

@@ -35,8 +35,8 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { service }) {
-    const fields = await underService(service, () => getFieldValues(client, service));
+  async run(ctx, { service }) {
+    const fields = await underService(ctx, service, () => getFieldValues(ctx.client, service));
     // Values as the API sends them: of the field's data type (the API checked them on write).
     const fieldValue = (f: { value?: unknown }) => (f.value ?? null) as z.output<typeof value>;
     return {

@@ -27,8 +27,10 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { service }) {
-    const reply = await underService(service, () => client.request<{ enablements?: ApiEnablement[] }>("GET", enablementsPath(service), { scopes: READ }));
+  async run(ctx, { service }) {
+    const reply = await underService(ctx, service, () =>
+      ctx.client.request<{ enablements?: ApiEnablement[] }>("GET", enablementsPath(service), { scopes: READ }),
+    );
     const list = (reply?.enablements ?? []).filter((e): e is ApiEnablement & { feature: string } => typeof e?.feature === "string");
     return {
       enablements: list.map((e) => {

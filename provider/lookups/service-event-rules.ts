@@ -28,8 +28,8 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { service }) {
-    const rules = await underService(service, () => listOffset<Record<string, unknown>>(client, rulesPath(service), "rules", READ));
+  async run(ctx, { service }) {
+    const rules = await underService(ctx, service, () => listOffset<Record<string, unknown>>(ctx.client, rulesPath(service), "rules", READ));
     return { rules: rules.map((r) => fromApi<z.output<typeof rule>>(r)) };
   },
 };

@@ -6,7 +6,7 @@ import { READ, servicePath } from "../kernel/api-paths";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { type ApiIntegration, definition as integrationDefinition, toOutputs } from "../resources/service-integration";
 import { idOf, nameArg, serviceArg } from "./fields";
-import { byName, DEPENDS_ON_HINT, type Named, underService } from "./find";
+import { DEPENDS_ON_HINT, listedByName, type Named, underService } from "./find";
 
 export const definition = defineLookup({
   functionName: "getServiceIntegration",
@@ -23,14 +23,17 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { service, name }) {
-    const reply = await underService(service, () =>
-      client.request<{ service: { integrations?: Array<ApiIntegration & Named> } }>("GET", servicePath(service), {
-        query: { include: ["integrations"] },
-        scopes: READ,
-      }),
-    );
-    const i = byName(reply.service.integrations ?? [], name, "integration of the service", { hint: DEPENDS_ON_HINT });
+  async run(ctx, { service, name }) {
+    const integrations = async () => {
+      const reply = await underService(ctx, service, () =>
+        ctx.client.request<{ service: { integrations?: Array<ApiIntegration & Named> } }>("GET", servicePath(service), {
+          query: { include: ["integrations"] },
+          scopes: READ,
+        }),
+      );
+      return reply.service.integrations ?? [];
+    };
+    const i = await listedByName(ctx, "ServiceIntegration", integrations, name, "integration of the service", { hint: DEPENDS_ON_HINT });
     const { integrationKey: _secret, ...rest } = toOutputs(i, service);
     return { id: i.id, ...rest };
   },

@@ -4,6 +4,7 @@ import { type Lookup, LookupMiss } from "../engine/lookup";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { definition as serviceDefinition, servicesNamed, toOutputs } from "../resources/service";
 import { idOf, nameArg } from "./fields";
+import { listedWith } from "./find";
 
 export const definition = defineLookup({
   functionName: "getService",
@@ -15,8 +16,10 @@ export const definition = defineLookup({
 
 export const lookup: Lookup<typeof definition> = {
   definition,
-  async run({ client }, { name }) {
-    const [found] = await servicesNamed<Parameters<typeof toOutputs>[0]>(client, name);
+  async run(ctx, { name }) {
+    // A listing without the name while a service this process made may not be in it yet is asked again.
+    const named = () => servicesNamed<Parameters<typeof toOutputs>[0]>(ctx.client, name);
+    const [found] = await listedWith(ctx, "Service", named, (services) => services.length > 0);
     if (!found) {
       throw new LookupMiss(
         "name",

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { fromApi, toApi } from "../kernel/case";
-import { holdsUnknown, reads } from "../kernel/check";
+import { holdsUnknown, reads, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { finishCreate } from "../kernel/partial";
 import type { Resource } from "../engine/resource";
@@ -331,21 +331,32 @@ export const resource: Resource<typeof definition> = {
 
   subject: (id, props) => `the event orchestration of service ${props.service ?? id}`,
 
-  /** Warns at preview, naming the rule, of conditions that read what no event has (unknownPaths). */
+  /**
+   * Warns at preview, naming the rule, of conditions that read what no event has (unknownPaths).
+   * What is not known yet (a set, a rule, a condition or an expression computed from another
+   * resource) is skipped; the known expressions beside it are still read.
+   */
   async verify(ctx, news) {
-    if (holdsUnknown(news.sets)) return [];
-    for (const [i, set] of (news.sets as RuleSet[]).entries())
-      for (const [j, rule] of (set.rules ?? []).entries())
-        for (const [k, c] of (rule.conditions ?? []).entries()) {
-          const paths = typeof c.expression === "string" ? unknownPaths(c.expression) : [];
-          const name = rule.label ? `rule "${rule.label}"` : `rule sets[${i}].rules[${j}]`;
+    const known = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+    const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+    for (const [i, set] of items(news.sets).entries()) {
+      if (!known(set)) continue;
+      const setName = typeof set.id === "string" && set.id !== UNKNOWN ? `"${set.id}"` : `sets[${i}]`;
+      for (const [j, rule] of items(set.rules).entries()) {
+        if (!known(rule)) continue;
+        const name = typeof rule.label === "string" && rule.label && rule.label !== UNKNOWN ? `rule "${rule.label}"` : `rule sets[${i}].rules[${j}]`;
+        for (const [k, c] of items(rule.conditions).entries()) {
+          const expression = known(c) ? c.expression : undefined;
+          const paths = typeof expression === "string" && expression !== UNKNOWN ? unknownPaths(expression) : [];
           for (const p of paths)
             await ctx.warnOnce(
               `pcl/${String(news.service)}/${i}/${j}/${k}/${p}`,
-              `ServiceOrchestration ${name} (set "${set.id}"), conditions[${k}]: ${p} names nothing an event has; ` +
+              `ServiceOrchestration ${name} (set ${setName}), conditions[${k}]: ${p} names nothing an event has; ` +
                 "PagerDuty accepts it, and reads it as nil, so this condition never matches on it",
             );
         }
+      }
+    }
     return [];
   },
 

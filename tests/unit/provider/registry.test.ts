@@ -11,6 +11,8 @@ import {
   definitions,
   lookupDefinitions,
   lookupByFunction,
+  lookupByQuery,
+  lookupQueries,
   lookups,
   RESOURCES,
   type ResourceKind,
@@ -149,6 +151,25 @@ describe("lookups", () => {
     for (const l of lookupDefinitions()) expect(lookupByFunction(l.functionName)?.definition).toBe(l);
     expect(lookupByFunction("getNothing")).toBeUndefined();
     expect(lookupByFunction("hasOwnProperty")).toBeUndefined();
+  });
+
+  test("each lookup is found by its query, named for its function (`getService`: `service`), without loading the others", () => {
+    expect(lookupQueries()).toEqual(lookupDefinitions().map((l) => l.query));
+    for (const l of lookupDefinitions()) expect(lookupByQuery(l.query)?.definition).toBe(l);
+    for (const q of ["servicez", "", "Service", "__proto__"]) expect(lookupByQuery(q)).toBeUndefined();
+    const loaded: string[] = [];
+    jest.isolateModules(() => {
+      for (const m of ["service", "vendor"])
+        jest.doMock(`../../../provider/lookups/${m}`, () => {
+          loaded.push(m);
+          return jest.requireActual(`../../../provider/lookups/${m}`);
+        });
+      const registry = require("../../../provider/registry") as typeof import("../../../provider/registry");
+      expect(registry.lookupQueries()).toContain("vendor");
+      expect(loaded).toEqual([]);
+      expect(registry.lookupByQuery("vendor")?.definition.functionName).toBe("getVendor");
+      expect(loaded).toEqual(["vendor"]);
+    });
   });
 
   test("every module in provider/lookups is a registered lookup, named for its query (or what they share: fields, find)", () => {

@@ -87,3 +87,29 @@ test("configure answers on the token; the REST API's refusal of it fails every o
   await d.reset();
   expect(recorded()).toEqual([]);
 });
+
+test("a region check with no answer (a 503) fails nothing and records nothing", async () => {
+  token();
+  restCheck(503).times(4); // the client's attempts at a GET
+  const d = processWith(app("s3cret"));
+  await d.verifyCredentials();
+  await d.accepted();
+  await d.reset();
+  expect(recorded()).toEqual([]);
+}, 20_000);
+
+test("after a refused region check, the next configure's check is waited for from its start", async () => {
+  token().times(2);
+  restCheck(401).times(2);
+  const d = processWith(app("s3cret"));
+  await d.verifyCredentials();
+  await expect(d.accepted()).rejects.toThrow(/another service region/);
+  // Checked again: an operation asking right away waits for the new region check, which refuses again.
+  token();
+  restCheck(401).times(2);
+  const again = d.verifyCredentials();
+  await expect(d.accepted()).rejects.toThrow(/another service region/);
+  await again;
+  await d.reset();
+  expect(recorded()).toEqual([]);
+});

@@ -120,6 +120,21 @@ describe("preview warns of conditions that read what no event has (PagerDuty acc
     ]);
     await expect(resource.verify!(api.ctx(), { service: "PSVC", sets: UNKNOWN }, {})).resolves.toEqual([]);
   });
+
+  test("verify still warns of a known expression beside a value not known yet (a routeTo of another resource's id)", async () => {
+    const sets = [
+      {
+        id: "start",
+        rules: [
+          { label: "routed", conditions: [{ expression: "event.sumary matches 'db'" }], actions: { routeTo: UNKNOWN } },
+          { label: "computed", conditions: [{ expression: UNKNOWN }] },
+        ],
+      },
+      UNKNOWN,
+    ];
+    await expect(resource.verify!(api.ctx(), { service: "PSVC", sets: sets as never }, {})).resolves.toEqual([]);
+    expect(api.warnings).toEqual([expect.stringMatching(/^ServiceOrchestration rule "routed" \(set "start"\), conditions\[0\]: event\.sumary /)]);
+  });
 });
 
 describe("create, read, update, delete", () => {
