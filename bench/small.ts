@@ -17,7 +17,8 @@
 // profile of each plugin and dynamic-provider process (the probe starts the profiler), under
 // DIR/<door>-<contender>/<phase>/<role>-<pid>.cpuprofile.
 //
-// Usage: npm run bench:small [-- --sizes 1,5,15] [--rounds 3] [--doors ts,package] [--profile DIR]
+// Usage: npm run bench:small [-- --sizes 1,5,15] [--rounds 3] [--doors ts,package] [--profile DIR] [--calls]
+// (--calls keeps each process's calls and requests in the results file, to read its timeline.)
 // Prints markdown tables on stdout (progress on stderr) and writes bench/results/small.json.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -55,6 +56,7 @@ interface Options {
   rounds: number;
   doors: DoorName[];
   profile?: string;
+  calls: boolean;
 }
 
 function options(argv = process.argv.slice(2)): Options {
@@ -65,6 +67,7 @@ function options(argv = process.argv.slice(2)): Options {
       rounds: { type: "string", default: "3" },
       doors: { type: "string", default: "ts,package" },
       profile: { type: "string" },
+      calls: { type: "boolean", default: false },
     },
   });
   const ints = (flag: string, v: string) =>
@@ -80,6 +83,7 @@ function options(argv = process.argv.slice(2)): Options {
     sizes: ints("sizes", values.sizes!),
     rounds: ints("rounds", values.rounds!)[0],
     doors,
+    calls: values.calls!,
     ...(values.profile ? { profile: path.resolve(values.profile) } : {}),
   };
 }
@@ -199,7 +203,9 @@ async function main() {
     const out = path.join(ROOT, "bench/results/small.json");
     // Each process's calls and requests are what the breakdown was read from: left out of the file,
     // which keeps the breakdowns and each process's start, port and purpose.
-    const kept = { ...results, runs: results.runs.map((r) => ({ ...r, processes: r.processes.map(({ calls: _c, requests: _r, ...p }) => p) })) };
+    const kept = o.calls
+      ? results
+      : { ...results, runs: results.runs.map((r) => ({ ...r, processes: r.processes.map(({ calls: _c, requests: _r, ...p }) => p) })) };
     const write = () => fs.writeFileSync(out, `${JSON.stringify(kept, null, 2)}\n`);
     // The timed figures are kept before the profiles are taken (a failed profile run loses nothing).
     write();

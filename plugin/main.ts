@@ -2,11 +2,12 @@
 // The plugin's entry: `pulumi-resource-pagerduty-dynamic`, the executable the engine starts for the
 // package "pagerduty-dynamic" (found on PATH, or installed with `pulumi plugin install resource`).
 // It serves the package's provider (provider.ts) with its gRPC server (server.ts). The provider's
-// modules load on the first call that needs them: the engine waits for the port before it calls
-// anything, and some of its starts only ask for the plugin's version or schema.
+// modules load on the first call that needs them, from the bundle with its code cache
+// (provider/bundled.ts): the engine waits for the port before it calls anything, and some of its
+// starts only ask for the plugin's version or schema.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { PagerDutyError } from "../provider/errors";
+import { fromBundle } from "../provider/bundled";
 import { warn } from "./engine-log";
 import type { PackageProvider } from "./provider";
 import { serve } from "./server";
@@ -16,6 +17,8 @@ const root = path.join(__dirname, "..", "..");
 const version: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 
 let provider: PackageProvider | undefined;
+const providerModule = () => fromBundle<typeof import("./provider")>("plugin", () => require("./provider"));
+const errors = () => fromBundle<typeof import("../provider/errors")>("errors", () => require("../provider/errors"));
 
 // An error nothing awaited is a bug: said on stderr, and the process ends failed, but it keeps
 // answering the engine until then (as @pulumi/pulumi/provider's server does).
@@ -29,11 +32,12 @@ serve({
   version,
   schema: () => readFileSync(path.join(root, "plugin", "schema.json"), "utf8"),
   provider: () =>
-    (provider ??= new (require("./provider") as typeof import("./provider")).PackageProvider({
+    (provider ??= new (providerModule().PackageProvider)({
       deployment: { warn, rememberAccepted: true },
       version,
     })),
-  expected: (e) => e instanceof PagerDutyError,
+  // Only the provider's code throws these, so no error before it loaded is one.
+  expected: (e) => provider !== undefined && e instanceof errors().PagerDutyError,
 }).catch((e: unknown) => {
   console.error(e);
   process.exit(1);

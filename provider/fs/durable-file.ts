@@ -15,7 +15,7 @@ let writes = 0;
  * both flushes: still whole or absent after a killed process (the kernel keeps what was written),
  * but a power loss may take the write back; for records a flushed one already stands in for.
  */
-export async function writeFileDurably(file: string, text: string, mode = 0o600, { flush = true } = {}): Promise<void> {
+export async function writeFileDurably(file: string, text: string | Uint8Array, mode = 0o600, { flush = true } = {}): Promise<void> {
   // The random part keeps a temp file left by a crashed process with a reused pid from blocking O_EXCL.
   const temp = `${file}.${process.pid}.${++writes}.${randomBytes(4).toString("hex")}.tmp`;
   try {

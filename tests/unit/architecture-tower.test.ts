@@ -19,7 +19,8 @@ const FLOORS: string[][] = [
   ["lookups"], // one module per lookup (they map what the resources read)
   ["registry"], // every kind, by name, and every lookup
   ["door"], // what both doors share: the deployment in the door's namespace, each kind's provider, the lookups
-  ["cli", "index"], // the commands and the dynamic-provider entry point
+  ["cli", "dynamic-door"], // the commands and the dynamic providers' door
+  ["bundled", "index"], // the loader of both doors' bundle, the entry point the serialized providers require
 ];
 
 const floorOf = (file: string): number => {

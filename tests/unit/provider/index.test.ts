@@ -108,6 +108,24 @@ test("the old name resource(kind), which providers serialized by earlier version
   await deployment.reset();
 });
 
+test("the installed entry is the bundle's door: one compiled file, no module of the door loaded beside it", () => {
+  const script = `
+    const entry = require("node:module").createRequire(process.cwd() + "/")("pulumi-pagerduty-dynamic/dist/provider");
+    entry.providerOf("Service");
+    const loaded = Object.keys(require.cache).map((f) => f.replace(/.*\\/dist\\//, "dist/")).filter((f) => f.startsWith("dist/"));
+    console.log(JSON.stringify(loaded.sort()));`;
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: project("linked"), encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  // The entry, its loader, the code cache's, and the bundle: every kind and the door are inside it.
+  expect(JSON.parse(r.stdout)).toEqual([
+    "dist/bundle/provider.js",
+    "dist/provider/bundled.js",
+    "dist/provider/fs/durable-file.js",
+    "dist/provider/host/code-cache.js",
+    "dist/provider/index.js",
+  ]);
+});
+
 describe("the stack's name, sent with __origin", () => {
   test("splitOrigin takes the name off and leaves the hash", () => {
     const news = { name: "x", __origin: "0123456789abcdef0123456789abcdef@acme/proj/dev" };

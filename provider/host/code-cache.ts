@@ -1,0 +1,72 @@
+// Loads one large CommonJS file (the bundle of the provider's modules, dist/bundle/provider.js) with
+// a V8 code cache, so a process compiles it once per machine instead of at every start. Node 20 has
+// no module compile cache of its own (module.enableCompileCache came with 22.1), and a plugin or a
+// dynamic-provider process starts at every `pulumi` command: compiling the provider was most of the
+// time its first call took (docs/benchmarks.md, "Small stacks").
+// The cache lives in the package's cache directory, one file per Node version, architecture and
+// bundle (path, size, modification time). V8 checks the rest itself (its version, its flags, the
+// source's length) and rejects a cache that does not fit, which then costs one compile and is
+// written again. Nothing in it is secret: it is the compiled code, made before any call runs.
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import Module, { createRequire } from "node:module";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import { cacheRoot, writeFileDurably } from "../fs/durable-file";
+
+/** Where the code cache of `file` (with its stat) is kept. */
+export function codeCacheFile(file: string, stat: fs.Stats, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash("sha256").update(`${process.version}\0${process.arch}\0${file}\0${stat.size}\0${stat.mtimeMs}`).digest("hex").slice(0, 32);
+  return path.join(cacheRoot(env), "code-cache", `${key}.bin`);
+}
+
+/** What loading found: whether the cache was used, and the write of a new one when it was not (tests await it). */
+export interface CachedLoad {
+  exports: unknown;
+  cacheUsed: boolean;
+  written?: Promise<void>;
+}
+
+/**
+ * Requires `file` as Node would (its own module object, registered in require's cache, `require`
+ * relative to it), compiled from the code cache when there is one that fits. A missing, unreadable or
+ * rejected cache only costs the compile; the new cache is written after the file has run, off the
+ * caller's path, and a failure to write it is ignored (a read-only home keeps working, uncached).
+ */
+export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.env): CachedLoad {
+  // Node's own cache of modules (a test runner's `require.cache` may be its own).
+  const modules = (Module as unknown as { _cache: Record<string, Module | undefined> })._cache;
+  const cached = modules[file];
+  if (cached) return { exports: cached.exports, cacheUsed: true };
+  const source = fs.readFileSync(file, "utf8");
+  const cacheFile = codeCacheFile(file, fs.statSync(file), env);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // none yet
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(file));
+  modules[file] = mod;
+  try {
+    (script.runInThisContext() as (...a: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  } catch (e) {
+    delete modules[file];
+    throw e;
+  }
+  mod.loaded = true;
+  const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  if (cacheUsed) return { exports: mod.exports, cacheUsed };
+  const written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    try {
+      await fs.promises.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+      await writeFileDurably(cacheFile, script.createCachedData(), 0o600, { flush: false });
+    } catch {
+      // uncached next time too; nothing else depends on it
+    }
+  });
+  return { exports: mod.exports, cacheUsed, written };
+}
