@@ -4,7 +4,7 @@
 // dynamic-provider process starts at every `pulumi` command: compiling the provider was most of the
 // time its first call took (docs/benchmarks.md, "Small stacks").
 // The cache lives in the package's cache directory, one file per Node version, architecture and
-// bundle (path, size, modification time). V8 checks the rest itself (its version, its flags, the
+// bundle (path, size, modification time), a new build's replacing the last one's. V8 checks the rest itself (its version, its flags, the
 // source's length) and rejects a cache that does not fit, which then costs one compile and is
 // written again. Nothing in it is secret: it is the compiled code, made before any call runs.
 import { createHash } from "node:crypto";
@@ -14,10 +14,24 @@ import * as path from "node:path";
 import * as vm from "node:vm";
 import { cacheRoot, writeFileDurably } from "../fs/durable-file";
 
-/** Where the code cache of `file` (with its stat) is kept. */
+const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+/**
+ * Where the code cache of `file` (with its stat) is kept: `<where>-<which>.bin`, where names the
+ * file and the Node that compiled it, which its size and modification time. One per place and Node:
+ * writing a new one removes the ones an earlier build of the same file left.
+ */
 export function codeCacheFile(file: string, stat: fs.Stats, env: NodeJS.ProcessEnv = process.env): string {
-  const key = createHash("sha256").update(`${process.version}\0${process.arch}\0${file}\0${stat.size}\0${stat.mtimeMs}`).digest("hex").slice(0, 32);
-  return path.join(cacheRoot(env), "code-cache", `${key}.bin`);
+  const where = hash(`${process.version}\0${process.arch}\0${file}`);
+  return path.join(cacheRoot(env), "code-cache", `${where}-${hash(`${stat.size}\0${stat.mtimeMs}`)}.bin`);
+}
+
+/** Removes the caches earlier builds of the same file left beside `cacheFile`. */
+async function removeOlder(cacheFile: string): Promise<void> {
+  const dir = path.dirname(cacheFile);
+  const where = path.basename(cacheFile).split("-")[0];
+  for (const name of await fs.promises.readdir(dir))
+    if (name.startsWith(`${where}-`) && name.endsWith(".bin") && name !== path.basename(cacheFile)) await fs.promises.rm(path.join(dir, name), { force: true });
 }
 
 /** What loading found: whether the cache was used, and the write of a new one when it was not (tests await it). */
@@ -64,6 +78,7 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
     try {
       await fs.promises.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
       await writeFileDurably(cacheFile, script.createCachedData(), 0o600, { flush: false });
+      await removeOlder(cacheFile);
     } catch {
       // uncached next time too; nothing else depends on it
     }

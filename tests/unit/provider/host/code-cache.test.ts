@@ -63,7 +63,7 @@ test("a module loaded already is the same object, as Node's require gives it", (
   expect(modules[file]?.exports).toBe(a.exports);
 });
 
-test("a changed file gets a cache of its own", async () => {
+test("a changed file gets a cache of its own, which replaces the earlier one", async () => {
   const file = writeModule("changing.js");
   await freshLoad(file).written;
   const before = codeCacheFile(file, fs.statSync(file), env);
@@ -75,6 +75,11 @@ test("a changed file gets a cache of its own", async () => {
   expect((changed.exports as { more?: boolean }).more).toBe(true);
   await changed.written;
   expect(fs.existsSync(after)).toBe(true);
+  // The earlier build's cache goes; another file's stays.
+  expect(fs.existsSync(before)).toBe(false);
+  const other = writeModule("other.js");
+  await freshLoad(other).written;
+  expect(fs.readdirSync(path.dirname(after)).sort()).toEqual([path.basename(after), path.basename(codeCacheFile(other, fs.statSync(other), env))].sort());
 });
 
 // V8 keeps what one process compiled in memory, so whether a cache on disk is taken, or refused,
