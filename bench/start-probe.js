@@ -6,8 +6,9 @@
 // without an `exit` event):
 // - {ev: "start", role, argv, origin}: origin is the process's start in epoch milliseconds;
 // - {ev: "port"}: the first line on stdout, the port the engine waits for;
-// - {ev: "call", method, end, error?}: each gRPC call the engine made, `t` its start (grpc-js'
-//   Server.addService is wrapped when the process loads grpc-js, whichever server it serves);
+// - {ev: "call", method, end, cpu, error?}: each gRPC call the engine made, `t` its start (grpc-js'
+//   Server.addService is wrapped when the process loads grpc-js, whichever server it serves), `cpu`
+//   the process's CPU milliseconds (user and system, every thread) when it answered;
 // - {ev: "request", method, origin, path, end, status}: each HTTP request through undici (its
 //   diagnostics channels), the token endpoint's included.
 // $PPD_PROFILE_DIR: a V8 CPU profile of the process from its start, written there as
@@ -60,11 +61,13 @@ if (dir && role) {
           wrapped[name] = (call, callback) => {
             const t = now();
             return fn.call(impl, call, (err, ...rest) => {
+              const cpu = process.cpuUsage();
               write({
                 ev: "call",
                 method: name,
                 t,
                 end: now(),
+                cpu: Math.round((cpu.user + cpu.system) / 100) / 10,
                 ...(err ? { error: String(err.details ?? err.message ?? JSON.stringify(err)).slice(0, 200) } : {}),
               });
               return callback(err, ...rest);

@@ -7,6 +7,7 @@
 // starts only ask for the plugin's version or schema.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { fromBundle } from "../provider/bundled";
 import { warn } from "./engine-log";
 import type { PackageProvider } from "./provider";
@@ -15,6 +16,14 @@ import { serve } from "./server";
 // dist/plugin/main.js -> the package root, which holds plugin/schema.json and package.json.
 const root = path.join(__dirname, "..", "..");
 const version: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
+// compiler and then, on a thread of its own, again with its optimizing one: about 60 ms of CPU after
+// the first few requests, which on a small machine the engine and the language host wait for (the
+// plugin used 3 to 4 times the do-nothing plugin's CPU per command; docs/benchmarks.md, "Small
+// stacks"). Parsing a few replies does not need the faster code. The process is this plugin's own,
+// and nothing else in it compiles WebAssembly.
+setFlagsFromString("--liftoff-only");
 
 let provider: PackageProvider | undefined;
 const providerModule = () => fromBundle<typeof import("./provider")>("plugin", () => require("./provider"));
