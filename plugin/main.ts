@@ -17,15 +17,23 @@ import { serve } from "./server";
 const root = path.join(__dirname, "..", "..");
 const version: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
-// compiler and then, on a thread of its own, again with its optimizing one: about 60 ms of CPU after
-// the first few requests, which on a small machine the engine and the language host wait for (the
-// plugin used 3 to 4 times the do-nothing plugin's CPU per command; docs/benchmarks.md, "Small
-// stacks"). Parsing a few replies does not need the faster code. The process is this plugin's own,
-// and nothing else in it compiles WebAssembly.
-setFlagsFromString("--liftoff-only");
-
 let provider: PackageProvider | undefined;
+
+/**
+ * The provider, its modules loaded. Then, before its first request: undici parses HTTP with llhttp
+ * compiled to WebAssembly, which V8 compiles at once with its baseline compiler and then again, on
+ * a thread of its own, with its optimizing one: about 60 ms of CPU after the first few requests,
+ * which on a small machine the engine and the language host wait for (the plugin used 3 to 4 times
+ * the do-nothing plugin's CPU per command; docs/benchmarks.md, "Small stacks"). Parsing a few
+ * replies does not need the faster code. The process is this plugin's own, and nothing else in it
+ * compiles WebAssembly. Set only now: a changed flag makes V8 refuse the code cache of every module
+ * compiled after it, Node's own included (about 10 ms at the plugin's start when set there).
+ */
+function makeProvider(): PackageProvider {
+  const { PackageProvider } = providerModule();
+  setFlagsFromString("--liftoff-only");
+  return new PackageProvider({ deployment: { warn, rememberAccepted: true }, version });
+}
 const providerModule = () => fromBundle<typeof import("./provider")>("plugin", () => require("./provider"));
 const errors = () => fromBundle<typeof import("../provider/errors")>("errors", () => require("../provider/errors"));
 
@@ -40,11 +48,7 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const)
 serve({
   version,
   schema: () => readFileSync(path.join(root, "plugin", "schema.json"), "utf8"),
-  provider: () =>
-    (provider ??= new (providerModule().PackageProvider)({
-      deployment: { warn, rememberAccepted: true },
-      version,
-    })),
+  provider: () => (provider ??= makeProvider()),
   // Only the provider's code throws these, so no error before it loaded is one.
   expected: (e) => provider !== undefined && e instanceof errors().PagerDutyError,
 }).catch((e: unknown) => {

@@ -44,8 +44,8 @@ export interface CachedLoad {
 /**
  * Requires `file` as Node would (its own module object, registered in require's cache, `require`
  * relative to it), compiled from the code cache when there is one that fits. A missing, unreadable or
- * rejected cache only costs the compile; the new cache is written after the file has run, off the
- * caller's path, and a failure to write it is ignored (a read-only home keeps working, uncached).
+ * rejected cache only costs the compile; the new cache is made once the file has run and written
+ * off the caller's path, and a failure to write it is ignored (a read-only home keeps working, uncached).
  */
 export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.env): CachedLoad {
   // Node's own cache of modules (a test runner's `require.cache` may be its own).
@@ -74,10 +74,13 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
   mod.loaded = true;
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
   if (cacheUsed) return { exports: mod.exports, cacheUsed };
+  // Made now, not when written: V8 stamps a cache with its flags, and the process may change one
+  // later (the plugin does), which would make every next process refuse it.
+  const data = script.createCachedData();
   const written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     try {
       await fs.promises.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-      await writeFileDurably(cacheFile, script.createCachedData(), 0o600, { flush: false });
+      await writeFileDurably(cacheFile, data, 0o600, { flush: false });
       await removeOlder(cacheFile);
     } catch {
       // uncached next time too; nothing else depends on it

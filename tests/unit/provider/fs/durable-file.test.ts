@@ -30,33 +30,32 @@ describe("writeFileDurably", () => {
     expect(readdirSync(dir)).toEqual(["entry.json"]);
   });
 
-  it("flushes the file and its directory by default; with flush: false it writes the same way without either", async () => {
-    const fsp = require("node:fs").promises as typeof import("node:fs").promises;
+  it("flushes the file and its directory by default, off the event loop; with flush: false it writes the same way without either", async () => {
+    const fs = require("node:fs") as typeof import("node:fs");
     const opened: string[] = [];
-    const syncs = { n: 0 };
-    const open = fsp.open.bind(fsp);
-    const spy = jest.spyOn(fsp, "open").mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
-      opened.push(String(args[0]));
-      const handle = await open(...args);
-      const sync = handle.sync.bind(handle);
-      handle.sync = async () => {
-        syncs.n++;
-        return sync();
-      };
-      return handle;
-    });
+    const flushed: number[] = [];
+    const openSync = jest.spyOn(fs, "openSync");
+    const fsync = jest.spyOn(fs, "fsync");
+    const fsyncSync = jest.spyOn(fs, "fsyncSync");
     try {
       const file = join(dir, "entry.json");
       await writeFileDurably(file, "flushed");
-      expect({ opened: opened.length, syncs: syncs.n }).toEqual({ opened: 2, syncs: 2 });
+      for (const [p] of openSync.mock.calls) opened.push(String(p));
+      for (const [fd] of fsync.mock.calls) flushed.push(fd as number);
+      expect({ opened: opened.length, flushes: flushed.length }).toEqual({ opened: 2, flushes: 2 });
       expect(opened[1]).toBe(dir);
-      opened.length = syncs.n = 0;
+      // The flushes wait on the thread pool, never on the event loop.
+      expect(fsyncSync).not.toHaveBeenCalled();
+      openSync.mockClear();
+      fsync.mockClear();
       await writeFileDurably(file, "not flushed", 0o600, { flush: false });
-      expect({ opened: opened.length, syncs: syncs.n }).toEqual({ opened: 1, syncs: 0 });
+      expect({ opened: openSync.mock.calls.length, flushes: fsync.mock.calls.length }).toEqual({ opened: 1, flushes: 0 });
       expect(readFileSync(file, "utf8")).toBe("not flushed");
       expect(readdirSync(dir)).toEqual(["entry.json"]);
     } finally {
-      spy.mockRestore();
+      openSync.mockRestore();
+      fsync.mockRestore();
+      fsyncSync.mockRestore();
     }
   });
 

@@ -86,8 +86,9 @@ test("a changed file gets a cache of its own, which replaces the earlier one", a
 // shows only in a new process: the built loader, as the plugin and the dynamic providers run it.
 describe("in a new process, as each plugin or provider process starts", () => {
   const built = path.join(__dirname, "../../../../dist/provider/host/code-cache.js");
-  const load = (file: string) => {
+  const load = (file: string, after = "") => {
     const script = `const r = require(${JSON.stringify(built)}).requireWithCodeCache(${JSON.stringify(file)});
+      ${after}
       Promise.resolve(r.written).then(() => console.log(JSON.stringify({ cacheUsed: r.cacheUsed, wrote: Boolean(r.written), f: r.exports.f(20) })));`;
     const out = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, ...env }, encoding: "utf8" });
     expect(out.stderr).toBe("");
@@ -97,6 +98,12 @@ describe("in a new process, as each plugin or provider process starts", () => {
   test("the first compiles and writes the cache, the next runs from it", () => {
     const file = writeModule("fresh.js");
     expect(load(file)).toEqual({ cacheUsed: false, wrote: true, f: 41 });
+    expect(load(file)).toEqual({ cacheUsed: true, wrote: false, f: 41 });
+  });
+
+  test("a process that changes a V8 flag once loaded (as the plugin does) still leaves a cache the next one takes", () => {
+    const file = writeModule("flags.js");
+    expect(load(file, 'require("node:v8").setFlagsFromString("--liftoff-only");')).toEqual({ cacheUsed: false, wrote: true, f: 41 });
     expect(load(file)).toEqual({ cacheUsed: true, wrote: false, f: 41 });
   });
 
