@@ -4,8 +4,9 @@
 // object the state does not know; the next create of the same declared resource (same `__origin`)
 // reads the journal to find it instead of making a second one. No request is ever made for it, and
 // nothing secret is written: the origin key, ids, times and the 4-character credential tail that
-// audit records show anyway. Writes are asynchronous: a create waits for its own record, but the
-// event loop never waits for a disk (synchronous fsyncs were most of the provider's own time in up).
+// audit records show anyway. A create waits for its own record, but the event loop never waits for
+// a disk: the flushes run on the thread pool (synchronous fsyncs were most of the provider's own
+// time in up), the rest of a write is page-cache work done at once (fs/durable-file.ts).
 // Only the record written before the POST is flushed to disk; the id recorded after it is not.
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
