@@ -4,6 +4,8 @@
 // release 1 and at release 2 (`pulumi config set release 2`), read out of band through its REST
 // API; and each door runs the same steps: up, a clean `preview --refresh`, release 2 (an update on
 // every kind), a clean `preview --refresh` again, destroy.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { RESOURCES, type ResourceKind } from "../../provider/registry";
 import { aiops, fieldValues } from "./fixtures";
 import type { PulumiCli, RunningEmulator } from "./harness";
@@ -188,6 +190,10 @@ export function releaseTests(door: Door): { ids: () => FullIds } {
     const key = project.must(["stack", "output", "checkoutRoutingKey", "--show-secrets"]).stdout.trim();
     expect(key).toBe((await door.emu().api("GET", `/services/${ids.checkout}/integrations/${ids.checkoutAlerts}`)).body.integration.integration_key);
     project.must(["preview", "--refresh", "--expect-no-changes"]);
+    // The provider ran from the packed package's bundle, compiled from the code cache its first
+    // process wrote (provider/bundled.ts): one cache, in the project's cache directory.
+    const caches = fs.readdirSync(path.join(String(project.env.XDG_CACHE_HOME), "pulumi-pagerduty-dynamic", "code-cache"));
+    expect(caches.filter((f) => f.endsWith(".bin"))).toHaveLength(1);
   });
 
   test("release 2 updates every kind in place, but the two made of service ids alone, which it replaces", async () => {
