@@ -18,6 +18,8 @@ const root = path.join(__dirname, "..", "..");
 const version: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 
 let provider: PackageProvider | undefined;
+const providerModule = () => fromBundle<typeof import("./provider")>("plugin", () => require("./provider"));
+const errors = () => fromBundle<typeof import("../provider/errors")>("errors", () => require("../provider/errors"));
 
 /**
  * The provider, its modules loaded. Then, before its first request: undici parses HTTP with llhttp
@@ -34,8 +36,6 @@ function makeProvider(): PackageProvider {
   setFlagsFromString("--liftoff-only");
   return new PackageProvider({ deployment: { warn, rememberAccepted: true }, version });
 }
-const providerModule = () => fromBundle<typeof import("./provider")>("plugin", () => require("./provider"));
-const errors = () => fromBundle<typeof import("../provider/errors")>("errors", () => require("../provider/errors"));
 
 // An error nothing awaited is a bug: said on stderr, and the process ends failed, but it keeps
 // answering the engine until then (as @pulumi/pulumi/provider's server does).

@@ -4,9 +4,10 @@
 // dynamic-provider process starts at every `pulumi` command: compiling the provider was most of the
 // time its first call took (docs/benchmarks.md, "Small stacks").
 // The cache lives in the package's cache directory, one file per Node version, architecture and
-// bundle (path, size, modification time), a new build's replacing the last one's. V8 checks the rest itself (its version, its flags, the
-// source's length) and rejects a cache that does not fit, which then costs one compile and is
-// written again. Nothing in it is secret: it is the compiled code, made before any call runs.
+// bundle (path, size, modification time), a new build's replacing the last one's. V8 checks the
+// rest itself (its version, its flags, the source's length) and rejects a cache that does not fit,
+// which then costs one compile and is written again. Nothing in it is secret: it is the compiled
+// code, made before any call runs.
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import Module, { createRequire } from "node:module";

@@ -112,15 +112,26 @@ describe("registry", () => {
   });
 });
 
-test("a kind's module loads when the kind is first read, and no other with it", () => {
+type Registry = typeof import("../../../provider/registry");
+
+/**
+ * Runs `body` with a registry of its own, whose modules `watched` (under provider/`folder`) say in
+ * `loaded` when they load.
+ */
+function watchingLoads(folder: "resources" | "lookups", watched: readonly string[], body: (registry: Registry, loaded: readonly string[]) => void): void {
   const loaded: string[] = [];
   jest.isolateModules(() => {
-    for (const m of ["service", "service-dependency"])
-      jest.doMock(`../../../provider/resources/${m}`, () => {
+    for (const m of watched)
+      jest.doMock(`../../../provider/${folder}/${m}`, () => {
         loaded.push(m);
-        return jest.requireActual(`../../../provider/resources/${m}`);
+        return jest.requireActual(`../../../provider/${folder}/${m}`);
       });
-    const registry = require("../../../provider/registry") as typeof import("../../../provider/registry");
+    body(require("../../../provider/registry") as Registry, loaded);
+  });
+}
+
+test("a kind's module loads when the kind is first read, and no other with it", () => {
+  watchingLoads("resources", ["service", "service-dependency"], (registry, loaded) => {
     expect(registry.isResourceKind("ServiceDependency")).toBe(true);
     expect(loaded).toEqual([]);
     expect(registry.RESOURCES.ServiceDependency.definition.kind).toBe("ServiceDependency");
@@ -157,14 +168,7 @@ describe("lookups", () => {
     expect(lookupQueries()).toEqual(lookupDefinitions().map((l) => l.query));
     for (const l of lookupDefinitions()) expect(lookupByQuery(l.query)?.definition).toBe(l);
     for (const q of ["servicez", "", "Service", "__proto__"]) expect(lookupByQuery(q)).toBeUndefined();
-    const loaded: string[] = [];
-    jest.isolateModules(() => {
-      for (const m of ["service", "vendor"])
-        jest.doMock(`../../../provider/lookups/${m}`, () => {
-          loaded.push(m);
-          return jest.requireActual(`../../../provider/lookups/${m}`);
-        });
-      const registry = require("../../../provider/registry") as typeof import("../../../provider/registry");
+    watchingLoads("lookups", ["service", "vendor"], (registry, loaded) => {
       expect(registry.lookupQueries()).toContain("vendor");
       expect(loaded).toEqual([]);
       expect(registry.lookupByQuery("vendor")?.definition.functionName).toBe("getVendor");
