@@ -9,10 +9,10 @@
 import type { Dispatcher } from "undici";
 import { messageOf } from "../errors";
 import { writeFileDurably } from "../fs/durable-file";
-import { type FlagValues, UsageError } from "./command-line";
+import { type Flags, type FlagValues, UsageError } from "./command-line";
 import { EXIT as CLI_EXIT, ExitError } from "./exit";
 import { junitXml } from "./junit";
-import { main, type Command, type Terminal } from "./main";
+import { type Command, runCommand, type Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { CasesError, readCases, type RoutingCase } from "./routing-cases";
 import { emulatorAt, type Emulator, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
@@ -206,4 +206,20 @@ export const routingTestCommand = (deps: RoutingTestDeps = {}): Command<typeof F
 
 export const ROUTING_TEST = routingTestCommand();
 
-if (require.main === module) main(ROUTING_TEST);
+/**
+ * The subcommands beside the default run (`pagerduty-routing-test record ...`): each is a command
+ * of its own, in a module of its own, loaded only when asked for.
+ */
+export const SUBCOMMANDS: Record<string, () => Command<Flags, unknown>> = {
+  record: () => require("./routing-record").ROUTING_RECORD,
+  replay: () => require("./routing-replay").ROUTING_REPLAY,
+  parity: () => require("./routing-parity").ROUTING_PARITY,
+};
+
+/** The bin on `argv`: a subcommand when the first word names one, else the case run. */
+export function routingTestMain(argv: readonly string[], terminal?: Terminal): Promise<number> {
+  const sub = argv[0] !== undefined ? SUBCOMMANDS[argv[0]] : undefined;
+  return sub ? runCommand(sub(), argv.slice(1), terminal) : runCommand(ROUTING_TEST, argv, terminal);
+}
+
+if (require.main === module) void routingTestMain(process.argv.slice(2)).then((code) => (process.exitCode = code));
