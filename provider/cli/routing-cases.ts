@@ -105,8 +105,31 @@ const oneCase = z
   })
   .strict();
 
+/**
+ * Where and when a file's cases were recorded (`pagerduty-routing-test record`): its events happened
+ * at the instants their `at` gives, in the past, and the expectations are what PagerDuty did.
+ */
+const recorded = z
+  .object({
+    /** The REST API the events were read from (its origin, never a credential). */
+    from: text,
+    /** When the file was written (ISO 8601). */
+    at: text,
+    /** The window the events were read over (ISO 8601 instants). */
+    since: text,
+    until: text,
+    /** The services read, by id, with the name each had. */
+    services: z.array(z.object({ id: text, name: text.nullable() }).strict()),
+    /** The event fields kept unredacted (`--keep-fields`). */
+    kept_fields: z.array(text).optional(),
+  })
+  .strict();
+
+export type Recorded = z.infer<typeof recorded>;
+
 const caseFile = z
   .object({
+    recorded: recorded.optional(),
     /** The integration of every case that names none. */
     integration: text.optional(),
     cases: z.array(oneCase).min(1, "must list at least one case"),
@@ -133,8 +156,19 @@ export interface RoutingCase {
   expect: Expectation;
 }
 
+/** A case file: its cases and, for a recorded one, where and when it was recorded. */
+export interface CaseFile {
+  recorded?: Recorded;
+  cases: RoutingCase[];
+}
+
 /** The cases of a file's text; `file` names it in errors. */
 export function parseCases(source: string, file: string): RoutingCase[] {
+  return parseCaseFile(source, file).cases;
+}
+
+/** A case file's text read whole; `file` names it in errors. */
+export function parseCaseFile(source: string, file: string): CaseFile {
   let doc: unknown;
   try {
     // The core schema: no YAML timestamps, so an unquoted `at: 2026-12-05T03:00:00Z` stays the text it reads as.
@@ -150,16 +184,22 @@ export function parseCases(source: string, file: string): RoutingCase[] {
     const problems = parsed.error.issues.map((i) => `  ${propertyPath(i.path) || "(the file)"}: ${i.message}`);
     throw new CasesError(`${file} has ${problems.length === 1 ? "a mistake" : `${problems.length} mistakes`}; nothing was sent:\n${problems.join("\n")}`);
   }
-  return parsed.data.cases.map((c) => ({ ...c, integration: (c.integration ?? parsed.data.integration)! }));
+  const cases = parsed.data.cases.map((c) => ({ ...c, integration: (c.integration ?? parsed.data.integration)! }));
+  return { ...(parsed.data.recorded ? { recorded: parsed.data.recorded } : {}), cases };
 }
 
 /** The cases of a file. */
 export function readCases(file: string): RoutingCase[] {
+  return readCaseFile(file).cases;
+}
+
+/** A case file, read whole. */
+export function readCaseFile(file: string): CaseFile {
   let source: string;
   try {
     source = readFileSync(file, "utf8");
   } catch (e) {
     throw new CasesError(`cannot read the case file ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
   }
-  return parseCases(source, file);
+  return parseCaseFile(source, file);
 }
