@@ -5,7 +5,8 @@
 export const ASSUMPTIONS = {
   "dedup-no-actions": "a deduplicated trigger applies no actions again: only its severity (after the rules) can raise the open alert's",
   "dedup-lower-severity": "a deduplicated trigger with a lower severity leaves the open alert's severity and the incident's urgency as they were",
-  "joined-incident-keeps-fields": "an alert that joins an open incident leaves that incident's notes, priority, escalation policy and custom fields as they were",
+  "joined-incident-keeps-fields":
+    "an alert that joins an open incident leaves that incident's notes, priority, escalation policy and custom fields as they were",
   "route-loop-ends": "a route_to back into a set the event already went through ends the walk there",
   "later-set-sees-extractions": "a rule's conditions see the event as the extractions of earlier sets left it",
   "event-action-field-follows-action": "event.event_action reads as an earlier event_action action set it",

@@ -74,7 +74,14 @@ const MATCH_DATA = 65_536;
 
 /** `now` as the wall clock of a schedule's zone reads it: `Sat 03:00:00 Europe/London`. */
 function wallClock(ms: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(ms);
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).format(ms);
   return `${parts.replace(",", "")} ${zone}`;
 }
 
@@ -112,7 +119,7 @@ class Evaluator {
         return new Instant(this.ctx.now);
       case "count": {
         const n = this.ctx.count(node.seconds, node.resetting);
-        this.read(this.text(node), true, n);
+        this.read(this.text(node).trim(), true, n);
         return n;
       }
       default:

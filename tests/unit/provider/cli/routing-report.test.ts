@@ -141,7 +141,13 @@ test("a long value read is cut, marked, and a problem's condition is the line un
             label: "Noisy health checks",
             result: "not_matched",
             conditions: [
-              { index: 0, expression: "event.summary matches part 'healthcheck'", matched: false, warnings: [], reads: [{ what: "event.summary", found: true, value: long }] },
+              {
+                index: 0,
+                expression: "event.summary matches part 'healthcheck'",
+                matched: false,
+                warnings: [],
+                reads: [{ what: "event.summary", found: true, value: long }],
+              },
               {
                 index: 1,
                 expression: "event.custom_details.check matches 'healthz'",
@@ -167,10 +173,12 @@ test("a long value read is cut, marked, and a problem's condition is the line un
       },
     ],
   };
-  const lines = failureText({ name: "hc", verdicts: [{ field: "outcome", expected: "suppressed", got: "incident_opened", ok: false }], trace: t }, 0).split("\n");
+  const lines = failureText({ name: "hc", verdicts: [{ field: "outcome", expected: "suppressed", got: "incident_opened", ok: false }], trace: t }, 0).split(
+    "\n",
+  );
   expect(lines).toContain(`        condition 1: false  event.summary matches part 'healthcheck'  (event.summary = "${"x".repeat(76)}...)`);
   expect(lines).toContain("        condition 2: false  event.custom_details.check matches 'healthz'  (event.custom_details.check does not exist (nil))");
   expect(lines).toContain(
-    '      set start, rule 1 "Noisy health checks", condition 2: event.custom_details.check matches \'healthz\': event.custom_details.check does not exist (nil)',
+    "      set start, rule 1 \"Noisy health checks\", condition 2: event.custom_details.check matches 'healthz': event.custom_details.check does not exist (nil)",
   );
 });
