@@ -43,7 +43,9 @@ function assumedBy(reads: ConditionTrace["reads"], scope: Scope, input: Evaluati
     if (/trigger_count/.test(r.what)) assume(assumed, "trigger-count-per-rule");
     if (r.what === "event.event_action" && scope.decision.event_action !== input.eventAction) assume(assumed, "event-action-field-follows-action");
   }
-  if (scope.actions.some((a) => a.action === "extraction") && reads.some((r) => r.what.startsWith("event."))) assume(assumed, "later-set-sees-extractions");
+  const extracted = scope.actions.filter((a) => a.action === "extraction").map((a) => String((a.value as { target: unknown }).target));
+  if (reads.some((r) => extracted.some((target) => r.what === target || r.what.startsWith(`${target}.`) || target.startsWith(`${r.what}.`))))
+    assume(assumed, "later-set-sees-extractions");
 }
 
 function tryRule(c: CompiledRule, index: number, scope: Scope, input: EvaluationInput, set: string, assumed: Assumption[]): RuleTrace {

@@ -124,8 +124,8 @@ const alertSummary = (core: EmulatorCore, a: AlertRecord): Outcome["alert"] => (
   severity: a.severity,
 });
 
-/** The actions a deduplicated trigger does not apply again (its severity is read, not applied). */
-const REAPPLIED = new Set(["severity", "extraction", "variable"]);
+/** Actions a deduplicated trigger still uses: they shape the event whose severity is read. */
+const SHAPE_THE_EVENT = new Set(["severity", "extraction", "variable"]);
 
 const nothing = (kind: Outcome["kind"], message: string, alert: Outcome["alert"] = null): Outcome => ({ kind, message, incident: null, alert });
 
@@ -180,7 +180,7 @@ function enact(
     const severity = r.severity ?? "critical";
     const change = raiseSeverity(core, s, open, severity, now, dry);
     if (!change && severity !== open.severity) assume(assumed, "dedup-lower-severity");
-    if (actions.some((a) => !REAPPLIED.has(a))) assume(assumed, "dedup-no-actions");
+    if (actions.some((a) => !SHAPE_THE_EVENT.has(a))) assume(assumed, "dedup-no-actions");
     const i = incidentOf(open);
     const raised = change
       ? `: its severity rose from ${change.from} to ${change.to}${change.urgencyRaised ? `, and incident #${i?.number}'s urgency from low to high` : ""}`
