@@ -67,11 +67,20 @@ function origin(setting: string, raw: string): string {
 
 // ---- what the emulator answers (emulator/src/routing/trace.ts; the parts this command reads) ----
 
+/** A value a condition read: a path (found or not), `now`, a trigger count. */
+export interface ValueRead {
+  what: string;
+  found: boolean;
+  value: unknown;
+}
+
 export interface ConditionTrace {
   index: number;
   expression: string;
   matched: boolean;
   warnings: string[];
+  /** Absent from an emulator older than the trace's reads. */
+  reads?: ValueRead[];
   error?: string;
 }
 
@@ -118,7 +127,7 @@ export interface Outcome {
   kind: string;
   message: string;
   incident: { id: string; number: number; status: string; urgency: string } | null;
-  alert: { id: string; suppressed: boolean; status: string } | null;
+  alert: { id: string; suppressed: boolean; status: string; severity?: string } | null;
 }
 
 export interface Trace {
@@ -131,6 +140,8 @@ export interface Trace {
   result: RoutingResult;
   outcome: Outcome;
   problems: { set: string | null; rule_id: string | null; where: string; expression?: string; message: string }[];
+  /** The emulator's own choices (PagerDuty's pages are silent) that decided the outcome. */
+  assumed?: { id: string; text: string }[];
 }
 
 /** An Events API v2 event as sent: the routing key, and the rest of the case's event. */

@@ -1,8 +1,11 @@
 // What a routing test prints: a table of every case (what it expected, what came, pass or fail),
 // then for each failing case the fields that differ and its event's trace: each set the event
 // entered, each rule tried with its conditions, the rule that matched or the catch-all, the actions
-// applied, the cache variables it saw and every problem (an expression that did not parse, a
-// warning). A reader sees from it which rule decided and why the others did not.
+// applied, the cache variables it saw, every problem (an expression that did not parse, a
+// warning) and the emulator's own choices that decided the outcome. Each condition shows the values
+// it read; rules and conditions are numbered from 1 everywhere in it, as the table numbers cases, so
+// a problem's `condition 2` is the second line under its rule. A reader sees from it which rule
+// decided and why the others did not.
 import type { Trace } from "./routing-emulator";
 import type { FieldVerdict } from "./routing-expect";
 
@@ -61,13 +64,31 @@ function actionLines(t: Trace): string[] {
   });
 }
 
+/** A rule as the trace's lines number it (from 1, as the table counts cases) with its label. */
+function ruleRef(t: Trace, set: string | null, ruleId: string): string {
+  const rule = t.sets.find((s) => s.set === set)?.rules.find((r) => r.id === ruleId);
+  return rule ? `rule ${rule.index + 1} ${quoted(rule.label, ruleId)}` : `rule ${ruleId}`;
+}
+
+/** The emulator's `conditions[i]` as the trace's lines number conditions: `condition i+1`. */
+const conditionRef = (where: string) => where.replace(/^conditions\[(\d+)\]/, (_, i: string) => `condition ${Number(i) + 1}`);
+
 /** A problem the trace names: where (set, rule, field), the expression, what went wrong. */
 function problemLine(t: Trace, p: Trace["problems"][number]): string {
-  const where = [p.set && `set ${p.set}`, p.rule_id && `rule ${ruleName(t, p.set, p.rule_id)}`, p.where].filter(Boolean).join(", ");
+  const where = [p.set && `set ${p.set}`, p.rule_id && ruleRef(t, p.set, p.rule_id), conditionRef(p.where)].filter(Boolean).join(", ");
   return `    ${where}: ${p.expression ? `${p.expression}: ` : ""}${p.message}`;
 }
 
-/** The trace of an event as indented lines: sets, rules and conditions, actions, cache variables, problems, outcome. */
+/** A value read, shown whole up to this many characters. */
+const READ = 80;
+
+/** What a condition read, as `path = value` (`now` as its zone's wall clock); missing paths are its warnings. */
+function readText(r: NonNullable<Trace["sets"][number]["rules"][number]["conditions"][number]["reads"]>[number]): string {
+  const shown = r.what === "now" && typeof r.value === "string" ? r.value : JSON.stringify(r.value);
+  return `${r.what} = ${shown.length > READ ? `${shown.slice(0, READ - 3)}...` : shown}`;
+}
+
+/** The trace of an event as indented lines: sets, rules and conditions (with what each read), actions, cache variables, problems, assumptions, outcome. */
 export function traceText(t: Trace): string {
   const out = [`trace ${t.id}: service ${quoted(t.service.name, t.service.id)} (${t.service.id})`];
   if (!t.orchestration) out.push("  the service's orchestration is not active: no rule ran");
@@ -77,8 +98,8 @@ export function traceText(t: Trace): string {
     for (const r of s.rules) {
       out.push(`    rule ${r.index + 1} ${quoted(r.label, r.id)}: ${r.result.replace("_", " ")}`);
       for (const c of r.conditions) {
-        const notes = [...(c.error ? [`does not parse: ${c.error}`] : []), ...c.warnings];
-        out.push(`      ${c.matched ? "true " : "false"}  ${c.expression}${notes.length ? `  (${notes.join("; ")})` : ""}`);
+        const notes = [...(c.reads ?? []).filter((v) => v.found).map(readText), ...(c.error ? [`does not parse: ${c.error}`] : []), ...c.warnings];
+        out.push(`      condition ${c.index + 1}: ${c.matched ? "true " : "false"}  ${c.expression}${notes.length ? `  (${notes.join("; ")})` : ""}`);
       }
       if (r.result === "matched" && !r.conditions.length) out.push("      (no conditions: matches every event)");
     }
@@ -95,6 +116,7 @@ export function traceText(t: Trace): string {
       ),
     );
   if (t.problems.length) out.push("  problems:", ...t.problems.map((p) => problemLine(t, p)));
+  for (const a of t.assumed ?? []) out.push(`  assumed: ${a.text} [${a.id}]`);
   out.push(`  outcome: ${t.outcome.kind}: ${t.outcome.message}`);
   return out.join("\n");
 }

@@ -70,8 +70,8 @@ test("deployed, the example's ten cases pass; one rule changed and deployed, the
   expect(trace).toMatch(/^FAIL 3\. a failing health check is suppressed\n {2}outcome: expected suppressed, got incident_opened\n/);
   expect(trace).toContain(
     '      rule 1 "Noisy health checks": not matched\n' +
-      "        false  event.summary matches part 'healthcheck'\n" +
-      "        false  event.custom_details.check matches 'healthz'",
+      "        condition 1: false  event.summary matches part 'healthcheck'  (event.summary = \"Health check failed: GET /healthz on web-3\")\n" +
+      "        condition 2: false  event.custom_details.check matches 'healthz'  (event.custom_details.check does not exist (nil))",
   );
   expect(trace).toContain('      rule 4 "Everything else": matched');
   expect(fail.junit).toMatch(/tests="10" failures="1"/);

@@ -3,8 +3,9 @@
 // capture groups appended, or the whole match), then its extractions (a template, or a regex on a
 // source), then the rest, whose templates see the variables and the event as extracted. A later
 // rule on the event's path overrides an earlier one's severity, priority, escalation policy,
-// event action, suppress and suspend; annotations, custom field values and recorded automation
-// actions and webhooks add up. Rule variables live in their rule only.
+// event action, suppress and suspend, and its note replaces theirs (Event Orchestration, "Add a
+// note to the incident": only the note of the most recently evaluated rule is added); custom field
+// values and recorded automation actions and webhooks add up. Rule variables live in their rule only.
 import type { CompiledActions, CompiledPath } from "./compile";
 import { asText, MISSING, resolvePath } from "./conditions";
 import { type RoutedEvent, setEventPath } from "./event-model";
@@ -115,6 +116,7 @@ export function applyActions(scope: Scope, compiled: CompiledActions, where: { s
   }
   if (a.event_action !== undefined) {
     d.event_action = a.event_action as Decision["event_action"];
+    scope.routed.event.event_action = a.event_action;
     note("event_action", a.event_action);
   }
   for (const k of ["priority", "escalation_policy"] as const) {
@@ -124,8 +126,9 @@ export function applyActions(scope: Scope, compiled: CompiledActions, where: { s
   }
   if (a.annotate !== undefined) {
     const r = render(String(a.annotate));
-    d.annotations.push(r.text);
-    note("annotate", r.text, r.warnings);
+    const replaced = d.annotations.length ? [`replaces the note ${JSON.stringify(d.annotations[0])} of an earlier rule: only the last note is added`] : [];
+    d.annotations = [r.text];
+    note("annotate", r.text, [...r.warnings, ...replaced]);
   }
   for (const f of (a.incident_custom_field_updates as Json[] | undefined) ?? []) {
     const r = render(String(f.value ?? ""));

@@ -3,7 +3,8 @@
 // booleans, objects and lists to text, and is false when either side is nil; a sub-expression
 // that makes no sense (`nil > 2`, `2 > 'two'`) is a "non-boolean evaluation", taken as false with a
 // warning, never an error; `and` and `or` short-circuit. The warnings (and the paths found
-// missing) are what a trace shows for the expression.
+// missing) are what a trace shows for the expression, with the values it read: a reader sees
+// `event.custom_details.env = "staging"` beside a false `== 'stage'` without opening the event.
 import type { PathNode, PclNode } from "./pcl-ast";
 import { inSchedule } from "./time";
 
@@ -26,10 +27,19 @@ export interface ConditionContext {
   resetCount(): void;
 }
 
+/** A value a condition read: a path (found or not), `now`, a trigger count. */
+export interface ValueRead {
+  what: string;
+  found: boolean;
+  value: unknown;
+}
+
 export interface ConditionResult {
   matched: boolean;
   /** Why parts of it were false though they did not say so: missing paths, type mismatches. */
   warnings: string[];
+  /** What it read, once each, in the order read (short-circuited parts read nothing). */
+  reads: ValueRead[];
 }
 
 /** The value at `path`, and whether the path exists at all (`exists` is true for a null value). */
@@ -62,13 +72,31 @@ const typeName = (v: unknown): string =>
 /** PCL truncates the left side of a match to 64K before matching. */
 const MATCH_DATA = 65_536;
 
+/** `now` as the wall clock of a schedule's zone reads it: `Sat 03:00:00 Europe/London`. */
+function wallClock(ms: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).format(ms);
+  return `${parts.replace(",", "")} ${zone}`;
+}
+
 class Evaluator {
   readonly warnings: string[] = [];
+  readonly reads: ValueRead[] = [];
 
   constructor(
     private readonly expression: string,
     private readonly ctx: ConditionContext,
   ) {}
+
+  private read(what: string, found: boolean, value: unknown): void {
+    if (!this.reads.some((r) => r.what === what)) this.reads.push({ what, found, value: value instanceof Instant ? new Date(value.ms).toISOString() : value });
+  }
 
   private text(node: PclNode): string {
     return this.expression.slice(node.start, node.end);
@@ -78,6 +106,7 @@ class Evaluator {
     switch (node.kind) {
       case "path": {
         const r = resolvePath((n) => this.ctx.root(n), node);
+        this.read(node.text, r.found, r.value);
         if (!r.found) this.warnings.push(`${node.text} does not exist (nil)`);
         return r.value;
       }
@@ -86,9 +115,13 @@ class Evaluator {
       case "datetime":
         return new Instant(node.at);
       case "now":
+        this.read("now", true, new Instant(this.ctx.now));
         return new Instant(this.ctx.now);
-      case "count":
-        return this.ctx.count(node.seconds, node.resetting);
+      case "count": {
+        const n = this.ctx.count(node.seconds, node.resetting);
+        this.read(this.text(node).trim(), true, n);
+        return n;
+      }
       default:
         return this.truth(node);
     }
@@ -102,11 +135,16 @@ class Evaluator {
         return this.truth(node.left) || this.truth(node.right);
       case "not":
         return !this.truth(node.operand);
-      case "exists":
-        return resolvePath((n) => this.ctx.root(n), node.path).found;
+      case "exists": {
+        const r = resolvePath((n) => this.ctx.root(n), node.path);
+        this.read(node.path.text, r.found, r.value);
+        return r.found;
+      }
       case "schedule":
+        this.read("now", true, wallClock(this.ctx.now, node.schedule.zone));
         return inSchedule(node.schedule, this.ctx.now);
       case "range":
+        this.read("now", true, new Instant(this.ctx.now));
         return this.ctx.now >= node.from && this.ctx.now <= node.to;
       case "match":
         return this.match(node);
@@ -159,5 +197,5 @@ function equal(l: unknown, r: unknown): boolean {
 /** Whether the condition holds for the context, and the warnings of its evaluation. */
 export function evaluateCondition(expression: string, node: PclNode, ctx: ConditionContext): ConditionResult {
   const e = new Evaluator(expression, ctx);
-  return { matched: e.truth(node), warnings: e.warnings };
+  return { matched: e.truth(node), warnings: e.warnings, reads: e.reads };
 }

@@ -6,6 +6,7 @@
 // ends the walk; a matched rule without `route_to` ends it too. A route back into a set already
 // entered ends the walk there (a loop), and the trace says so.
 import { type Decision, applyActions, contextRoot, type Scope } from "./actions";
+import { type Assumption, assume } from "./assumptions";
 import type { CompiledRule, Program } from "./compile";
 import { type ConditionContext, evaluateCondition } from "./conditions";
 import type { RoutedEvent } from "./event-model";
@@ -31,10 +32,23 @@ export interface Evaluation {
   sets: SetTrace[];
   actions: ActionTrace[];
   problems: Problem[];
+  /** The emulator's own choices that decided something on the event's way. */
+  assumed: Assumption[];
   decision: Decision;
 }
 
-function tryRule(c: CompiledRule, index: number, scope: Scope, input: EvaluationInput, set: string): RuleTrace {
+/** The choices a condition's reads depend on: a count per rule, an extracted field, a changed event_action. */
+function assumedBy(reads: ConditionTrace["reads"], scope: Scope, input: EvaluationInput, assumed: Assumption[]): void {
+  for (const r of reads) {
+    if (/trigger_count/.test(r.what)) assume(assumed, "trigger-count-per-rule");
+    if (r.what === "event.event_action" && scope.decision.event_action !== input.eventAction) assume(assumed, "event-action-field-follows-action");
+  }
+  const extracted = scope.actions.filter((a) => a.action === "extraction").map((a) => String((a.value as { target: unknown }).target));
+  if (reads.some((r) => extracted.some((target) => r.what === target || r.what.startsWith(`${target}.`) || target.startsWith(`${r.what}.`))))
+    assume(assumed, "later-set-sees-extractions");
+}
+
+function tryRule(c: CompiledRule, index: number, scope: Scope, input: EvaluationInput, set: string, assumed: Assumption[]): RuleTrace {
   const r = c.rule;
   const base = { index, id: r.id, label: r.label ?? null };
   if (r.disabled) return { ...base, result: "disabled", conditions: [] };
@@ -50,12 +64,13 @@ function tryRule(c: CompiledRule, index: number, scope: Scope, input: Evaluation
   for (const [i, cond] of c.conditions.entries()) {
     if (!cond.node) {
       const message = `does not parse: ${cond.error?.message}`;
-      conditions.push({ index: i, expression: cond.expression, matched: false, warnings: [], error: message });
+      conditions.push({ index: i, expression: cond.expression, matched: false, warnings: [], reads: [], error: message });
       scope.problems.push({ set, rule_id: r.id, where: `conditions[${i}]`, expression: cond.expression, message });
       continue;
     }
     const res = evaluateCondition(cond.expression, cond.node, ctx);
-    conditions.push({ index: i, expression: cond.expression, matched: res.matched, warnings: res.warnings });
+    conditions.push({ index: i, expression: cond.expression, matched: res.matched, warnings: res.warnings, reads: res.reads });
+    assumedBy(res.reads, scope, input, assumed);
     for (const w of res.warnings) scope.problems.push({ set, rule_id: r.id, where: `conditions[${i}]`, expression: cond.expression, message: w });
     if (res.matched) {
       matched = true;
@@ -81,8 +96,9 @@ export function evaluate(input: EvaluationInput): Evaluation {
   };
   const scope: Scope = { routed: input.routed, cacheVars: input.cacheVars, decision, actions: [], problems: [] };
   const sets: SetTrace[] = [];
+  const assumed: Assumption[] = [];
   const program = input.program;
-  if (!program) return { sets, actions: scope.actions, problems: scope.problems, decision };
+  if (!program) return { sets, actions: scope.actions, problems: scope.problems, assumed, decision };
   const entered = new Set<string>();
   let next: string | null = "start";
   while (next !== null) {
@@ -94,13 +110,14 @@ export function evaluate(input: EvaluationInput): Evaluation {
         ? `route_to "${id}" loops back to a set the event already went through: evaluation ends`
         : `route_to names set "${id}", which the orchestration does not have`;
       scope.problems.push({ set: sets[sets.length - 1]?.set ?? null, rule_id: sets[sets.length - 1]?.matched?.id ?? null, where: "actions.route_to", message });
+      if (rules) assume(assumed, "route-loop-ends");
       break;
     }
     entered.add(id);
     const step: SetTrace = { set: id, rules: [], matched: null, catch_all: false, route_to: null };
     sets.push(step);
     for (const [index, c] of rules.entries()) {
-      const t = tryRule(c, index, scope, input, id);
+      const t = tryRule(c, index, scope, input, id, assumed);
       step.rules.push(t);
       if (t.result !== "matched") continue;
       step.matched = { id: c.rule.id, label: c.rule.label ?? null, index };
@@ -114,5 +131,6 @@ export function evaluate(input: EvaluationInput): Evaluation {
       applyActions(scope, program.catchAll, { set: id, rule_id: null });
     }
   }
-  return { sets, actions: scope.actions, problems: scope.problems, decision };
+  if (input.eventAction !== "trigger" && scope.actions.length) assume(assumed, "ack-resolve-through-orchestration");
+  return { sets, actions: scope.actions, problems: scope.problems, assumed, decision };
 }

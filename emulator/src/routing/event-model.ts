@@ -1,7 +1,9 @@
 // An Events API v2 event as orchestration rules read and change it: `event` holds its PD-CEF fields
 // (PagerDuty's Common Event Format: `payload.summary` is `event.summary`, and `dedup_key` comes up
 // beside them), `raw_event` the body as it was sent, less its routing key (a secret: rules never see
-// it, and neither do traces). Extractions write PD-CEF fields and custom details.
+// it, and neither do traces). Extractions write PD-CEF fields and custom details. Beside them `event`
+// has `event_action` ("Event Orchestration Examples" conditions on it; an `event_action` action
+// changes it), which rules read and extractions cannot write.
 import type { PathNode } from "./pcl-ast";
 
 type Json = Record<string, unknown>;
@@ -30,6 +32,7 @@ export function routedEvent(body: Json, dedupKey: string, receivedAt: string): R
     if (typeof event.summary === "string") event.summary = event.summary.slice(0, MAX_SUMMARY);
   }
   event.dedup_key = dedupKey;
+  if (typeof body.event_action === "string") event.event_action = body.event_action;
   return { event, raw_event };
 }
 

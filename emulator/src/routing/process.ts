@@ -5,11 +5,22 @@
 import { randomUUID } from "node:crypto";
 import type { EmulatorCore } from "../core";
 import { prioritiesOf } from "../catalog";
-import { type AlertRecord, addAlert, alertStatus, type IncidentPlan, incidentSummary, openAlert, resolveAlert, triggerIncident } from "../kinds/alert/model";
+import {
+  type AlertRecord,
+  addAlert,
+  alertStatus,
+  type IncidentPlan,
+  incidentSummary,
+  openAlert,
+  raiseSeverity,
+  resolveAlert,
+  triggerIncident,
+} from "../kinds/alert/model";
 import { type Severity, transition, urgencyFor } from "../kinds/incident/model";
 import type { IntegrationRecord } from "../kinds/integration/model";
 import { orchestrationOf } from "../kinds/orchestration/model";
 import type { ServiceRecord } from "../store";
+import { type Assumption, assume } from "./assumptions";
 import { updateCacheVariables } from "./cache-values";
 import { programOf } from "./compile";
 import { alertBody, type RoutedEvent, routedEvent } from "./event-model";
@@ -106,7 +117,15 @@ function resultOf(
   };
 }
 
-const alertSummary = (core: EmulatorCore, a: AlertRecord): Outcome["alert"] => ({ id: a.id, suppressed: a.suppressed, status: alertStatus(core, a) });
+const alertSummary = (core: EmulatorCore, a: AlertRecord): Outcome["alert"] => ({
+  id: a.id,
+  suppressed: a.suppressed,
+  status: alertStatus(core, a),
+  severity: a.severity,
+});
+
+/** Actions a deduplicated trigger still uses: they shape the event whose severity is read. */
+const SHAPE_THE_EVENT = new Set(["severity", "extraction", "variable"]);
 
 const nothing = (kind: Outcome["kind"], message: string, alert: Outcome["alert"] = null): Outcome => ({ kind, message, incident: null, alert });
 
@@ -119,6 +138,8 @@ function enact(
   routed: RoutedEvent,
   eventId: string,
   dry: boolean,
+  assumed: Assumption[],
+  actions: string[],
 ): Outcome {
   if (r.drop) return nothing("dropped", "a drop_event action dropped the event: no alert, no incident");
   const key = r.dedup_key;
@@ -142,6 +163,7 @@ function enact(
       };
     }
     const i = incidentOf(open);
+    if (!i) assume(assumed, "held-alert-no-acknowledge");
     if (!i)
       return nothing(
         "no_open_alert",
@@ -151,17 +173,27 @@ function enact(
     if (!dry) transition(core, i, "acknowledged", { type: "service", id: s.id });
     return { kind: "acknowledged", message: `acknowledged incident #${i.number}`, incident: incidentSummary(i), alert: alertSummary(core, open) };
   }
+  const now = core.clock.now();
   if (open) {
     if (!dry) open.triggers++;
+    // Dynamic Notifications: a higher severity raises the alert's, and may raise the incident's urgency.
+    const severity = r.severity ?? "critical";
+    const change = raiseSeverity(core, s, open, severity, now, dry);
+    if (!change && severity !== open.severity) assume(assumed, "dedup-lower-severity");
+    if (actions.some((a) => !SHAPE_THE_EVENT.has(a))) assume(assumed, "dedup-no-actions");
     const i = incidentOf(open);
+    const raised = change
+      ? `: its severity rose from ${change.from} to ${change.to}${change.urgencyRaised ? `, and incident #${i?.number}'s urgency from low to high` : ""}`
+      : ": nothing else changed";
+    const incident = i ? incidentSummary(i) : null;
+    if (incident && dry && change?.urgencyRaised) incident.urgency = "high";
     return {
       kind: "deduplicated",
-      message: `the open alert with dedup key "${key}" took the trigger: nothing else changed`,
-      incident: i ? incidentSummary(i) : null,
-      alert: alertSummary(core, open),
+      message: `the open alert with dedup key "${key}" took the trigger${raised}`,
+      incident,
+      alert: dry && change ? { ...alertSummary(core, open)!, severity: change.to } : alertSummary(core, open),
     };
   }
-  const now = core.clock.now();
   const plan: IncidentPlan = {
     title: r.summary ?? "",
     severity: r.severity ?? "critical",
@@ -199,12 +231,16 @@ function enact(
   }
   if (dry) {
     const join = (s.incidentIds ?? []).map((id) => core.state.incidents[id]).find((i) => i && i.status !== "resolved" && i.incident_key === key);
+    if (join && (plan.notes.length || plan.priorityId || plan.escalationPolicyId || Object.keys(plan.customFields).length))
+      assume(assumed, "joined-incident-keeps-fields");
     return join
       ? { kind: "alert_added_to_incident", message: `would join open incident #${join.number}`, incident: incidentSummary(join), alert: null }
       : nothing("incident_opened", `would open an incident (urgency ${r.urgency})`);
   }
   const a = newAlert({});
   const { incident, joined } = triggerIncident(core, s, a, plan, now);
+  if (joined && (plan.notes.length || plan.priorityId || plan.escalationPolicyId || Object.keys(plan.customFields).length))
+    assume(assumed, "joined-incident-keeps-fields");
   return {
     kind: joined ? "alert_added_to_incident" : "incident_opened",
     message: joined ? `the alert joined open incident #${incident.number}` : `opened incident #${incident.number}`,
@@ -235,11 +271,22 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   });
   if (!dryRun) thresholds.commit();
   const problems = ev.problems;
+  const assumed = ev.assumed;
   const result = resultOf(core, s, ev, routed, input.dedupKey, now, problems);
   if (ignored && !dryRun) core.stats.events.ignored++;
   const outcome = ignored
     ? nothing("ignored", `the service is ${s.status === "disabled" ? "disabled" : "in maintenance"}: the event changes nothing`)
-    : enact(core, s, integration, result, routed, id, dryRun);
+    : enact(
+        core,
+        s,
+        integration,
+        result,
+        routed,
+        id,
+        dryRun,
+        assumed,
+        ev.actions.map((a) => a.action),
+      );
   const trace: Trace = {
     id,
     dry_run: dryRun,
@@ -255,6 +302,7 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
     result,
     outcome,
     problems,
+    assumed,
   };
   if (!dryRun) remember(core.state, trace);
   return trace;

@@ -4,6 +4,8 @@
 // the rest for a failing case. Traces are kept in memory (the newest 1000, per emulator state, so a
 // reset or a restart forgets them), like the statistics.
 import type { State } from "../store";
+import type { Assumption } from "./assumptions";
+import type { ValueRead } from "./conditions";
 
 export interface ConditionTrace {
   index: number;
@@ -11,6 +13,8 @@ export interface ConditionTrace {
   matched: boolean;
   /** What PCL evaluated as false though it did not say so: missing paths, type mismatches. */
   warnings: string[];
+  /** The values it read (paths, `now`, trigger counts), so a reader sees why it held or not. */
+  reads: ValueRead[];
   /** The expression does not parse (stored before the emulator checked it): it never matches. */
   error?: string;
 }
@@ -101,7 +105,7 @@ export interface Outcome {
   /** Plain words, for a table. */
   message: string;
   incident: { id: string; number: number; status: string; urgency: string } | null;
-  alert: { id: string; suppressed: boolean; status: string } | null;
+  alert: { id: string; suppressed: boolean; status: string; severity: string } | null;
   /** When a suspended alert triggers (ISO). */
   suspended_until?: string;
 }
@@ -122,6 +126,8 @@ export interface Trace {
   result: RoutingResult;
   outcome: Outcome;
   problems: Problem[];
+  /** The emulator's own choices (PagerDuty's pages are silent) that decided this outcome. */
+  assumed: Assumption[];
   /** A suspended alert, once its hold ended. */
   released?: { at: string; outcome: Outcome };
 }

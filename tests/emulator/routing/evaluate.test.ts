@@ -140,6 +140,7 @@ describe("the walk", () => {
       expression: "event.sumary matches part 'disk'",
       matched: false,
       warnings: ["event.sumary does not exist (nil)"],
+      reads: [{ what: "event.sumary", found: false, value: null }],
     });
   });
 

@@ -92,9 +92,17 @@ describe("evaluation, per operation", () => {
   });
 
   test("and / or short-circuit: the second side's warnings are not reported", () => {
-    expect(run("data.foo matches 'www' and data.missing matches 'hello'", data)).toEqual({ matched: false, warnings: [] });
+    expect(run("data.foo matches 'www' and data.missing matches 'hello'", data)).toEqual({
+      matched: false,
+      warnings: [],
+      reads: [{ what: "data.foo", found: true, value: "code" }],
+    });
     expect(run("data.missing matches 'hello' and data.foo matches 'www'", data).warnings).toEqual(["data.missing does not exist (nil)"]);
-    expect(run("data.foo matches 'code' or data.missing matches 'hello'", data)).toEqual({ matched: true, warnings: [] });
+    expect(run("data.foo matches 'code' or data.missing matches 'hello'", data)).toEqual({
+      matched: true,
+      warnings: [],
+      reads: [{ what: "data.foo", found: true, value: "code" }],
+    });
     expect(holds("data.foo matches 'www' or data.missing exists", data)).toBe(false);
     expect(holds("event.x > 5 and not event.y < 6 or event.z == 2", { event: { x: 1, y: 9, z: 2 } })).toBe(true);
     expect(holds("event.x > 5 and (not event.y < 6 or event.z == 2)", { event: { x: 1, y: 9, z: 2 } })).toBe(false);
@@ -205,7 +213,11 @@ describe("evaluation, per operation", () => {
 
   test("a bare value is the condition: true holds, anything else is false with a warning", () => {
     expect(holds("event.flag", { event: { flag: true } })).toBe(true);
-    expect(run("event.flag", { event: { flag: "yes" } })).toEqual({ matched: false, warnings: ["event.flag is string, not true or false (taken as false)"] });
+    expect(run("event.flag", { event: { flag: "yes" } })).toEqual({
+      matched: false,
+      warnings: ["event.flag is string, not true or false (taken as false)"],
+      reads: [{ what: "event.flag", found: true, value: "yes" }],
+    });
   });
 
   test("trigger_count counts the current event; resetting_trigger_count starts again once its comparison holds", () => {

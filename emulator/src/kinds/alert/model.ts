@@ -4,13 +4,17 @@
 // routing_key ... will be dropped"); once resolved, the key opens a new alert. An alert opens an
 // incident, or joins the service's open incident with its key (one open incident per dedup key per
 // service); a suppressed alert opens none; a suspended one opens it when its hold ends, unless a
-// resolve came first. Resolving an incident (through the REST API too) resolves its alerts.
+// resolve came first. Resolving an incident (through the REST API too) resolves its alerts. A later
+// trigger with a higher severity raises the open alert's severity and, on a service whose urgency
+// goes by severity, its incident's urgency (Dynamic Notifications, "Using Severity to Control
+// Urgency"); so does an alert of higher severity that joins the incident.
 import type { EmulatorCore } from "../../core";
 import { reference } from "../../http";
+import { assume } from "../../routing/assumptions";
 import { memoryOf, type Outcome } from "../../routing/trace";
 import type { ServiceRecord } from "../../store";
 import { dropCacheValues } from "../cache-variable/model";
-import { type IncidentRecord, openIncident, openNew, type Severity, transition, urgencyFor } from "../incident/model";
+import { type IncidentRecord, openIncident, openNew, raiseUrgency, type Severity, severityAbove, transition, urgencyFor } from "../incident/model";
 import { serviceRef } from "../service/model";
 
 declare module "../../store" {
@@ -101,6 +105,7 @@ export function triggerIncident(
   if (open) {
     a.incidentId = open.id;
     open.alerts.triggered++;
+    raiseUrgency(s, open, a.severity, at);
     open.updated_at = core.clock.iso();
     return { incident: open, joined: true };
   }
@@ -113,6 +118,35 @@ export function triggerIncident(
   core.stats.events.incidentsOpened++;
   a.incidentId = i.id;
   return { incident: i, joined: false };
+}
+
+/** What a repeat trigger's severity did to its open alert and incident. */
+export interface SeverityChange {
+  from: string;
+  to: string;
+  /** The incident's urgency moved from low to high. */
+  urgencyRaised: boolean;
+}
+
+/**
+ * A deduplicated trigger of `severity` on open alert `a` (at `at`, epoch ms): a higher severity
+ * raises the alert's (and a held alert's plan), and may raise its incident's urgency; a lower or
+ * equal one changes nothing. `dry`: say what would change, change nothing.
+ */
+export function raiseSeverity(core: EmulatorCore, s: ServiceRecord, a: AlertRecord, severity: string, at: number, dry: boolean): SeverityChange | undefined {
+  if (!severityAbove(severity, a.severity)) return undefined;
+  const change = { from: a.severity, to: severity, urgencyRaised: false };
+  const i = a.incidentId ? core.state.incidents[a.incidentId] : undefined;
+  if (dry) return { ...change, urgencyRaised: !!i && raiseUrgency(s, { ...i }, severity, at) };
+  a.severity = severity;
+  if (a.held) a.held.severity = severity;
+  const cef = a.body.cef_details as Record<string, unknown> | undefined;
+  if (cef) cef.severity = severity;
+  if (i && raiseUrgency(s, i, severity, at)) {
+    change.urgencyRaised = true;
+    i.updated_at = core.clock.iso();
+  }
+  return change;
 }
 
 /** Resolve an alert; its incident resolves with its last triggered alert. */
@@ -150,6 +184,7 @@ export function releaseHeld(core: EmulatorCore): void {
     delete a.heldUntil;
     delete a.held;
     const trace = memoryOf(core.state).traces.find((t) => t.id === a.eventId);
+    if (trace && (s.status === "disabled" || s.maintenance)) assume(trace.assumed, "release-after-disable");
     if (trace)
       trace.released = {
         at: new Date(at).toISOString(),
@@ -157,7 +192,7 @@ export function releaseHeld(core: EmulatorCore): void {
           kind: joined ? "alert_added_to_incident" : "incident_opened",
           message: `the suspended alert triggered ${joined ? "and joined" : "and opened"} incident #${incident.number}`,
           incident: incidentSummary(incident),
-          alert: { id: a.id, suppressed: false, status: "triggered" },
+          alert: { id: a.id, suppressed: false, status: "triggered", severity: a.severity },
         },
       };
   }

@@ -104,6 +104,28 @@ export function urgencyFor(s: ServiceRecord, severity: Severity, at: number): Ur
   return urgency === "severity_based" ? bySeverity(severity) : urgency === "low" ? "low" : "high";
 }
 
+/** Whether severity `a` is above `b` (critical > error > warning > info; anything else is below info). */
+export function severityAbove(a: string, b: string): boolean {
+  const rank = (v: string) => {
+    const i = (SEVERITIES as readonly string[]).indexOf(v);
+    return i < 0 ? SEVERITIES.length : i;
+  };
+  return rank(a) < rank(b);
+}
+
+/**
+ * Raise incident `i`'s urgency to what an alert of `severity` calls for at `at`, when the service's
+ * urgency rule then goes by severity (Dynamic Notifications): low to high, never down. Returns
+ * whether it moved.
+ */
+export function raiseUrgency(s: ServiceRecord, i: IncidentRecord, severity: string, at: number): boolean {
+  if (i.urgency === "high" || !(SEVERITIES as readonly string[]).includes(severity)) return false;
+  // By severity only when the rule's answer depends on it: the lowest severity would give low.
+  if (urgencyFor(s, severity as Severity, at) !== "high" || urgencyFor(s, "info", at) !== "low") return false;
+  i.urgency = "high";
+  return true;
+}
+
 export function incidentsOf(core: EmulatorCore, s: ServiceRecord): IncidentRecord[] {
   return (s.incidentIds ?? []).map((id) => core.state.incidents[id]).filter((i) => i !== undefined);
 }

@@ -1,5 +1,7 @@
 // provider/cli/routing-report.ts: a failing case's trace as a reader needs it: the rules by label,
-// the actions with the rule (or catch-all) that applied them, cache variables, problems, outcome.
+// the actions with the rule (or catch-all) that applied them, cache variables, problems, outcome;
+// each condition with the values it read, rules and conditions numbered from 1 in the lines and in
+// the problems alike, and the emulator's own choices that decided the outcome.
 import type { Trace } from "../../../../provider/cli/routing-emulator";
 import { failureText, report } from "../../../../provider/cli/routing-report";
 
@@ -18,14 +20,37 @@ const trace: Trace = {
           id: "r-typo",
           label: null,
           result: "not_matched",
-          conditions: [{ index: 0, expression: "event.sumary matches 'x'", matched: false, warnings: ["event.sumary does not exist (nil)"] }],
+          conditions: [
+            {
+              index: 0,
+              expression: "event.sumary matches 'x'",
+              matched: false,
+              warnings: ["event.sumary does not exist (nil)"],
+              reads: [{ what: "event.sumary", found: false, value: null }],
+            },
+            {
+              index: 1,
+              expression: "event.custom_details.env == 'stage'",
+              matched: false,
+              warnings: [],
+              reads: [{ what: "event.custom_details.env", found: true, value: "staging" }],
+            },
+          ],
         },
         {
           index: 2,
           id: "r-db",
           label: "Database",
           result: "matched",
-          conditions: [{ index: 0, expression: "event.source matches 'db-1'", matched: true, warnings: [] }],
+          conditions: [
+            {
+              index: 0,
+              expression: "now in Mon 09:00:00 to 17:00:00 Europe/London",
+              matched: true,
+              warnings: [],
+              reads: [{ what: "now", found: true, value: "Mon 10:00:00 Europe/London" }],
+            },
+          ],
         },
       ],
       matched: { id: "r-db", label: "Database", index: 2 },
@@ -57,6 +82,7 @@ const trace: Trace = {
     { set: "start", rule_id: "r-typo", where: "conditions[0]", expression: "event.sumary matches 'x'", message: "event.sumary does not exist (nil)" },
     { set: null, rule_id: null, where: "actions.priority", message: '"PNOPE" is not a priority of the account: the incident gets none' },
   ],
+  assumed: [{ id: "later-set-sees-extractions", text: "a rule's conditions see the event as the extractions of earlier sets left it" }],
 };
 
 test("a failing case: the fields that differ, then every set, rule, condition, action, cache variable and problem of its trace", () => {
@@ -73,9 +99,10 @@ test("a failing case: the fields that differ, then every set, rule, condition, a
       "    set start:",
       '      rule 1 "Old rule": disabled',
       "      rule 2 r-typo: not matched",
-      "        false  event.sumary matches 'x'  (event.sumary does not exist (nil))",
+      "        condition 1: false  event.sumary matches 'x'  (event.sumary does not exist (nil))",
+      `        condition 2: false  event.custom_details.env == 'stage'  (event.custom_details.env = "staging")`,
       '      rule 3 "Database": matched',
-      "        true   event.source matches 'db-1'",
+      "        condition 1: true   now in Mon 09:00:00 to 17:00:00 Europe/London  (now = Mon 10:00:00 Europe/London)",
       "      route to db",
       "    set db:",
       "      no rule matched: catch-all",
@@ -85,8 +112,9 @@ test("a failing case: the fields that differ, then every set, rule, condition, a
       "    cache variables:",
       "      n (trigger_event_count) = 2",
       "    problems:",
-      "      set start, rule r-typo, conditions[0]: event.sumary matches 'x': event.sumary does not exist (nil)",
+      "      set start, rule 2 r-typo, condition 1: event.sumary matches 'x': event.sumary does not exist (nil)",
       '      actions.priority: "PNOPE" is not a priority of the account: the incident gets none',
+      "    assumed: a rule's conditions see the event as the extractions of earlier sets left it [later-set-sees-extractions]",
       "    outcome: incident_opened: opened incident #4",
     ].join("\n"),
   );
@@ -97,4 +125,60 @@ test("an event of a service whose orchestration is not active says so; a run's r
   const out = report([{ name: "plain", verdicts: [{ field: "outcome", expected: "suppressed", got: "incident_opened", ok: false }], trace: inactive }]);
   expect(out).toContain('  trace e1: service "Platform" (PSVC)\n    the service\'s orchestration is not active: no rule ran\n    actions: none\n');
   expect(out.endsWith("\n0 of 1 case passed\n")).toBe(true);
+});
+
+test("a long value read is cut, marked, and a problem's condition is the line under its rule with that number", () => {
+  const long = "x".repeat(200);
+  const t: Trace = {
+    ...trace,
+    sets: [
+      {
+        set: "start",
+        rules: [
+          {
+            index: 0,
+            id: "r-hc",
+            label: "Noisy health checks",
+            result: "not_matched",
+            conditions: [
+              {
+                index: 0,
+                expression: "event.summary matches part 'healthcheck'",
+                matched: false,
+                warnings: [],
+                reads: [{ what: "event.summary", found: true, value: long }],
+              },
+              {
+                index: 1,
+                expression: "event.custom_details.check matches 'healthz'",
+                matched: false,
+                warnings: ["event.custom_details.check does not exist (nil)"],
+                reads: [{ what: "event.custom_details.check", found: false, value: null }],
+              },
+            ],
+          },
+        ],
+        matched: null,
+        catch_all: true,
+        route_to: null,
+      },
+    ],
+    problems: [
+      {
+        set: "start",
+        rule_id: "r-hc",
+        where: "conditions[1]",
+        expression: "event.custom_details.check matches 'healthz'",
+        message: "event.custom_details.check does not exist (nil)",
+      },
+    ],
+  };
+  const lines = failureText({ name: "hc", verdicts: [{ field: "outcome", expected: "suppressed", got: "incident_opened", ok: false }], trace: t }, 0).split(
+    "\n",
+  );
+  expect(lines).toContain(`        condition 1: false  event.summary matches part 'healthcheck'  (event.summary = "${"x".repeat(76)}...)`);
+  expect(lines).toContain("        condition 2: false  event.custom_details.check matches 'healthz'  (event.custom_details.check does not exist (nil))");
+  expect(lines).toContain(
+    "      set start, rule 1 \"Noisy health checks\", condition 2: event.custom_details.check matches 'healthz': event.custom_details.check does not exist (nil)",
+  );
 });

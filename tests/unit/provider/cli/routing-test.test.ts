@@ -238,10 +238,12 @@ test("a changed rule: exit 1, the failing cases marked in the table, each with t
     expect(r.out).toMatch(/^6 of 7 cases passed$/m);
     const failure = r.out.slice(r.out.indexOf("FAIL 2."));
     expect(failure).toMatch(/^FAIL 2\. noisy health checks are suppressed\n {2}outcome: expected suppressed, got incident_opened\n/);
-    expect(failure).toContain(`\n      rule 1 "Noisy health checks": not matched\n        false  event.summary matches part 'healthcheck'\n`);
+    expect(failure).toContain(
+      `\n      rule 1 "Noisy health checks": not matched\n        condition 1: false  event.summary matches part 'healthcheck'  (event.summary = "health check failed on web-3")\n`,
+    );
     expect(failure).toContain('\n      rule 4 "Everything else": matched\n        (no conditions: matches every event)\n      route to hours\n');
     expect(failure).toMatch(
-      /set hours:\n {6}rule 1 "Out of hours": not matched\n {8}false {2}not \(now in Mon,Tue,Wed,Thu,Fri 08:00:00 to 18:00:00 Europe\/London\)\n {6}no rule matched: catch-all/,
+      /set hours:\n {6}rule 1 "Out of hours": not matched\n {8}condition 1: false {2}not \(now in Mon,Tue,Wed,Thu,Fri 08:00:00 to 18:00:00 Europe\/London\) {2}\(now = \w{3} \d\d:\d\d:\d\d Europe\/London\)\n {6}no rule matched: catch-all/,
     );
     expect(failure).toMatch(/outcome: incident_opened: opened incident #\d+/);
     const xml = fs.readFileSync(junit, "utf8");
