@@ -55,7 +55,8 @@ export function outcomeOfTrace(t: Trace): EventOutcome {
   return {
     outcome,
     service: t.service.name ?? t.service.id,
-    severity: t.result.severity,
+    // The alert's own severity where there is one: a repeat of lower severity leaves it higher than the event's.
+    severity: t.outcome.alert?.severity ?? t.result.severity,
     urgency: incident ? ((t.outcome.incident?.urgency as "high" | "low" | undefined) ?? t.result.urgency) : null,
     priority: incident ? refName(t.result.priority) : null,
     escalation_policy: incident ? refName(t.result.escalation_policy) : null,
