@@ -26,6 +26,7 @@ export interface ApiIncident {
   id: string;
   incident_number: number;
   created_at: string;
+  status?: "triggered" | "acknowledged" | "resolved";
   urgency: "high" | "low";
   incident_key?: string | null;
   service: Ref;
