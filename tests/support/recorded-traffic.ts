@@ -67,12 +67,16 @@ export function trafficEvent(i: number): { dedup_key: string; payload: Json } {
 }
 
 /**
- * Sends `count` events through a new service of the emulator's first account, a minute apart on
- * its clock; returns them with their traces, and the window they fall in.
+ * Sends `count` events through a new service of the emulator's first account (named `name`
+ * when given: the cases expect the service by name, so a replay's program names its service so),
+ * a minute apart on its clock; returns them with their traces, and the window they fall in.
  */
-export async function makeTraffic(e: Emu, api: Client, count = 300): Promise<Traffic> {
+export async function makeTraffic(e: Emu, api: Client, count = 300, name?: string): Promise<Traffic> {
   const p1 = (await api.get("/priorities")).json.priorities.find((p: Json) => p.name === "P1").id as string;
-  const serviceId = await createService(e, api, { incident_urgency_rule: { type: "constant", urgency: "severity_based" } });
+  const serviceId = await createService(e, api, {
+    incident_urgency_rule: { type: "constant", urgency: "severity_based" },
+    ...(name ? { name } : {}),
+  });
   const serviceName = (await api.get(`/services/${serviceId}`)).json.service.name as string;
   const integration = await api.post(`/services/${serviceId}/integrations`, { integration: { type: "events_api_v2_inbound_integration" } });
   const routingKey = integration.json.integration.integration_key as string;
@@ -124,16 +128,25 @@ export async function run(command: Parameters<typeof runCommand>[0], argv: strin
 }
 
 /** Records the traffic's window with the real command (`extra`: more flags); the file's path and the run. */
-export async function recordTraffic(e: Emu, t: Traffic, extra: string[] = [], integration = "alerts"): Promise<{ file: string; ran: Ran }> {
+export async function recordTraffic(e: Emu, t: Traffic, extra: string[] = [], integration: string = "alerts"): Promise<{ file: string; ran: Ran }> {
   const file = join(mkdtempSync(join(tmpdir(), "ppd-record-")), "recorded.yaml");
   const argv = ["--service", `${t.serviceId}=${integration}`, "--since", t.since, "--until", t.until, "--out", file, ...extra];
   return { file, ran: await run(recordCommand({ env: accountEnv(e) }), argv) };
 }
 
-/** Traffic made and recorded on `e`: what a replay test starts from. */
-export async function recordedTraffic(e: Emu, api: Client, count = 300): Promise<Traffic & { file: string }> {
-  const t = await makeTraffic(e, api, count);
-  const { file, ran } = await recordTraffic(e, t);
+/**
+ * Traffic made and recorded on `e`: what a replay test starts from. The file's cases send to
+ * `integration` (a stack output or ServiceIntegration of the replayed program) and expect the
+ * service `serviceName`; 300 events make about 230 cases (suppressed and deduplicated ones are not
+ * served by the REST API, so not recorded).
+ */
+export async function recordedTraffic(
+  e: Emu,
+  api: Client,
+  opts: { count?: number; serviceName?: string; integration?: string } = {},
+): Promise<Traffic & { file: string }> {
+  const t = await makeTraffic(e, api, opts.count ?? 300, opts.serviceName);
+  const { file, ran } = await recordTraffic(e, t, [], opts.integration ?? "alerts");
   if (ran.code !== 0) throw new Error(`record failed (${ran.code}): ${ran.err}`);
   return { ...t, file };
 }
