@@ -38,6 +38,7 @@ export interface ApiIncident {
 export interface ApiAlert {
   id: string;
   created_at: string;
+  status?: "triggered" | "resolved";
   resolved_at?: string | null;
   alert_key: string;
   severity: string;

@@ -190,7 +190,10 @@ export function casesOf(
     const event = redact.event(eventOfAlert(alert));
     const slot = `${read.incident.service.id}/${event.dedup_key}`;
     const earlier = open.get(slot);
-    const resolvedAt = earlier?.alert.resolved_at;
+    // A new alert with an open one's key would have been deduplicated: the earlier one was resolved
+    // by then (at its resolved_at, when the API gives it; else just before).
+    const resolvedAt =
+      earlier?.alert.resolved_at ?? (earlier?.alert.status === "resolved" ? new Date(Date.parse(alert.created_at) - 1).toISOString() : undefined);
     if (earlier && resolvedAt && Date.parse(resolvedAt) <= Date.parse(alert.created_at)) {
       cases.push({
         name: `#${earlier.read.incident.incident_number}${earlier.nth > 1 ? `.${earlier.nth}` : ""} resolved`,

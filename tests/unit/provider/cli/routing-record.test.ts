@@ -166,6 +166,17 @@ describe("incidents and alerts as cases", () => {
     expect(cases[1]).toMatchObject({ event: { dedup_key: "disk" }, expect: { outcome: "resolved" } });
   });
 
+  test("without resolved_at, a resolved alert whose key comes back is resolved just before it", () => {
+    const first = alert("a", "2026-12-01T10:00:00Z", { alert_key: "disk", status: "resolved" });
+    const again = alert("b", "2026-12-01T11:00:00Z", { alert_key: "disk" });
+    const { cases } = casesOf([incident(1, [first]), incident(2, [again])], new Map([["PSVC", service]]), redactor(), 10);
+    expect(cases.map((c) => [c.event.event_action, c.at])).toEqual([
+      ["trigger", "2026-12-01T10:00:00.000Z"],
+      ["resolve", "2026-12-01T10:59:59.999Z"],
+      ["trigger", "2026-12-01T11:00:00.000Z"],
+    ]);
+  });
+
   test("--max-events cuts the list; several services name their integration per case", () => {
     const other: RecordedService = { ...service, id: "POTHER", integration: "other_events" };
     const reads = [incident(1, [alert("a", "2026-12-01T10:00:00Z"), alert("b", "2026-12-01T10:01:00Z")])];
