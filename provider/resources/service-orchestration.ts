@@ -181,7 +181,8 @@ export const definition = defineResource({
     '"start" set with no rules, no catch_all actions; `active` is left as it is). Rule ids are',
     "optional: one the program leaves out is the API's, kept on later writes and never a diff.",
     "After a `ServiceEventRulesConversion`, declaring the converted rules shows no change: see",
-    "docs/orchestrations.md.",
+    "docs/orchestrations.md. A service's orchestration is active from the start (event rules are",
+    "gone); with `active` false its events bypass the rules, and preview warns, naming the service.",
   ].join("\n"),
   notes:
     "Every service has one: create takes it over (no `adoptId`), delete puts it back to empty " +
