@@ -382,7 +382,7 @@ export const resource: Resource<typeof definition> = {
     if (cause)
       await ctx.warnOnce(
         `bypass/${String(news.service)}/${cause}`,
-        `ServiceOrchestration: the orchestration of ${await serviceNamed(ctx, news.service)} is not active: events bypass it ` + `(${cause}); set active: true`,
+        `ServiceOrchestration: the orchestration of ${await serviceNamed(ctx, news.service)} is not active: events bypass it (${cause}); set active: true`,
       );
     const known = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
     const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
