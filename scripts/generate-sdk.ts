@@ -307,9 +307,12 @@ function referenceTables(definitions: readonly ResourceDefinition[]): string {
         "|-|-|-|-|-|",
         ...fieldRows(inputs, "", (k) => d.replaceOn.includes(k)),
         "",
-        `Outputs: the inputs as PagerDuty reports them, and ${extra
-          .map((k) => `\`${k}\`${d.secretOutputs?.includes(k) ? " (secret)" : ""}: ${cell(describedAs(outputs[k])!)}`)
-          .join(" ")}`,
+        // A kind whose outputs are its inputs (ServiceOrchestration, ServiceDependency) ends the sentence there.
+        extra.length
+          ? `Outputs: the inputs as PagerDuty reports them, and ${extra
+              .map((k) => `\`${k}\`${d.secretOutputs?.includes(k) ? " (secret)" : ""}: ${cell(describedAs(outputs[k])!)}`)
+              .join(" ")}`
+          : "Outputs: the inputs as PagerDuty reports them.",
         "",
       ];
     })

@@ -12,7 +12,7 @@ export interface ServiceOrchestrationArgs {
   /** Actions for events no rule matched, managed as a whole (unset: none). */
   catchAll?: pulumi.Input<OrchestrationCatchAllArgs>;
   /**
-   * Whether the service's events go through this orchestration (`/active`) rather than its event rules. Unset: not managed.
+   * Whether the service's events go through this orchestration (`/active`). Event rules reached their end of life, so a new service's orchestration is active; false makes events bypass it, and preview warns. Unset: left as it is.
    */
   active?: pulumi.Input<boolean>;
   /**
@@ -345,7 +345,8 @@ export interface OrchestrationCatchAllActions {
  * "start" set with no rules, no catch_all actions; `active` is left as it is). Rule ids are
  * optional: one the program leaves out is the API's, kept on later writes and never a diff.
  * After a `ServiceEventRulesConversion`, declaring the converted rules shows no change: see
- * docs/orchestrations.md.
+ * docs/orchestrations.md. A service's orchestration is active from the start (event rules are
+ * gone); with `active` false its events bypass the rules, and preview warns, naming the service.
  */
 export class ServiceOrchestration extends pulumi.CustomResource {
   /** Id of the service; changing it replaces the resource. */

@@ -15,6 +15,7 @@ import { junitXml } from "./junit";
 import { type Command, runCommand, type Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { CasesError, readCases, type RoutingCase } from "./routing-cases";
+import { assertOrchestrated, probeServices } from "./routing-preflight";
 import { emulatorAt, type Emulator, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
 import { judge } from "./routing-expect";
 import { type CaseResult, failureText, mismatches, passed, report } from "./routing-report";
@@ -55,7 +56,8 @@ A case's integration is a stack output holding a routing key (or a ServiceIntegr
 ServiceIntegration's resource name; routing keys are read with --show-secrets and never printed.
 
 Exit codes: 0 every case passed, 1 a case did not, 2 usage, 3 the cases could not run (an invalid
-case file, an integration not found, the emulator or pulumi failed): nothing was judged.`;
+case file, an integration not found, a service whose orchestration is not active, the emulator or
+pulumi failed): nothing was judged.`;
 
 export interface RoutingTestOptions {
   cases: string;
@@ -99,15 +101,15 @@ function outgoing(c: RoutingCase, key: string): OutgoingEvent {
   };
 }
 
-/** A trigger only a dry run sees: it tells the integration's service and changes nothing. */
-const PROBE = { event_action: "trigger", payload: { summary: `${BIN} probe`, source: BIN, severity: "info" } };
-
-/** Resets the events of every service the cases send to; the services are learnt by dry runs. */
+/**
+ * Resets the events of every service the cases send to (learnt by dry runs), once none of them
+ * would pass the events around its orchestration (routing-preflight.ts; it throws, nothing reset).
+ */
 async function resetServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<number> {
-  const services = new Set<string>();
-  for (const key of keys.values()) services.add((await emu.dryRun({ routing_key: key, ...PROBE })).service.id);
-  for (const id of services) await emu.resetEvents(id);
-  return services.size;
+  const services = await probeServices(emu, keys);
+  assertOrchestrated(services);
+  for (const { service } of services) await emu.resetEvents(service.id);
+  return services.length;
 }
 
 /**

@@ -7,13 +7,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { AccountContext } from "../account/context";
-import { PagerDutyError } from "../errors";
+import { ApiError, PagerDutyError } from "../errors";
 import { fromApi, toApi } from "../kernel/case";
 import { holdsUnknown, reads, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { finishCreate } from "../kernel/partial";
 import type { Resource } from "../engine/resource";
-import { orchestrationActivePath, orchestrationPath, READ, WRITE } from "../kernel/api-paths";
+import { orchestrationActivePath, orchestrationPath, READ, servicePath, WRITE } from "../kernel/api-paths";
 
 const text = (what: string) => z.string().min(1, "must not be empty").describe(what);
 const pairs = (what: string) =>
@@ -137,7 +137,10 @@ export const orchestrationInputs = z
     active: z
       .boolean()
       .optional()
-      .describe("Whether the service's events go through this orchestration (`/active`) rather than its event rules. Unset: not managed."),
+      .describe(
+        "Whether the service's events go through this orchestration (`/active`). Event rules reached their end of life, so a new " +
+          "service's orchestration is active; false makes events bypass it, and preview warns. Unset: left as it is.",
+      ),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -178,7 +181,8 @@ export const definition = defineResource({
     '"start" set with no rules, no catch_all actions; `active` is left as it is). Rule ids are',
     "optional: one the program leaves out is the API's, kept on later writes and never a diff.",
     "After a `ServiceEventRulesConversion`, declaring the converted rules shows no change: see",
-    "docs/orchestrations.md.",
+    "docs/orchestrations.md. A service's orchestration is active from the start (event rules are",
+    "gone); with `active` false its events bypass the rules, and preview warns, naming the service.",
   ].join("\n"),
   notes:
     "Every service has one: create takes it over (no `adoptId`), delete puts it back to empty " +
@@ -282,9 +286,17 @@ async function putOrchestration(ctx: AccountContext, service: string, o: Pick<In
   return fromReply(service, r?.orchestration_path);
 }
 
+/** 410: PagerDuty retired the switch, so events can only go through the orchestration (its Terraform provider reads it so). */
+const switchGone = (e: unknown) => e instanceof ApiError && e.status === 410;
+
 async function getActive(ctx: AccountContext, service: string): Promise<boolean> {
-  const r = await ctx.client.request<{ active?: boolean }>("GET", orchestrationActivePath(service), { scopes: READ });
-  return r?.active === true;
+  try {
+    const r = await ctx.client.request<{ active?: boolean }>("GET", orchestrationActivePath(service), { scopes: READ });
+    return r?.active === true;
+  } catch (e) {
+    if (switchGone(e)) return true;
+    throw e;
+  }
 }
 
 async function putActive(ctx: AccountContext, service: string, active: boolean): Promise<boolean> {
@@ -302,6 +314,34 @@ async function writeSets(ctx: AccountContext, news: Inputs, live: readonly RuleS
 /** Writes `active` when the program declares it, else reads it. */
 function writeActive(ctx: AccountContext, news: Inputs): Promise<boolean> {
   return news.active === undefined ? getActive(ctx, news.service) : putActive(ctx, news.service, news.active);
+}
+
+/**
+ * Why the service's events would bypass the orchestration, or undefined when they go through it (or
+ * preview cannot tell). Declared, `active` decides; unset, today's `/active` does. A service not
+ * made yet has an active orchestration (event rules are gone; emulator/README.md, "Which events an
+ * orchestration sees"), so only a declared false can make it bypassed.
+ */
+async function bypassCause(ctx: AccountContext, service: unknown, active: unknown): Promise<string | undefined> {
+  if (active === false) return "active: false";
+  if (active !== undefined || typeof service !== "string" || service === UNKNOWN) return undefined;
+  try {
+    return (await getActive(ctx, service)) ? undefined : "active is unset, and the orchestration is not active today";
+  } catch {
+    // A preview warning only: a service the API does not show yet, or a read refused, says nothing.
+    return undefined;
+  }
+}
+
+/** The service as a warning names it: `service "Platform" (P123ABC)`, its id alone when its name cannot be read. */
+async function serviceNamed(ctx: AccountContext, service: unknown): Promise<string> {
+  if (typeof service !== "string" || service === UNKNOWN) return "a service not created yet";
+  try {
+    const r = await ctx.client.request<{ service?: { name?: string } }>("GET", servicePath(service), { scopes: READ });
+    return r?.service?.name ? `service ${JSON.stringify(r.service.name)} (${service})` : `service ${service}`;
+  } catch {
+    return `service ${service}`;
+  }
 }
 
 /** The fields of an event as a condition reads them (`event.<field>`): PagerDuty's Common Event Format, and the dedup key. */
@@ -332,11 +372,18 @@ export const resource: Resource<typeof definition> = {
   subject: (id, props) => `the event orchestration of service ${props.service ?? id}`,
 
   /**
-   * Warns at preview, naming the rule, of conditions that read what no event has (unknownPaths).
+   * Warns at preview, naming the service, when its events would bypass the orchestration
+   * (bypassCause), and, naming the rule, of conditions that read what no event has (unknownPaths).
    * What is not known yet (a set, a rule, a condition or an expression computed from another
    * resource) is skipped; the known expressions beside it are still read.
    */
   async verify(ctx, news) {
+    const cause = await bypassCause(ctx, news.service, news.active);
+    if (cause)
+      await ctx.warnOnce(
+        `bypass/${String(news.service)}/${cause}`,
+        `ServiceOrchestration: the orchestration of ${await serviceNamed(ctx, news.service)} is not active: events bypass it (${cause}); set active: true`,
+      );
     const known = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
     const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
     for (const [i, set] of items(news.sets).entries()) {

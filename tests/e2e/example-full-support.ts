@@ -58,13 +58,15 @@ export const KIND_CHECKS: Record<ResourceKind, KindCheck> = {
     read: async (emu, ids) => (await body(emu, `/services/${ids.search}/rules/${ids.searchDisk}`)).rule.actions.annotate.value,
     expected: { 1: `Disk full: ${RUNBOOKS[1]}/search#disk`, 2: `Disk full: ${RUNBOOKS[2]}/search#disk` },
   },
-  // Converted services route through their orchestration; Inventory stays converted.
+  // A converted service's orchestration says where its rules came from; Inventory stays converted.
+  // (Its `active` tells nothing: every service's orchestration is active from its creation.)
   ServiceEventRulesConversion: {
-    read: async (emu, ids) => ({
-      inventory: (await body(emu, `/event_orchestrations/services/${ids.inventory}/active`)).active,
-      shipping: (await body(emu, `/event_orchestrations/services/${ids.shipping}/active`)).active,
-    }),
-    expected: { 1: { inventory: true, shipping: false }, 2: { inventory: true, shipping: true } },
+    read: async (emu, ids) => {
+      const migrated = async (id: string) =>
+        (await body(emu, `/event_orchestrations/services/${id}?include[]=migrated_metadata`)).orchestration_path.migrated_status ?? null;
+      return { inventory: await migrated(ids.inventory), shipping: await migrated(ids.shipping) };
+    },
+    expected: { 1: { inventory: "completed", shipping: null }, 2: { inventory: "completed", shipping: "completed" } },
   },
   ServiceOrchestration: {
     read: async (emu, ids) => (await body(emu, `/event_orchestrations/services/${ids.ordersDb}`)).orchestration_path.sets[0].rules[0].actions.annotate,

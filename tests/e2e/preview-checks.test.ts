@@ -1,6 +1,7 @@
 // Input the API would refuse half way through an `up` (after the service, and maybe one of two
 // integrations, were made) fails the preview instead, naming the field and the resources or the
-// holder; nothing is created, not even by an `up`. Real CLI, emulator process.
+// holder; nothing is created, not even by an `up`. A ServiceOrchestration whose rules would not see
+// the service's events is a warning naming the service. Real CLI, emulator process.
 import { DRIFT } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { failsAtPreview as fails } from "./preview-failure";
@@ -80,6 +81,26 @@ test("valid input still previews and deploys (the checks are not blanket refusal
   expect(await services()).toBe(1);
   // Its own address is no conflict on the next preview.
   project.must(["preview", "--expect-no-changes"]);
+  project.must(["destroy", "--yes"]);
+});
+
+test("an orchestration its service's events would bypass: the preview warns, naming the service; none when they go through it", async () => {
+  const orchestration = (active: string) =>
+    `new pd.ServiceOrchestration("routing", { service: svc.id, ${active} sets: [{ id: "start", rules: [{ label: "all", actions: { annotate: "seen" } }] }] });`;
+  const bypass = /the orchestration of .* is not active: events bypass it/;
+  // `active` left out: a new service's orchestration is active, so its rules see the events.
+  project.setProgram(program("", orchestration("")));
+  const up = project.must(["up", "--yes"]);
+  expect(up.stdout + up.stderr).not.toMatch(bypass);
+  const id = project.resources().find((r) => r.type.endsWith("pagerduty:Service"))!.id!;
+  project.setProgram(program("", orchestration("active: false,")));
+  const off = project.must(["preview"]);
+  expect(off.stdout + off.stderr).toMatch(
+    new RegExp(`ServiceOrchestration: the orchestration of service "Checks" \\(${id}\\) is not active: events bypass it \\(active: false\\); set active: true`),
+  );
+  project.setProgram(program("", orchestration("active: true,")));
+  const on = project.must(["preview"]);
+  expect(on.stdout + on.stderr).not.toMatch(bypass);
   project.must(["destroy", "--yes"]);
 });
 

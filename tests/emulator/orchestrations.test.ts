@@ -1,9 +1,10 @@
 // Service event orchestrations (issue 36): every service has one; PUT replaces it whole and gives
-// rules without an id one; /active; the rules conversion writes into it; lag, persistence, reset.
+// rules without an id one; /active (true from the start, as event rules are gone; false makes events
+// bypass it, issue 54); the rules conversion writes into it; lag, persistence, reset.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { admin, appToken, bearer, type Client, client, createService, type Emu, start, startWithClient } from "./helpers";
+import { admin, appToken, bearer, type Client, client, createService, type Emu, sendEvent, serviceWithKey, start, startWithClient, trigger } from "./helpers";
 
 let e: Emu;
 let api: Client;
@@ -19,11 +20,40 @@ const rule = (extra: Record<string, unknown> = {}) => ({
 });
 const body = (sets: unknown[], catchAll: unknown = { actions: {} }) => ({ orchestration_path: { sets, catch_all: catchAll } });
 
-test("a new service's orchestration: a start set with no rules, an empty catch_all, not active", async () => {
+test("a new service's orchestration: a start set with no rules, an empty catch_all, active (event rules are gone)", async () => {
   const sid = await createService(e, api);
   const o = (await api.get(path(sid))).json.orchestration_path;
   expect(o).toMatchObject({ type: "service", parent: { id: sid, type: "service_reference" }, sets: [{ id: "start", rules: [] }], catch_all: { actions: {} } });
-  expect((await api.get(`${path(sid)}/active`)).json).toEqual({ active: false });
+  expect((await api.get(`${path(sid)}/active`)).json).toEqual({ active: true });
+});
+
+describe("which events an orchestration sees (emulator/README.md)", () => {
+  const annotated = [{ id: "start", rules: [{ label: "all", conditions: [], actions: { annotate: "seen by the rules" } }] }];
+  const traceOf = async (sid: string) => (await admin(e, "GET", `/events?service_id=${sid}&limit=1`)).json.events[0];
+  const notesOf = async (sid: string) => {
+    const [incident] = (await api.get(`/incidents?service_ids[]=${sid}`)).json.incidents;
+    return (await api.get(`/incidents/${incident.id}/notes`)).json.notes.map((n: { content: string }) => n.content);
+  };
+
+  test("a new service's events go through the rules written to it, with no PUT of /active", async () => {
+    const { id, key } = await serviceWithKey(e, api);
+    expect((await api.put(path(id), body(annotated))).status).toBe(200);
+    expect((await sendEvent(e, trigger(key))).status).toBe(202);
+    expect(await traceOf(id)).toMatchObject({ orchestration: { version: 1 }, outcome: { kind: "incident_opened" } });
+    expect(await notesOf(id)).toEqual(["seen by the rules"]);
+  });
+
+  test("active: false makes them bypass it: the trace has no orchestration, the incident no note; true again routes them", async () => {
+    const { id, key } = await serviceWithKey(e, api);
+    await api.put(path(id), body(annotated));
+    expect((await api.put(`${path(id)}/active`, { active: false })).json).toEqual({ active: false });
+    await sendEvent(e, trigger(key, { dedup_key: "first" }));
+    expect(await traceOf(id)).toMatchObject({ orchestration: null, sets: [], actions: [], outcome: { kind: "incident_opened" } });
+    expect(await notesOf(id)).toEqual([]);
+    await api.put(`${path(id)}/active`, { active: true });
+    await sendEvent(e, trigger(key, { dedup_key: "second" }));
+    expect(await traceOf(id)).toMatchObject({ orchestration: { version: 1 } });
+  });
 });
 
 test("PUT replaces it whole, keeps the ids sent and gives the others 8-hex ids", async () => {
@@ -111,6 +141,8 @@ test("a wrong body is a 400 naming each field by its path; nothing changes", asy
 
 test("/active: GET and PUT {active}; a wrong body is a 400", async () => {
   const sid = await createService(e, api);
+  expect((await api.put(`${path(sid)}/active`, { active: false })).json).toEqual({ active: false });
+  expect((await api.get(`${path(sid)}/active`)).json).toEqual({ active: false });
   expect((await api.put(`${path(sid)}/active`, { active: true })).json).toEqual({ active: true });
   expect((await api.get(`${path(sid)}/active`)).json).toEqual({ active: true });
   const bad = await api.put(`${path(sid)}/active`, { active: "yes" });
@@ -153,6 +185,8 @@ test("converting event rules writes them, one to one and in order, into the star
     disabled: true,
   };
   for (const r of [first, second]) expect((await api.post(`/services/${sid}/rules`, { rule: r })).status).toBe(201);
+  // Switched off by hand first, so the conversion is seen to switch it on.
+  await api.put(`${path(sid)}/active`, { active: false });
   await api.post(`/services/${sid}/rules/convert`);
   const o = (await api.get(path(sid))).json.orchestration_path;
   const rules = o.sets[0].rules;

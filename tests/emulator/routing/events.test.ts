@@ -31,6 +31,8 @@ async function routed(sets: Json[], catchAll: Json = {}, serviceExtra: Json = {}
 
 test("without an active orchestration an event opens an incident as before, with its alert readable through the REST API", async () => {
   const { id, key } = await serviceWithKey(e, api);
+  // A new service's orchestration is active (event rules are gone): switched off, events bypass it.
+  expect((await api.put(`/event_orchestrations/services/${id}/active`, { active: false })).status).toBe(200);
   const res = await sendEvent(
     e,
     trigger(key, { dedup_key: "plain-1" }, { custom_details: { disk: "/var" }, component: "postgres", group: "prod", class: "disk" }),

@@ -1,7 +1,8 @@
 // ServiceOrchestration against the emulator, driven as the engine drives it: what its lifecycle row
-// does not show. An update keeps the ids the API gave the rules; a service moves from event rules to
-// an orchestration through the conversion (docs/orchestrations.md), and the rules and the conversion
-// then leave the program while the orchestration stays.
+// does not show. An update keeps the ids the API gave the rules; a preview names the service whose
+// events would bypass the orchestration; a service moves from event rules to an orchestration through
+// the conversion (docs/orchestrations.md), and the rules and the conversion then leave the program
+// while the orchestration stays.
 import type { Deployed } from "../lifecycle/engine";
 import { envOf, expectStatus } from "../lifecycle/env";
 import { useStage } from "../lifecycle/stage";
@@ -41,6 +42,36 @@ test("a changed label is an in-place update that keeps the rule ids the API gave
   expect((await engine.plan((await engine.refresh(updated))!, declared("critical events to triage"))).diff).toMatchObject({ changes: false });
 });
 
+test("a preview names the service whose events would bypass the orchestration, and stays quiet once they go through it", async () => {
+  const { engine } = stage();
+  const service = await envOf(stage(), "bypass").service();
+  const { name } = (await expectStatus(stage().api.get(`/services/${service}`), 200, "GET service")).service;
+  const declared = (active?: boolean) => ({
+    service,
+    ...(active === undefined ? {} : { active }),
+    sets: [{ id: "start", rules: [{ label: "all", actions: { annotate: "seen" } }] }],
+  });
+  const bypassWarnings = () =>
+    stage().warnings.filter((w) => w.includes(`the orchestration of service "${name}" (${service}) is not active: events bypass it`));
+  // A new service's orchestration is active: declared without `active`, nothing to warn of.
+  const made = await engine.create("ServiceOrchestration", "bypass", declared());
+  expect(made.outs.active).toBe(true);
+  expect(bypassWarnings()).toEqual([]);
+  // Switched off in the program: the plan warns, and the write makes it so.
+  const off = await engine.update(made, await engine.plan(made, declared(false)));
+  expect(await active(service)).toBe(false);
+  expect(bypassWarnings()).toEqual([expect.stringMatching(/\(active: false\); set active: true$/)]);
+  // Then left out of the program: the live /active is read, and still off.
+  await engine.plan(off, declared());
+  expect(bypassWarnings()).toHaveLength(2);
+  expect(bypassWarnings()[1]).toMatch(/\(active is unset, and the orchestration is not active today\); set active: true$/);
+  // Switched on again: no more warnings.
+  const on = await engine.update(off, await engine.plan(off, declared(true)));
+  await engine.plan(on, declared());
+  expect(bypassWarnings()).toHaveLength(2);
+  expect(await active(service)).toBe(true);
+});
+
 describe("from event rules to an orchestration", () => {
   /** What the conversion makes of the two rules below (emulator/README.md, "What the rules conversion makes"). */
   const CONVERTED = [
@@ -61,7 +92,9 @@ describe("from event rules to an orchestration", () => {
       await engine.create("ServiceEventRule", "db", { service: legacy, position: 0, conditions: db, actions: { severity: { value: "critical" } } }),
       await engine.create("ServiceEventRule", "web", { service: legacy, position: 1, conditions: web, actions: { suppress: { value: true } } }),
     ];
-    expect(await active(legacy)).toBe(false);
+    // Its orchestration is active already (event rules are gone): switched off by hand, so the conversion is seen to switch it on.
+    expect(await active(legacy)).toBe(true);
+    await expectStatus(stage().api.put(`/event_orchestrations/services/${legacy}/active`, { active: false }), 200, "PUT active");
     // The order `dependsOn` gives: the rules, then the conversion, then the orchestration.
     conversion = await engine.create("ServiceEventRulesConversion", "convert", { service: legacy });
     const declared = { service: legacy, active: true, sets: [{ id: "start", rules: CONVERTED }] };

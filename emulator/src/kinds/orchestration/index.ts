@@ -1,6 +1,6 @@
 // The event orchestration kind: `GET/PUT /event_orchestrations/services/{id}` (a service's whole
-// orchestration; PUT replaces it) and `GET/PUT .../active` (whether events go through it or through
-// the service's event rules). Scopes as the description's x-pd-requires-scope: services.read/write.
+// orchestration; PUT replaces it) and `GET/PUT .../active` (whether events go through it: true
+// unless set to false, as event rules are gone; false makes them bypass it). Scopes as the description's x-pd-requires-scope: services.read/write.
 // Every service has one, kept on its record (ServiceRecord.orchestration), so it goes with it.
 import type { FastifyInstance } from "fastify";
 import { audit } from "../audit-record/model";

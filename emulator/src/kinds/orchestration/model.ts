@@ -1,5 +1,7 @@
 // A service's event orchestration (`/event_orchestrations/services/{id}`): every service has one,
-// at first a "start" set with no rules and an empty catch_all. A PUT replaces it whole. Rule ids
+// at first a "start" set with no rules and an empty catch_all, and active: event rules reached their
+// end of life on 2025-01-31, so a service's events go through its orchestration unless `/active` is
+// set to false (emulator/README.md, "Which events an orchestration sees"). A PUT replaces it whole. Rule ids
 // sent are kept (PagerDuty's Terraform provider sends back the ids it read, by position); a rule
 // without one gets a new 8-hex id, the form of the description's examples. Conditions, paths and
 // regexes are checked as PagerDuty checks them (routing/checks.ts).
@@ -13,7 +15,7 @@ const SEVERITIES = ["info", "warning", "error", "critical"] as const;
 const TRIGGER_TYPES = ["alert_triggered", "alert_suppressed", "alert_suspended"] as const;
 
 export function emptyOrchestration(at: string): OrchestrationRecord {
-  return { sets: [{ id: "start", rules: [] }], catch_all: { actions: {} }, active: false, created_at: at, updated_at: at, version: 0 };
+  return { sets: [{ id: "start", rules: [] }], catch_all: { actions: {} }, active: true, created_at: at, updated_at: at, version: 0 };
 }
 
 /** The service's orchestration, made on first use (data files written before it existed have none). */

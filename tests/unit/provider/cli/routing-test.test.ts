@@ -10,6 +10,7 @@ import { runCommand, type Terminal } from "../../../../provider/cli/main";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
 import type { Trace } from "../../../../provider/cli/routing-emulator";
 import { EXIT, routingTestCommand } from "../../../../provider/cli/routing-test";
+import { useMockAgent } from "../../support/http-mock";
 
 // The command reads the parts of the emulator's traces it declares: the emulator's type must fit them.
 const _fits = (t: EmulatorTrace): Trace => t;
@@ -302,6 +303,23 @@ describe("the cases cannot run: exit 3, saying why, nothing sent", () => {
     expect((await events()).length).toBe(before);
   });
 
+  test("a service whose orchestration is not active: one line naming it and one of what to do, before any case or reset", async () => {
+    await call("PUT", `/event_orchestrations/services/${serviceId}/active`, { active: false });
+    try {
+      const before = await events();
+      const r = await run(["--cases", "CASES", "--emulator", readyLine]);
+      expect(r.code).toBe(EXIT.notRun);
+      expect(r.out).toBe("");
+      expect(r.said).toBe(
+        `pagerduty-routing-test: the orchestration of service "Platform" (${serviceId}) is not active: events bypass it\n` +
+          "set active: true on its ServiceOrchestration",
+      );
+      expect(await events()).toEqual(before);
+    } finally {
+      await call("PUT", `/event_orchestrations/services/${serviceId}/active`, { active: true });
+    }
+  });
+
   test("the emulator's admin token missing, or refused", async () => {
     const none = await run(["--cases", "CASES", "--url", emu.url]);
     expect(none.code).toBe(EXIT.notRun);
@@ -363,4 +381,67 @@ test("an emulator over HTTPS (--tls): the ready line's CA is trusted for this co
   } finally {
     await tls.close();
   }
+});
+
+describe("before the cases: the services they reach, by dry runs (MockAgent as the emulator)", () => {
+  const agent = useMockAgent();
+  const URL = "http://127.0.0.1:7777";
+  const probe = (id: string, name: string, orchestration: { version: number } | null, kind = "incident_opened") => ({
+    id: `dry-${id}`,
+    service: { id, name },
+    orchestration,
+    cache_variables: [],
+    sets: [],
+    actions: [],
+    result: {},
+    outcome: { kind, message: "", incident: null, alert: null },
+    problems: [],
+  });
+  /** Two integrations: the dry run of each answers with its service. */
+  async function runAgainst(platform: unknown, batch: unknown) {
+    const pool = agent().get(URL);
+    pool.intercept({ method: "GET", path: "/_emulator/clock" }).reply(200, { now: "2026-01-05T10:00:00.000Z" });
+    const sent: string[] = [];
+    for (const [k, trace] of [
+      ["k-platform", platform],
+      ["k-batch", batch],
+    ] as const)
+      pool.intercept({ method: "POST", path: "/_emulator/events/dry-run", body: (b) => JSON.parse(b).routing_key === k }).reply(200, () => {
+        sent.push(k);
+        return trace;
+      });
+    const cases =
+      "cases:\n  - { name: one, integration: platform, event: { summary: s, source: h, severity: info }, expect: { outcome: incident } }\n  - { name: two, integration: batch, event: { summary: s, source: h, severity: info }, expect: { outcome: incident } }\n";
+    const file = path.join(dir, `probe-${Math.random().toString(36).slice(2)}.yaml`);
+    fs.writeFileSync(file, cases);
+    const said: string[] = [];
+    const out: string[] = [];
+    const command = routingTestCommand({
+      pulumi: () => JSON.stringify({ platform: "k-platform", batch: "k-batch" }),
+      env: { PAGERDUTY_EMULATOR_ADMIN_TOKEN: "t0ken" },
+      dispatcher: agent(),
+    });
+    const code = await runCommand(command, ["--cases", file, "--url", URL], { out: (t) => void out.push(t), say: (l) => void said.push(l) });
+    return { code, said: said.join("\n"), out: out.join(""), sent };
+  }
+
+  test("each not active is named (a disabled service, whose events are ignored, is not); nothing is reset or sent", async () => {
+    const r = await runAgainst(probe("PPLAT01", 'Platform "core"', null), probe("PBATCH1", "Batch", null, "ignored"));
+    expect(r.code).toBe(EXIT.notRun);
+    expect(r.out).toBe("");
+    expect(r.said).toBe(
+      'pagerduty-routing-test: the orchestration of service "Platform \\"core\\"" (PPLAT01) is not active: events bypass it\n' +
+        "set active: true on its ServiceOrchestration",
+    );
+    expect(r.sent).toEqual(["k-platform", "k-batch"]);
+  });
+
+  test("two services not active: a line each, then what to do with both", async () => {
+    const r = await runAgainst(probe("PPLAT01", "Platform", null), probe("PBATCH1", "Batch", null));
+    expect(r.said.split("\n")).toEqual([
+      'pagerduty-routing-test: the orchestration of service "Platform" (PPLAT01) is not active: events bypass it',
+      'the orchestration of service "Batch" (PBATCH1) is not active: events bypass it',
+      "set active: true on their ServiceOrchestrations",
+    ]);
+  });
 });

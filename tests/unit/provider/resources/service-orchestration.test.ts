@@ -1,6 +1,6 @@
 import { UNKNOWN } from "../../../../provider/kernel/check";
 import { compact, resource, sameSets, unknownPaths, withLiveIds } from "../../../../provider/resources/service-orchestration";
-import { reply, replyGone, useApi } from "../../support/resource-api";
+import { notFound, reply, replyGone, useApi } from "../../support/resource-api";
 
 const api = useApi();
 const provider = api.provider(resource);
@@ -134,6 +134,52 @@ describe("preview warns of conditions that read what no event has (PagerDuty acc
     ];
     await expect(resource.verify!(api.ctx(), { service: "PSVC", sets: sets as never }, {})).resolves.toEqual([]);
     expect(api.warnings).toEqual([expect.stringMatching(/^ServiceOrchestration rule "routed" \(set "start"\), conditions\[0\]: event\.sumary /)]);
+  });
+});
+
+describe("preview warns, naming the service, when its events would bypass the orchestration (issue 54)", () => {
+  const verify = (extra: Record<string, unknown>, service: unknown = "PSVC") => resource.verify!(api.ctx(), { ...news(extra), service } as never, {});
+  const SERVICE = "/services/PSVC";
+  const bypass = (who: string, cause: string) =>
+    `ServiceOrchestration: the orchestration of ${who} is not active: events bypass it (${cause}); set active: true`;
+
+  test("active: false declared: the service by name and id; it never fails the preview", async () => {
+    reply(api, "GET", SERVICE, { service: { id: "PSVC", name: "Platform" } });
+    await expect(verify({ active: false })).resolves.toEqual([]);
+    expect(api.warnings).toEqual([bypass('service "Platform" (PSVC)', "active: false")]);
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${SERVICE}`]);
+  });
+
+  test("active unset while the service's orchestration is not active today: warned; its name unreadable, its id", async () => {
+    reply(api, "GET", ACTIVE, { active: false });
+    reply(api, "GET", SERVICE, notFound, 404);
+    await verify({});
+    expect(api.warnings).toEqual([bypass("service PSVC", "active is unset, and the orchestration is not active today")]);
+  });
+
+  test("events go through the rules: active: true declared (nothing read), or unset and active today, or the switch gone (410)", async () => {
+    await verify({ active: true });
+    expect(api.calls).toEqual([]);
+    reply(api, "GET", ACTIVE, { active: true });
+    await verify({});
+    reply(api, "GET", ACTIVE, { error: { message: "Gone" } }, 410);
+    await verify({});
+    expect(api.calls.map((c) => c.path)).toEqual([ACTIVE, ACTIVE]);
+    expect(api.warnings).toEqual([]);
+  });
+
+  test("a service the program creates: its orchestration starts active, so only active: false warns, without a name to read", async () => {
+    await verify({}, UNKNOWN);
+    expect(api.warnings).toEqual([]);
+    await verify({ active: false }, UNKNOWN);
+    expect(api.warnings).toEqual([bypass("a service not created yet", "active: false")]);
+    expect(api.calls).toEqual([]);
+  });
+
+  test("read: a 410 from /active (PagerDuty retired the switch) is active", async () => {
+    reply(api, "GET", PATH, orchestration([]));
+    reply(api, "GET", ACTIVE, { error: { message: "Gone" } }, 410);
+    await expect(provider.read!("PSVC", { service: "PSVC" })).resolves.toMatchObject({ props: { active: true } });
   });
 });
 
