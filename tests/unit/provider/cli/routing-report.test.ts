@@ -1,7 +1,7 @@
 // provider/cli/routing-report.ts: a failing case's trace as a reader needs it: the rules by label,
 // the actions with the rule (or catch-all) that applied them, cache variables, problems, outcome.
 import type { Trace } from "../../../../provider/cli/routing-emulator";
-import { failureText, report } from "../../../../provider/cli/routing-report";
+import { cut, failureText, report } from "../../../../provider/cli/routing-report";
 
 const trace: Trace = {
   id: "e1",
@@ -97,4 +97,26 @@ test("an event of a service whose orchestration is not active says so; a run's r
   const out = report([{ name: "plain", verdicts: [{ field: "outcome", expected: "suppressed", got: "incident_opened", ok: false }], trace: inactive }]);
   expect(out).toContain('  trace e1: service "Platform" (PSVC)\n    the service\'s orchestration is not active: no rule ran\n    actions: none\n');
   expect(out.endsWith("\n0 of 1 case passed\n")).toBe(true);
+});
+
+test("the table cuts a long value and says by how much; a differing field's cut values say they follow whole below, where they do", () => {
+  const note = "Database runbook: https://runbooks.example.com/database";
+  expect(cut("x".repeat(50))).toBe("x".repeat(50));
+  expect(cut("x".repeat(51))).toBe(`${"x".repeat(45)}…(+6)`);
+  expect(cut("x".repeat(200))).toBe(`${"x".repeat(43)}…(+157)`);
+  for (const n of [51, 60, 99, 100, 101, 1000, 12345]) {
+    const cell = cut("y".repeat(n));
+    const kept = cell.indexOf("…");
+    expect(cell.length).toBe(50);
+    expect(kept + Number(/\(\+(\d+)\)$/.exec(cell)![1])).toBe(n);
+  }
+  const verdicts = [
+    { field: "annotations" as const, expected: JSON.stringify([note]), got: JSON.stringify([note]), ok: true },
+    { field: "annotations" as const, expected: JSON.stringify([note]), got: JSON.stringify([`${note}/v2`]), ok: false },
+  ];
+  const out = report([{ name: "db pages", verdicts, trace: { ...trace, sets: [], actions: [], cache_variables: [], problems: [] } }]);
+  const [, passing, failing] = out.split("\n");
+  expect(passing).toMatch(/^1 +db pages +annotations=\["Database runbook: https:\/\/runb…\(\+27\) +\["Database runbook: https:\/\/runbooks\.example…\(\+15\) +FAIL$/);
+  expect(failing).toMatch(/^ +annotations=\["Database runbook:…\(\+40, whole below\) +! \["Database runbook: https:\/\/r…\(\+33, whole below\)$/);
+  expect(out).toContain(`  annotations: expected ${JSON.stringify([note])}, got ${JSON.stringify([`${note}/v2`])}`);
 });
