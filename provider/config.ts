@@ -144,7 +144,9 @@ function namedAccount(name: string, entry: Record<string, unknown>, namespace: N
     value: (s) => {
       const v = entry[s];
       if (Array.isArray(v)) return nonEmpty(refuseEmpty(v.join(" "), `${accountsKey(namespace)}.${name}.${s}`, s));
-      return typeof v === "number" || typeof v === "boolean" ? String(v) : nonEmpty(refuseEmpty(v as string | undefined, `${accountsKey(namespace)}.${name}.${s}`, s));
+      return typeof v === "number" || typeof v === "boolean"
+        ? String(v)
+        : nonEmpty(refuseEmpty(v as string | undefined, `${accountsKey(namespace)}.${name}.${s}`, s));
     },
     key: (s) => `${accountsKey(namespace)}.${name}.${s}`,
     describe: (s) => describeSetting(s, name, namespace),

@@ -35,7 +35,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-/** The installed package's bin in the project, as `npx pagerduty-routing-test ...` runs it. */
+/** The installed package's bin in the project, as `npx --no-install pagerduty-routing-test ...` runs it. */
 function routingTest(junit: string) {
   const bin = path.join(project.dir, "node_modules/.bin/pagerduty-routing-test");
   const r = spawnSync(bin, ["--cases", "cases.yaml", "--emulator", "emulator.json", "--junit", junit], {

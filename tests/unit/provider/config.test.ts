@@ -108,7 +108,14 @@ describe("resolveSettings", () => {
   });
 
   it("refuses a stack setting set to an empty or blank string, naming it, where the default would otherwise hide it; an empty environment variable stays unset", () => {
-    for (const key of ["pagerduty:apiUrl", "pagerduty:authUrl", "pagerduty:subdomain", "pagerduty:scopes", "pagerduty:clientSecret", "pagerduty:maxConcurrency"]) {
+    for (const key of [
+      "pagerduty:apiUrl",
+      "pagerduty:authUrl",
+      "pagerduty:subdomain",
+      "pagerduty:scopes",
+      "pagerduty:clientSecret",
+      "pagerduty:maxConcurrency",
+    ]) {
       for (const empty of ["", "  "]) {
         const err = configError(() => resolveSettings(fromMap({ ...creds, [key]: empty }), {}));
         expect(err).toBeInstanceOf(ConfigError);
@@ -121,8 +128,15 @@ describe("resolveSettings", () => {
     expect(configError(() => resolveDriftAllFields(fromMap({ "pagerduty:driftAllFields": "" }), {})).message).toMatch(/^"pagerduty:driftAllFields" is empty/);
     // A named account's entry, and the package's namespace.
     const accounts = JSON.stringify({ eu: { clientId: "c", clientSecret: "s", subdomain: "acme", authUrl: " " } });
-    expect(configError(() => resolveSettings(fromMap({ "pagerduty:accounts": accounts }), {}, "eu")).message).toMatch(/^"pagerduty:accounts\.eu\.authUrl" is empty/);
-    const pkg = { "pagerduty-dynamic:clientId": "c", "pagerduty-dynamic:clientSecret": "s", "pagerduty-dynamic:subdomain": "acme", "pagerduty-dynamic:apiUrl": "" };
+    expect(configError(() => resolveSettings(fromMap({ "pagerduty:accounts": accounts }), {}, "eu")).message).toMatch(
+      /^"pagerduty:accounts\.eu\.authUrl" is empty/,
+    );
+    const pkg = {
+      "pagerduty-dynamic:clientId": "c",
+      "pagerduty-dynamic:clientSecret": "s",
+      "pagerduty-dynamic:subdomain": "acme",
+      "pagerduty-dynamic:apiUrl": "",
+    };
     expect(configError(() => resolveSettings(fromMap(pkg), {}, DEFAULT_ACCOUNT, "pagerduty-dynamic")).message).toMatch(/^"pagerduty-dynamic:apiUrl" is empty/);
     // CI gives an unset variable as "": the environment's empty values are unset, as before.
     expect(resolveSettings(fromMap(creds), { PAGERDUTY_API_URL: "", PAGERDUTY_SCOPES: "" }).apiUrl).toBe("https://api.pagerduty.com");

@@ -73,11 +73,13 @@ cases:
   expect(message.split("\n")).toEqual([
     "cases.yaml has 6 mistakes; nothing was sent:",
     "  cases[0].event.severity (case 1, \"a\"): Invalid enum value. Expected 'critical' | 'error' | 'warning' | 'info', received 'fatal'",
-    expect.stringMatching(/^ {2}cases\[0\]\.expect\.outcome \(case 1, "a"\): Invalid enum value\. Expected 'incident' \| 'incident_opened' .* received 'paged'$/),
+    expect.stringMatching(
+      /^ {2}cases\[0\]\.expect\.outcome \(case 1, "a"\): Invalid enum value\. Expected 'incident' \| 'incident_opened' .* received 'paged'$/,
+    ),
     expect.stringMatching(/^ {2}cases\[1\]\.at \(case 2, "a"\): "next Tuesday" is neither/),
     "  cases[1].event (case 2, \"a\"): Unrecognized key(s) in object: 'summmary'",
     '  cases[1].event.dedup_key (case 2, "a"): is required when event_action is "acknowledge"',
-    "  cases[1].expect (case 2, \"a\"): names nothing to check (outcome, severity, urgency, ...)",
+    '  cases[1].expect (case 2, "a"): names nothing to check (outcome, severity, urgency, ...)',
   ]);
   expect(
     refusal(`
@@ -87,14 +89,14 @@ cases:
 `).split("\n"),
   ).toEqual([
     "cases.yaml has 2 mistakes; nothing was sent:",
-    "  cases[0].integration (case 1, \"a\"): is required (or give a top-level integration for every case)",
+    '  cases[0].integration (case 1, "a"): is required (or give a top-level integration for every case)',
     '  cases[1].name (case 2, "a"): "a" names an earlier case too',
   ]);
 });
 
 test("a trigger without what the Events API requires, another event without a dedup key, an empty file, not YAML", () => {
   expect(refusal("cases:\n  - { name: t, integration: e, event: { summary: s }, expect: { outcome: incident } }")).toContain(
-    "  cases[0].event.source (case 1, \"t\"): is required for a trigger event (the Events API refuses one without it)\n  cases[0].event.severity (case 1, \"t\"): is required",
+    '  cases[0].event.source (case 1, "t"): is required for a trigger event (the Events API refuses one without it)\n  cases[0].event.severity (case 1, "t"): is required',
   );
   expect(refusal("cases:\n  - { name: r, integration: e, event: { event_action: resolve }, expect: { outcome: resolved } }")).toContain(
     'cases[0].event.dedup_key (case 1, "r"): is required when event_action is "resolve"',

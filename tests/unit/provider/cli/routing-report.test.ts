@@ -116,7 +116,9 @@ test("the table cuts a long value and says by how much; a differing field's cut 
   ];
   const out = report([{ name: "db pages", verdicts, trace: { ...trace, sets: [], actions: [], cache_variables: [], problems: [] } }]);
   const [, passing, failing] = out.split("\n");
-  expect(passing).toMatch(/^1 +db pages +annotations=\["Database runbook: https:\/\/runb…\(\+27\) +\["Database runbook: https:\/\/runbooks\.example…\(\+15\) +FAIL$/);
+  expect(passing).toMatch(
+    /^1 +db pages +annotations=\["Database runbook: https:\/\/runb…\(\+27\) +\["Database runbook: https:\/\/runbooks\.example…\(\+15\) +FAIL$/,
+  );
   expect(failing).toMatch(/^ +annotations=\["Database runbook:…\(\+40, whole below\) +! \["Database runbook: https:\/\/r…\(\+33, whole below\)$/);
   expect(out).toContain(`  annotations: expected ${JSON.stringify([note])}, got ${JSON.stringify([`${note}/v2`])}`);
 });
