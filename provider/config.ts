@@ -125,7 +125,9 @@ function topLevel(get: (key: string) => string | undefined, env: NodeJS.ProcessE
   return {
     value: (s) => {
       const [key, envName] = keys[s];
-      return nonEmpty(get(key)) ?? nonEmpty(env[envName]);
+      // An empty environment variable is unset (CI fills unset variables with ""); an empty stack
+      // setting was set on purpose and means nothing, so falling back to a default would hide it.
+      return nonEmpty(refuseEmpty(get(key), key, s)) ?? nonEmpty(env[envName]);
     },
     key: (s) => keys[s][0],
     describe: (s) => describeSetting(s, DEFAULT_ACCOUNT, namespace),
@@ -141,8 +143,10 @@ function namedAccount(name: string, entry: Record<string, unknown>, namespace: N
   return {
     value: (s) => {
       const v = entry[s];
-      if (Array.isArray(v)) return nonEmpty(v.join(" "));
-      return typeof v === "number" || typeof v === "boolean" ? String(v) : nonEmpty(v as string | undefined);
+      if (Array.isArray(v)) return nonEmpty(refuseEmpty(v.join(" "), `${accountsKey(namespace)}.${name}.${s}`, s));
+      return typeof v === "number" || typeof v === "boolean"
+        ? String(v)
+        : nonEmpty(refuseEmpty(v as string | undefined, `${accountsKey(namespace)}.${name}.${s}`, s));
     },
     key: (s) => `${accountsKey(namespace)}.${name}.${s}`,
     describe: (s) => describeSetting(s, name, namespace),
@@ -302,7 +306,7 @@ export function resolveDriftAllFields(
   namespace: Namespace = NAMESPACE,
 ): boolean {
   const [key, envName] = configKeys(namespace).driftAllFields;
-  const raw = (nonEmpty(get(key)) ?? nonEmpty(env[envName]))?.toLowerCase();
+  const raw = (nonEmpty(refuseEmpty(get(key), key, "driftAllFields")) ?? nonEmpty(env[envName]))?.toLowerCase();
   if (raw === undefined || raw === "false") return false;
   if (raw === "true") return true;
   throw new ConfigError(`${describeSetting("driftAllFields", DEFAULT_ACCOUNT, namespace)} must be "true" or "false"; got ${JSON.stringify(raw)}`);
@@ -387,6 +391,17 @@ function seconds({ value, describe }: SettingSource, s: Setting, fallbackMs: num
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A stack setting given as "" (or blanks): refused, naming its key. `pulumi config set
+ * pagerduty:apiUrl ''` would otherwise leave the default in use, and the first request would blame
+ * the default host for what the setting did.
+ */
+function refuseEmpty(v: string | undefined, key: string, s: Setting): string | undefined {
+  if (v === undefined || v.trim()) return v;
+  const fallback = "default" in SETTINGS[s] ? `the default, ${SETTINGS[s].default}` : "none";
+  throw new ConfigError(`"${key}" is empty: give it a value, or remove it (pulumi config rm ${key}) to use ${fallback}`);
+}
 
 function nonEmpty(v: string | undefined): string | undefined {
   const t = v?.trim();

@@ -81,7 +81,7 @@ export const SETTINGS = {
     type: "string",
     secret: true,
     perAccount: true,
-    description: "User token mode: a refresh token from the authorization-code flow (`npx pagerduty-login`), with clientId and clientSecret.",
+    description: "User token mode: a refresh token from the authorization-code flow (`npx --no-install pagerduty-login`), with clientId and clientSecret.",
   },
   apiUrl: {
     env: "PAGERDUTY_API_URL",

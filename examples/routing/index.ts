@@ -1,7 +1,7 @@
 // Routing you can test before it pages anyone: one service whose event orchestration pages the
 // database team at high urgency for critical database alerts, suppresses noisy health checks,
 // lowers the urgency of events out of hours and annotates repeats from one host through a cache
-// variable. cases.yaml says what ten events should become; `npx pagerduty-routing-test` checks
+// variable. cases.yaml says what ten events should become; `npx --no-install pagerduty-routing-test` checks
 // them against the emulator the program was deployed to (docs/testing-routing.md).
 import * as pulumi from "@pulumi/pulumi";
 import * as pagerduty from "pulumi-pagerduty-dynamic";

@@ -450,7 +450,7 @@ export async function recover(opts: RecoverOptions, out: (line: string) => void,
       ...(failed.size ? [`${[...failed.keys()].join(", ")} could not be searched: fix the settings named above`] : []),
     ];
     out(
-      `Nothing was changed: ${todo.join("; ")}. Then run \`npx pagerduty-recover\` again` +
+      `Nothing was changed: ${todo.join("; ")}. Then run \`npx --no-install pagerduty-recover\` again` +
         (failed.size
           ? " (writing the state back would drop the pending creates left undecided, which the next `pulumi up` needs to adopt their objects)."
           : "."),

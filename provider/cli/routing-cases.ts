@@ -181,11 +181,22 @@ export function parseCaseFile(source: string, file: string): CaseFile {
   if (doc === undefined || doc === null) throw new CasesError(`${file} is empty: it lists no cases`);
   const parsed = caseFile.safeParse(doc);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${propertyPath(i.path) || "(the file)"}: ${i.message}`);
+    const problems = parsed.error.issues.map((i) => `  ${propertyPath(i.path) || "(the file)"}${caseLabel(doc, i.path)}: ${i.message}`);
     throw new CasesError(`${file} has ${problems.length === 1 ? "a mistake" : `${problems.length} mistakes`}; nothing was sent:\n${problems.join("\n")}`);
   }
   const cases = parsed.data.cases.map((c) => ({ ...c, integration: (c.integration ?? parsed.data.integration)! }));
   return { ...(parsed.data.recorded ? { recorded: parsed.data.recorded } : {}), cases };
+}
+
+/**
+ * Which case a mistake is in, as the table and the failures count them (from 1) and with its name:
+ * ` (case 3, "db pages")` after `cases[2]...`, whose index counts from 0 as the file's path does.
+ */
+function caseLabel(doc: unknown, path: readonly PropertyKey[]): string {
+  if (path[0] !== "cases" || typeof path[1] !== "number") return "";
+  const entry = (doc as { cases?: unknown[] }).cases?.[path[1]] as { name?: unknown } | undefined;
+  const name = typeof entry?.name === "string" && entry.name.trim() ? `, ${JSON.stringify(entry.name)}` : "";
+  return ` (case ${path[1] + 1}${name})`;
 }
 
 /** The cases of a file. */

@@ -18,17 +18,30 @@ export interface CaseResult {
 
 export const passed = (r: CaseResult) => r.verdicts.every((v) => v.ok);
 
-/** A table cell's longest line: a longer value is cut (the failure below the table shows it whole). */
+/** A table cell's longest line. */
 const CELL = 50;
-const cut = (text: string) => (text.length > CELL ? `${text.slice(0, CELL - 3)}...` : text);
+
+/**
+ * A cell of at most CELL characters. A longer value is cut and says by how much (`…(+37)`), so a
+ * reader never takes a cut value for the whole; a differing field's cut cell also says that its
+ * whole value follows, in the case's failure below the table.
+ */
+export function cut(text: string, failing = false): string {
+  if (text.length <= CELL) return text;
+  const marker = (n: number) => `…(+${n}${failing ? ", whole below" : ""})`;
+  let keep = CELL - marker(text.length).length;
+  // The count's digits shrink as the kept part grows: settle on the longest part that still fits.
+  while (keep + 1 + marker(text.length - keep - 1).length <= CELL) keep++;
+  return `${text.slice(0, keep)}${marker(text.length - keep)}`;
+}
 
 /** A case's rows: one line per expected field, what came beside it (a differing value marked "!"). */
 function caseRows(r: CaseResult, index: number): string[][] {
   return r.verdicts.map((v, line) => [
     line ? "" : String(index + 1),
     line ? "" : r.name,
-    cut(`${v.field}=${v.expected}`),
-    cut(`${v.ok ? "" : "! "}${v.got}`),
+    cut(`${v.field}=${v.expected}`, !v.ok),
+    cut(`${v.ok ? "" : "! "}${v.got}`, !v.ok),
     line ? "" : passed(r) ? "pass" : "FAIL",
   ]);
 }

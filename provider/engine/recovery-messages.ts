@@ -3,7 +3,7 @@
 import { messageOf } from "../errors";
 
 /** The command that recovers what the provider cannot prove on its own. */
-export const RECOVER_COMMAND = "npx pagerduty-recover";
+export const RECOVER_COMMAND = "npx --no-install pagerduty-recover";
 
 /** Why an object found by a search was adopted: the journal kept its id. */
 export const JOURNAL_KEPT_ID =

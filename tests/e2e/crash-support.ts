@@ -289,7 +289,7 @@ export async function clearFaults(emu: RunningEmulator): Promise<void> {
   await emu.admin("DELETE", "/_emulator/faults");
 }
 
-/** `npx pagerduty-recover` in the project, as docs/interruptions.md says. */
+/** `npx --no-install pagerduty-recover` in the project, as docs/interruptions.md says. */
 export function recover(project: PulumiProject, extra: string[] = []): { code: number; out: string } {
   return runWith(project, project.env, "npx", ["--no-install", "pagerduty-recover", ...extra]);
 }

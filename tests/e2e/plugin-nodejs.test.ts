@@ -2,7 +2,7 @@
 // docs/package-nodejs.md as written (the Node.js SDK generated from the plugin's schema with
 // pulumi-sdkgen --local, as `pulumi package add` generates it, and installed with npm; its program
 // previewed, deployed, refreshed clean and destroyed), and docs/package.md's move of a stack of the
-// dynamic providers to the package's types as written (`npx pagerduty-move`, the SDK, the program
+// dynamic providers to the package's types as written (`npx --no-install pagerduty-move`, the SDK, the program
 // changed as the page says): every object keeps its id, no request changes PagerDuty, and the
 // previews after it are clean, with --refresh too; the moved stack is then destroyed by the plugin.
 import * as fs from "node:fs";

@@ -1,5 +1,5 @@
 // The README's quick start, run as it stands: its one bash block, from an empty directory, with the
-// real npm, the real Pulumi CLI and the emulator it starts with `npx pagerduty-emulator`. The only
+// real npm, the real Pulumi CLI and the emulator it starts with `npx --no-install pagerduty-emulator`. The only
 // change: the two packages are not on the registry yet, so their packed tarballs are installed in
 // place of their names (as the README says to do until then). Then, in the same shell, the rest of
 // the quickstart's life: a clean preview and drift check, and destroy. (At a clone's root the same
@@ -119,7 +119,7 @@ services services-after.json
 
 test("the quick start's block is found and names what the README promises", () => {
   const commands = docBlock("README.md", "quickstart");
-  expect(commands).toContain("npx pagerduty-emulator");
+  expect(commands).toContain("npx --no-install pagerduty-emulator");
   expect(commands).toMatch(/\| pulumi config set --secret pagerduty:clientSecret/);
   expect(commands).not.toMatch(/config set --secret pagerduty:clientSecret \S/);
   for (const key of ["pagerduty:apiUrl", "pagerduty:authUrl", "escalationPolicyId", "NODE_EXTRA_CA_CERTS"]) expect(commands).toContain(key);

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RefreshTokenCache } from "../../../provider/auth/token-cache";
-import { describeSetting, resolveSettings, settingKey, settingSource } from "../../../provider/config";
+import { DEFAULT_ACCOUNT, describeSetting, resolveDriftAllFields, resolveSettings, settingKey, settingSource } from "../../../provider/config";
 import { ConfigError, InsecureUrlError } from "../../../provider/errors";
 
 const fromMap = (m: Record<string, string>) => (key: string) => m[key];
@@ -105,6 +105,41 @@ describe("resolveSettings", () => {
     const err = configError(() => resolveSettings(fromMap(config as Record<string, string>), {}));
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.message).toMatch(message);
+  });
+
+  it("refuses a stack setting set to an empty or blank string, naming it, where the default would otherwise hide it; an empty environment variable stays unset", () => {
+    for (const key of [
+      "pagerduty:apiUrl",
+      "pagerduty:authUrl",
+      "pagerduty:subdomain",
+      "pagerduty:scopes",
+      "pagerduty:clientSecret",
+      "pagerduty:maxConcurrency",
+    ]) {
+      for (const empty of ["", "  "]) {
+        const err = configError(() => resolveSettings(fromMap({ ...creds, [key]: empty }), {}));
+        expect(err).toBeInstanceOf(ConfigError);
+        expect(err.message).toMatch(new RegExp(`^"${key}" is empty: give it a value, or remove it \\(pulumi config rm ${key}\\)`));
+      }
+    }
+    expect(configError(() => resolveSettings(fromMap({ ...creds, "pagerduty:apiUrl": "" }), {})).message).toContain(
+      "to use the default, https://api.pagerduty.com",
+    );
+    expect(configError(() => resolveDriftAllFields(fromMap({ "pagerduty:driftAllFields": "" }), {})).message).toMatch(/^"pagerduty:driftAllFields" is empty/);
+    // A named account's entry, and the package's namespace.
+    const accounts = JSON.stringify({ eu: { clientId: "c", clientSecret: "s", subdomain: "acme", authUrl: " " } });
+    expect(configError(() => resolveSettings(fromMap({ "pagerduty:accounts": accounts }), {}, "eu")).message).toMatch(
+      /^"pagerduty:accounts\.eu\.authUrl" is empty/,
+    );
+    const pkg = {
+      "pagerduty-dynamic:clientId": "c",
+      "pagerduty-dynamic:clientSecret": "s",
+      "pagerduty-dynamic:subdomain": "acme",
+      "pagerduty-dynamic:apiUrl": "",
+    };
+    expect(configError(() => resolveSettings(fromMap(pkg), {}, DEFAULT_ACCOUNT, "pagerduty-dynamic")).message).toMatch(/^"pagerduty-dynamic:apiUrl" is empty/);
+    // CI gives an unset variable as "": the environment's empty values are unset, as before.
+    expect(resolveSettings(fromMap(creds), { PAGERDUTY_API_URL: "", PAGERDUTY_SCOPES: "" }).apiUrl).toBe("https://api.pagerduty.com");
   });
 
   it("never echoes a credential value in its errors", () => {

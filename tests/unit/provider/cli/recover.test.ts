@@ -299,7 +299,7 @@ describe("named accounts", () => {
     );
     // `pulumi stack import` would drop eu's pending creates, which its next `up` needs: no import.
     expect(r.out).toMatch(
-      /^Nothing was changed: account "eu" could not be searched: fix the settings named above\. Then run `npx pagerduty-recover` again \(writing the state back would drop/m,
+      /^Nothing was changed: account "eu" could not be searched: fix the settings named above\. Then run `npx --no-install pagerduty-recover` again \(writing the state back would drop/m,
     );
     expect(r.imported).toEqual([]);
     expect(r.calls.map((c) => c[0])).toEqual(["stack", "config"]);

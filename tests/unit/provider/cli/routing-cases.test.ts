@@ -72,12 +72,14 @@ cases:
 `);
   expect(message.split("\n")).toEqual([
     "cases.yaml has 6 mistakes; nothing was sent:",
-    "  cases[0].event.severity: Invalid enum value. Expected 'critical' | 'error' | 'warning' | 'info', received 'fatal'",
-    expect.stringMatching(/^ {2}cases\[0\]\.expect\.outcome: Invalid enum value\. Expected 'incident' \| 'incident_opened' .* received 'paged'$/),
-    expect.stringMatching(/^ {2}cases\[1\]\.at: "next Tuesday" is neither/),
-    "  cases[1].event: Unrecognized key(s) in object: 'summmary'",
-    '  cases[1].event.dedup_key: is required when event_action is "acknowledge"',
-    "  cases[1].expect: names nothing to check (outcome, severity, urgency, ...)",
+    "  cases[0].event.severity (case 1, \"a\"): Invalid enum value. Expected 'critical' | 'error' | 'warning' | 'info', received 'fatal'",
+    expect.stringMatching(
+      /^ {2}cases\[0\]\.expect\.outcome \(case 1, "a"\): Invalid enum value\. Expected 'incident' \| 'incident_opened' .* received 'paged'$/,
+    ),
+    expect.stringMatching(/^ {2}cases\[1\]\.at \(case 2, "a"\): "next Tuesday" is neither/),
+    "  cases[1].event (case 2, \"a\"): Unrecognized key(s) in object: 'summmary'",
+    '  cases[1].event.dedup_key (case 2, "a"): is required when event_action is "acknowledge"',
+    '  cases[1].expect (case 2, "a"): names nothing to check (outcome, severity, urgency, ...)',
   ]);
   expect(
     refusal(`
@@ -87,20 +89,36 @@ cases:
 `).split("\n"),
   ).toEqual([
     "cases.yaml has 2 mistakes; nothing was sent:",
-    "  cases[0].integration: is required (or give a top-level integration for every case)",
-    '  cases[1].name: "a" names an earlier case too',
+    '  cases[0].integration (case 1, "a"): is required (or give a top-level integration for every case)',
+    '  cases[1].name (case 2, "a"): "a" names an earlier case too',
   ]);
 });
 
 test("a trigger without what the Events API requires, another event without a dedup key, an empty file, not YAML", () => {
   expect(refusal("cases:\n  - { name: t, integration: e, event: { summary: s }, expect: { outcome: incident } }")).toContain(
-    "  cases[0].event.source: is required for a trigger event (the Events API refuses one without it)\n  cases[0].event.severity: is required",
+    '  cases[0].event.source (case 1, "t"): is required for a trigger event (the Events API refuses one without it)\n  cases[0].event.severity (case 1, "t"): is required',
   );
   expect(refusal("cases:\n  - { name: r, integration: e, event: { event_action: resolve }, expect: { outcome: resolved } }")).toContain(
-    'cases[0].event.dedup_key: is required when event_action is "resolve"',
+    'cases[0].event.dedup_key (case 1, "r"): is required when event_action is "resolve"',
   );
   expect(refusal("")).toBe("cases.yaml is empty: it lists no cases");
   expect(refusal("- a list")).toBe("cases.yaml has a mistake; nothing was sent:\n  (the file): Expected object, received array");
   expect(refusal("cases: []")).toContain("cases: must list at least one case");
   expect(refusal("cases: [ {")).toMatch(/^cases\.yaml is not valid YAML or JSON: .* \(line 2, column 1\)$/);
+});
+
+test("a mistake names its case as the table counts it (from 1) and by name, beside the file's path (from 0)", () => {
+  const message = refusal(`
+integration: events
+cases:
+  - { name: first, event: { summary: s, source: h, severity: info }, expect: { outcome: incident } }
+  - { name: second, event: { summary: s, source: h, severity: info }, expect: { outcome: incident } }
+  - { name: "db pages", event: { summary: s, source: h, severity: info }, expect: { urgency: urgent } }
+  - { event: { summary: s, source: h, severity: info }, expect: { outcome: incident } }
+`);
+  expect(message.split("\n")).toEqual([
+    "cases.yaml has 2 mistakes; nothing was sent:",
+    "  cases[2].expect.urgency (case 3, \"db pages\"): Invalid enum value. Expected 'high' | 'low', received 'urgent'",
+    "  cases[3].name (case 4): Required",
+  ]);
 });

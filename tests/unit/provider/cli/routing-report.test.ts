@@ -3,7 +3,7 @@
 // each condition with the values it read, rules and conditions numbered from 1 in the lines and in
 // the problems alike, and the emulator's own choices that decided the outcome.
 import type { Trace } from "../../../../provider/cli/routing-emulator";
-import { failureText, report } from "../../../../provider/cli/routing-report";
+import { cut, failureText, report } from "../../../../provider/cli/routing-report";
 
 const trace: Trace = {
   id: "e1",
@@ -181,4 +181,28 @@ test("a long value read is cut, marked, and a problem's condition is the line un
   expect(lines).toContain(
     "      set start, rule 1 \"Noisy health checks\", condition 2: event.custom_details.check matches 'healthz': event.custom_details.check does not exist (nil)",
   );
+});
+
+test("the table cuts a long value and says by how much; a differing field's cut values say they follow whole below, where they do", () => {
+  const note = "Database runbook: https://runbooks.example.com/database";
+  expect(cut("x".repeat(50))).toBe("x".repeat(50));
+  expect(cut("x".repeat(51))).toBe(`${"x".repeat(45)}…(+6)`);
+  expect(cut("x".repeat(200))).toBe(`${"x".repeat(43)}…(+157)`);
+  for (const n of [51, 60, 99, 100, 101, 1000, 12345]) {
+    const cell = cut("y".repeat(n));
+    const kept = cell.indexOf("…");
+    expect(cell.length).toBe(50);
+    expect(kept + Number(/\(\+(\d+)\)$/.exec(cell)![1])).toBe(n);
+  }
+  const verdicts = [
+    { field: "annotations" as const, expected: JSON.stringify([note]), got: JSON.stringify([note]), ok: true },
+    { field: "annotations" as const, expected: JSON.stringify([note]), got: JSON.stringify([`${note}/v2`]), ok: false },
+  ];
+  const out = report([{ name: "db pages", verdicts, trace: { ...trace, sets: [], actions: [], cache_variables: [], problems: [] } }]);
+  const [, passing, failing] = out.split("\n");
+  expect(passing).toMatch(
+    /^1 +db pages +annotations=\["Database runbook: https:\/\/runb…\(\+27\) +\["Database runbook: https:\/\/runbooks\.example…\(\+15\) +FAIL$/,
+  );
+  expect(failing).toMatch(/^ +annotations=\["Database runbook:…\(\+40, whole below\) +! \["Database runbook: https:\/\/r…\(\+33, whole below\)$/);
+  expect(out).toContain(`  annotations: expected ${JSON.stringify([note])}, got ${JSON.stringify([`${note}/v2`])}`);
 });

@@ -210,7 +210,7 @@ test("every case passes: a table of them, exit 0, a JUnit file without failures;
     ["", "priority=P1", "P1"],
     ["", "escalation_policy=Database team", "Database team"],
     // Cut to 50 characters in the table.
-    ["", 'annotations=["Database runbook: https://runbook...', '["Database runbook: https://runbooks.example.co...'],
+    ["", 'annotations=["Database runbook: https://runb…(+21)', '["Database runbook: https://runbooks.example.…(+8)'],
   ]);
   expect(r.out).toMatch(/^7 of 7 cases passed$/m);
   const xml = fs.readFileSync(junit, "utf8");
@@ -275,7 +275,7 @@ describe("the cases cannot run: exit 3, saying why, nothing sent", () => {
     [
       "an invalid case file names each field",
       CASES.replace("urgency: high\n      priority", "urgency: urgent\n      priority").replace("source: web-3, severity: error }", "severity: error }"),
-      /cases\[0\]\.expect\.urgency: Invalid enum value\. Expected 'high' \| 'low', received 'urgent'\n {2}cases\[1\]\.event\.source: is required for a trigger event/,
+      /cases\[0\]\.expect\.urgency \(case 1, "a critical database alert pages the DB team at high urgency"\): Invalid enum value\. Expected 'high' \| 'low', received 'urgent'\n {2}cases\[1\]\.event\.source \(case 2, "noisy health checks are suppressed"\): is required for a trigger event/,
     ],
     ["YAML that does not parse", "cases: [", /is not valid YAML or JSON: .* \(line 2, column 1\)/],
     [

@@ -241,7 +241,9 @@ describe("createOnce through Service.create", () => {
     });
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
-    expect(warnings).toEqual([expect.stringMatching(/without checking the stack's state .*no pulumi here.*run `npx pagerduty-recover` before `pulumi up`/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/without checking the stack's state .*no pulumi here.*run `npx --no-install pagerduty-recover` before `pulumi up`/),
+    ]);
   });
 
   test("an answered create the state never recorded: its id is adopted when the object still exists", async () => {
@@ -288,7 +290,9 @@ describe("createOnce through Service.create", () => {
     );
     answer("POST", "/services", { service: service("PNEW") }, 201);
     await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
-    expect(warnings).toEqual([expect.stringMatching(/cannot write the intent journal in .*run `npx pagerduty-recover` before the next `pulumi up`/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/cannot write the intent journal in .*run `npx --no-install pagerduty-recover` before the next `pulumi up`/),
+    ]);
   });
 
   test("without __origin (an older SDK) nothing is journaled", async () => {
@@ -310,7 +314,7 @@ describe("children", () => {
     answer("GET", "/services/PSVC/integrations/PI1", { integration: integration("PI1") });
     answer("GET", "/services/PSVC/integrations/PI2", { integration: integration("PI2") });
     await expect(integrations.create!(news)).rejects.toThrow(
-      /interrupted while creating it, and 2 objects that no resource of the stack holds match it \(PI1, PI2\).*npx pagerduty-recover/,
+      /interrupted while creating it, and 2 objects that no resource of the stack holds match it \(PI1, PI2\).*npx --no-install pagerduty-recover/,
     );
     expect(api.calls.some((c) => c.method === "POST" || c.method === "PUT")).toBe(false);
   });
