@@ -62,9 +62,9 @@ export function checkTimes(cases: readonly RoutingCase[], now: number): void {
   }
 }
 
-/** Moves the emulator's clock to a case's `at`. */
+/** Moves the emulator's clock to a case's `at` (only a wall-clock time needs to know the clock first). */
 async function moveClock(emu: Emulator, c: RoutingCase): Promise<void> {
-  if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, await emu.now()));
+  if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, c.at.kind === "instant" ? 0 : await emu.now()));
 }
 
 /** Runs the cases; resolves to the results, in order. */
