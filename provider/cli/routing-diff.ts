@@ -1,7 +1,8 @@
 // What a change of program does to a case file's events: each event's outcome on the base's run
 // and on the head's (outcomeOfTrace), compared field by field (changesBetween). An event whose
-// outcome changed is expected when the head's outcome is what its case expects (the author edited
-// the expectation in the same pull request; a recorded file expects what PagerDuty did), else not.
+// outcome changed is expected when its case names every changed field and the head's outcome is
+// what it expects (the author pinned the new value in the same pull request; a recorded file
+// expects what PagerDuty did); a change of a field the case leaves open is not expected.
 // The reports: text for the terminal, JUnit for CI, Markdown for a job summary.
 import { junitXml } from "./junit";
 import { changesBetween, type OutcomeChange, outcomeOfTrace } from "./routing-outcome";
@@ -16,7 +17,7 @@ export interface EventDiff {
   head: CaseResult;
   /** The outcome fields that differ (empty: the same outcome). */
   changes: OutcomeChange[];
-  /** Changed, and the head's outcome satisfies the case's `expect`. */
+  /** Changed, every changed field named by the case's `expect`, and the head's outcome satisfies it. */
   expected: boolean;
 }
 
@@ -24,8 +25,11 @@ export interface EventDiff {
 export function diffRuns(base: readonly CaseResult[], head: readonly CaseResult[]): EventDiff[] {
   if (base.length !== head.length) throw new Error(`the runs differ in length (${base.length} and ${head.length} events)`);
   return base.map((b, index) => {
-    const changes = changesBetween(outcomeOfTrace(b.trace), outcomeOfTrace(head[index].trace));
-    return { index, name: b.name, base: b, head: head[index], changes, expected: changes.length > 0 && passed(head[index]) };
+    const h = head[index];
+    const changes = changesBetween(outcomeOfTrace(b.trace), outcomeOfTrace(h.trace));
+    const named = new Set<string>(h.verdicts.map((v) => v.field));
+    const pinned = significant(changes).every((c) => named.has(c.field));
+    return { index, name: b.name, base: b, head: h, changes, expected: changes.length > 0 && pinned && passed(h) };
   });
 }
 
@@ -35,6 +39,16 @@ export const unexpected = (d: EventDiff): boolean => changed(d) && !d.expected;
 /** The fields only an incident has: an event that stops or starts opening one changes them all. */
 const INCIDENT_FIELDS = new Set(["urgency", "priority", "escalation_policy", "annotations"]);
 
+/**
+ * The changes that say something of their own: when an event stops or starts opening an incident,
+ * that change alone (the urgency, priority, ... of the incident it no longer opens are part of it).
+ */
+function significant(changes: readonly OutcomeChange[]): OutcomeChange[] {
+  const outcome = changes.find((c) => c.field === "outcome");
+  const incidentComesOrGoes = outcome !== undefined && (outcome.before === "incident" || outcome.after === "incident");
+  return changes.filter((c) => !(incidentComesOrGoes && INCIDENT_FIELDS.has(c.field)));
+}
+
 /** A change in the words of the summary: `suppressed → incident`, `urgency high → low`, `annotations changed`. */
 function kindOf(c: OutcomeChange): string {
   if (c.field === "outcome") return `${c.before} → ${c.after}`;
@@ -42,15 +56,8 @@ function kindOf(c: OutcomeChange): string {
   return `${c.field} ${c.before} → ${c.after}`;
 }
 
-/**
- * The kinds of change of one event: when it stops or starts opening an incident, that change alone
- * (urgency, priority, ... of the incident it no longer opens are part of it), else each field's.
- */
-export function kindsOf(d: EventDiff): string[] {
-  const outcome = d.changes.find((c) => c.field === "outcome");
-  const incidentComesOrGoes = outcome !== undefined && (outcome.before === "incident" || outcome.after === "incident");
-  return d.changes.filter((c) => !(incidentComesOrGoes && INCIDENT_FIELDS.has(c.field))).map(kindOf);
-}
+/** The kinds of change of one event, as the summary counts them. */
+export const kindsOf = (d: EventDiff): string[] => significant(d.changes).map(kindOf);
 
 /** How many events changed in each kind, most first (then by name). */
 export function countKinds(diffs: readonly EventDiff[]): [string, number][] {
@@ -80,7 +87,12 @@ export function changeText(d: EventDiff): string {
     `${d.expected ? "CHANGED (expected)" : "CHANGED"} ${d.index + 1}. ${d.name}`,
     ...d.changes.map((c) => `  ${c.field}: ${c.before} → ${c.after}`),
   ];
-  if (!d.expected) lines.push(...mismatches(d.head).map((m) => `  head against the case's expect: ${m}`));
+  if (!d.expected) {
+    const named = new Set<string>(d.head.verdicts.map((v) => v.field));
+    const open = significant(d.changes).filter((c) => !named.has(c.field));
+    if (open.length) lines.push(`  the case's expect does not name ${open.map((c) => c.field).join(", ")}: add the new value to accept the change`);
+    lines.push(...mismatches(d.head).map((m) => `  head against the case's expect: ${m}`));
+  }
   lines.push("  base:", indent(traceText(d.base.trace), "  "), "  head:", indent(traceText(d.head.trace), "  "));
   return lines.join("\n");
 }

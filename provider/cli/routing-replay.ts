@@ -39,8 +39,9 @@ backend and passphrase in a temporary directory, a copy of the project's files):
 project changes, nor its selected stack. The file's instants ("at") move by whole weeks to the
 emulator's clock on each run: weekdays, times of day and the gaps between events stay.
 
-A changed event is expected when the head's outcome is what its case expects (the pull request
-edited the expectation); any other change fails. Events whose outcome did not change pass.
+A changed event is expected when its case's "expect" names every changed field and the head's
+outcome satisfies it (the pull request pinned the new value); any other change fails. Events whose
+outcome did not change pass (whether they meet their "expect" is the plain routing test's job).
 
 Options:
   --cases FILE        the case file (docs/testing-routing.md says its format)

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { ADMIN_HEADER, defaultSeed, type RunningEmulator, startEmulator, type Trace as EmulatorTrace } from "../../../../emulator/src";
 import { runCommand, type Terminal } from "../../../../provider/cli/main";
 import type { Pulumi } from "../../../../provider/cli/pulumi-runner";
-import { changed, type EventDiff, unexpected } from "../../../../provider/cli/routing-diff";
+import { changed, type EventDiff } from "../../../../provider/cli/routing-diff";
 import { EXIT, type ReplayOptions, replay, routingReplayCommand } from "../../../../provider/cli/routing-replay";
 
 type Json = Record<string, any>;
