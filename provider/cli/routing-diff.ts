@@ -139,12 +139,10 @@ export function diffSummary(file: string, diffs: readonly EventDiff[]): string {
   const title = `### Routing replay of ${cell(file)}: ${countLine(diffs)}${bad ? "" : " ✓"}`;
   const kinds = countKinds(diffs);
   const table = kinds.length ? ["", "| change | events |", "|-|-|", ...kinds.map(([k, n]) => `| ${cell(k)} | ${n} |`)] : [];
-  const events = diffs
-    .filter(changed)
-    .map(
-      (d) =>
-        `\n<details${unexpected(d) ? " open" : ""}><summary>${d.index + 1}. ${cell(d.name)}: ${d.expected ? "expected" : "<b>not expected</b>"}</summary>\n\n${fenced(changeText(d))}\n\n</details>`,
-    );
+  const events = diffs.filter(changed).map((d) => {
+    const summary = `${d.index + 1}. ${cell(d.name)}: ${d.expected ? "expected" : "<b>not expected</b>"}`;
+    return `\n<details${unexpected(d) ? " open" : ""}><summary>${summary}</summary>\n\n${fenced(changeText(d))}\n\n</details>`;
+  });
   return `${[title, ...table, ...events].join("\n")}\n`;
 }
 
