@@ -93,7 +93,7 @@ export function changeText(d: EventDiff): string {
     if (open.length) lines.push(`  the case's expect does not name ${open.map((c) => c.field).join(", ")}: add the new value to accept the change`);
     lines.push(...mismatches(d.head).map((m) => `  head against the case's expect: ${m}`));
   }
-  lines.push("  base:", indent(traceText(d.base.trace), "  "), "  head:", indent(traceText(d.head.trace), "  "));
+  lines.push("  base:", indent(traceText(d.base.trace), "    "), "  head:", indent(traceText(d.head.trace), "    "));
   return lines.join("\n");
 }
 

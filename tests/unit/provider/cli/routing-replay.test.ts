@@ -122,6 +122,8 @@ const generated: Generated[] = Array.from({ length: 200 }, (_, i) => ({
 /** The changed rule's condition on each side, read as PCL's `matches part` does (a substring). */
 const suppressedBy = { base: (g: Generated) => g.summary.includes("health check"), head: (g: Generated) => g.summary.includes("healthcheck") };
 const outcome = (side: "base" | "head", g: Generated) => (suppressedBy[side](g) ? "suppressed" : "incident");
+/** A suppressed alert keeps the event's severity; an incident's production event is raised to critical by the second rule. */
+const severity = (side: "base" | "head", g: Generated) => (outcome(side, g) === "incident" && g.env === "prod" ? "critical" : g.severity);
 const CHANGED = generated.flatMap((g, i) => (outcome("base", g) !== outcome("head", g) ? [i] : []));
 
 /** The file; `expectHead(i)` says which events' expectations the pull request edited to the head's outcome. */
@@ -139,7 +141,7 @@ function caseFile(expectHead: (i: number) => boolean): string {
       name: `event ${i}: ${g.summary} (${g.severity}, ${g.env})`,
       at: new Date(g.at).toISOString(),
       event: { summary: g.summary, source: `web-${i % 7}`, severity: g.severity, dedup_key: `evt-${i}`, custom_details: { env: g.env } },
-      expect: { outcome: outcome(expectHead(i) ? "head" : "base", g) },
+      expect: { outcome: outcome(expectHead(i) ? "head" : "base", g), severity: severity(expectHead(i) ? "head" : "base", g) },
     })),
   });
 }
@@ -237,13 +239,17 @@ test("the command: each unexpected change with both traces, a count per kind, ex
   const named = [...out.matchAll(/^CHANGED( \(expected\))? (\d+)\. /gm)].map((m) => [Number(m[2]) - 1, m[1] !== undefined]);
   expect(named).toEqual(CHANGED.map((i) => [i, expectHead(i)]));
   const toIncident = CHANGED.filter((i) => outcome("base", generated[i]) === "suppressed").length;
-  expect(out).toContain(`\nchanges:\n  suppressed → incident: ${toIncident}\n  incident → suppressed: ${CHANGED.length - toIncident}\n`);
+  expect(out).toContain(`\n  suppressed → incident: ${toIncident}\n`);
+  expect(out).toContain(`\n  incident → suppressed: ${CHANGED.length - toIncident}\n`);
+  // A production event's severity changes with it: critical as an incident, its own when suppressed.
+  const raised = CHANGED.filter((i) => generated[i].env === "prod" && generated[i].severity !== "critical" && outcome("head", generated[i]) === "incident");
+  expect(out).toContain(`\n  severity warning → critical: ${raised.filter((i) => generated[i].severity === "warning").length}\n`);
   const bad = CHANGED.filter((i) => !expectHead(i)).length;
   expect(out).toMatch(new RegExp(`^${CHANGED.length} of 200 events changed \\(${CHANGED.length - bad} expected by the case file, ${bad} not\\)$`, "m"));
   // Both traces of a changed event: the rule that decided on each side.
   const first = out.slice(out.indexOf(`CHANGED ${CHANGED.find((i) => !expectHead(i))! + 1}. `));
-  expect(first).toMatch(/^ {2}base:\n {2}trace \w+: service "Platform"/m);
-  expect(first).toMatch(/^ {2}head:\n {2}trace \w+: service "Platform"/m);
+  expect(first).toMatch(/^ {2}base:\n {4}trace \w+: service "Platform"/m);
+  expect(first).toMatch(/^ {2}head:\n {4}trace \w+: service "Platform"/m);
   // No routing key anywhere.
   for (const text of [out, t.said.join("\n"), fs.readFileSync(junit, "utf8"), fs.readFileSync(summary, "utf8")])
     for (const key of Object.values(keys)) expect(text).not.toContain(key);
