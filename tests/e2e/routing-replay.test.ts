@@ -134,3 +134,19 @@ test("the changed rule's event is named with both traces (exit 1); expected in t
   expect((await emu.api("GET", "/services")).body.services).toEqual([]);
   for (const text of [changed.stdout, changed.stderr, accepted.stdout, accepted.stderr]) expect(text).not.toContain(emu.oauth.clientSecret);
 });
+
+test("a head that cannot deploy: exit 3, the reason in JUnit and the summary; the base's stack destroyed, nothing left behind", async () => {
+  head.setProgram(`throw new Error("the head's program is broken");\n`);
+  const before = { head: snapshot(head.dir), tmp: throwawayDirs() };
+  const r = replay("broken.xml", "broken.md");
+  expect(r.code).toBe(3);
+  expect(r.stderr).toMatch(/^pagerduty-routing-test replay: base \(.+\): 10 events in \d+\.\d s$/m);
+  expect(r.stderr).toMatch(/^pagerduty-routing-test replay: pulumi up failed \(exit \d+\):/m);
+  expect(r.stdout).toBe("");
+  expect(r.junit).toMatch(/tests="1" failures="1"[\s\S]*<testcase name="replay" classname="cases\.yaml">\s*<failure message="not run: pulumi up failed/);
+  expect(r.summary).toMatch(/^### Routing replay of cases\.yaml: not run\n\n```text\npulumi up failed/);
+  expect((await emu.api("GET", "/services")).body.services).toEqual([]);
+  expect(throwawayDirs()).toEqual(before.tmp);
+  expect(snapshot(head.dir)).toEqual(before.head);
+  expect(selected(head)).toBe("dev");
+});
