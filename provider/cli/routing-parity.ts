@@ -19,10 +19,12 @@ import { ExitError } from "./exit";
 import type { Command, Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { readCases, type RoutingCase } from "./routing-cases";
-import { type Emulator, emulatorAt, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
+import { type Emulator, emulatorAt, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
 import { changesBetween, type EventOutcome, type OutcomeChange } from "./routing-outcome";
+import { PROBE } from "./routing-preflight";
 import { type ApiIncident, incidentsOfKey, outcomeOfAlert, readIncident, serviceOf } from "./routing-readback";
 import { enqueue, EVENTS_HOSTS, makeSandbox, readOrchestration, type Sandbox } from "./routing-sandbox";
+import { outgoing } from "./routing-run";
 import { integrationKeys } from "./routing-stack";
 import { stackConfig } from "./stack-config";
 
@@ -205,18 +207,6 @@ export function parityReport(total: number, diffs: readonly Difference[]): strin
   lines.push("", `by field: ${[...counts].map(([f, n]) => `${f} ${n}`).join(", ")}`);
   return `${lines.join("\n")}\n`;
 }
-
-/**
- * The Events API v2 event of a case, sent to `key`. (As routing-test.ts's own, which this module
- * cannot import: routing-test.ts loads the subcommands.)
- */
-function outgoing(c: RoutingCase, key: string): OutgoingEvent {
-  const { event_action, dedup_key, ...payload } = c.event;
-  return { routing_key: key, event_action, ...(dedup_key !== undefined ? { dedup_key } : {}), ...(event_action === "trigger" ? { payload } : {}) };
-}
-
-/** A trigger only a dry run sees: it tells the integration's service and changes nothing. */
-const PROBE = { event_action: "trigger", payload: { summary: `${BIN} probe`, source: BIN, severity: "info" } };
 
 /** The emulator service each integration's events reach, learnt by dry runs. */
 async function servicesOf(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<Map<string, string>> {

@@ -6,7 +6,7 @@ import { PagerDutyError } from "../errors";
 import type { Emulator, Trace } from "./routing-emulator";
 
 /** A trigger only a dry run sees: it tells the integration's service and changes nothing. */
-const PROBE = { event_action: "trigger", payload: { summary: "pagerduty-routing-test probe", source: "pagerduty-routing-test", severity: "info" } };
+export const PROBE = { event_action: "trigger", payload: { summary: "pagerduty-routing-test probe", source: "pagerduty-routing-test", severity: "info" } };
 
 /** The services the cases send to, each with what a dry run of it showed (one per service). */
 export async function probeServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<Trace[]> {

@@ -14,13 +14,11 @@ import { EXIT as CLI_EXIT, ExitError } from "./exit";
 import { junitXml } from "./junit";
 import { type Command, runCommand, type Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
-import { CasesError, readCases, type RoutingCase } from "./routing-cases";
-import { assertOrchestrated, probeServices } from "./routing-preflight";
-import { emulatorAt, type Emulator, type OutgoingEvent, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
-import { judge } from "./routing-expect";
+import { readCaseFile } from "./routing-cases";
+import { emulatorAt, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
 import { type CaseResult, failureText, mismatches, passed, report } from "./routing-report";
+import { runCaseFile } from "./routing-run";
 import { integrationKeys } from "./routing-stack";
-import { resolveCaseTime } from "./routing-time";
 
 /** 0 every case passed, 1 a case did not, 2 usage, 3 the cases could not run (nothing was judged). */
 export const EXIT = { ...CLI_EXIT, mismatch: 1, notRun: 3 } as const;
@@ -36,7 +34,8 @@ outcome (incident or suppressed, severity, urgency, priority, annotations, ...) 
 what the case expects. Prints a table of the cases and the trace of each failing one: the sets the
 event entered, the rules tried and their conditions, the actions applied. Each run first resets the
 events of the services it sends to (their alerts, incidents, cache variable values), so runs are
-independent; the emulator's clock only moves forward, as cases with "at" ask.
+independent; the emulator's clock only moves forward, as cases with "at" ask. A recorded file's
+times (its "recorded" block) all move by the same whole number of weeks to the emulator's clock.
 
 Options:
   --cases FILE       the case file (docs/testing-routing.md says its format)
@@ -90,63 +89,6 @@ export interface RoutingTestDeps {
   dispatcher?: Dispatcher;
 }
 
-/** The Events API v2 event of a case, sent to `key`. */
-function outgoing(c: RoutingCase, key: string): OutgoingEvent {
-  const { event_action, dedup_key, ...payload } = c.event;
-  return {
-    routing_key: key,
-    event_action,
-    ...(dedup_key !== undefined ? { dedup_key } : {}),
-    ...(event_action === "trigger" ? { payload } : {}),
-  };
-}
-
-/**
- * Resets the events of every service the cases send to (learnt by dry runs), once none of them
- * would pass the events around its orchestration (routing-preflight.ts; it throws, nothing reset).
- */
-async function resetServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<number> {
-  const services = await probeServices(emu, keys);
-  assertOrchestrated(services);
-  for (const { service } of services) await emu.resetEvents(service.id);
-  return services.length;
-}
-
-/**
- * Checks every case's `at` before anything is sent: the clock only moves forward, so an instant
- * before the time the cases above it moved the clock to cannot be reached.
- */
-function checkTimes(cases: readonly RoutingCase[], now: number): void {
-  let clock = now;
-  for (const [i, c] of cases.entries()) {
-    if (!c.at) continue;
-    const at = resolveCaseTime(c.at, clock);
-    if (at < clock)
-      throw new CasesError(
-        `cases[${i}].at: ${new Date(at).toISOString()} is before the emulator's clock ` +
-          `(${new Date(clock).toISOString()}${i ? " after the cases above" : ""}), which only moves forward: ` +
-          `name a wall-clock time ("Sat 03:00 Europe/London") instead`,
-      );
-    clock = at;
-  }
-}
-
-/** Moves the emulator's clock to a case's `at`. */
-async function moveClock(emu: Emulator, c: RoutingCase): Promise<void> {
-  if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, await emu.now()));
-}
-
-/** Runs the cases; resolves to the results, in order. */
-export async function runCases(cases: readonly RoutingCase[], emu: Emulator, keys: ReadonlyMap<string, string>): Promise<CaseResult[]> {
-  const results: CaseResult[] = [];
-  for (const c of cases) {
-    await moveClock(emu, c);
-    const trace = await emu.send(outgoing(c, keys.get(c.integration)!));
-    results.push({ name: c.name, verdicts: judge(c.expect, trace), trace });
-  }
-  return results;
-}
-
 /** The JUnit report of a run (suite: the case file's name). */
 export function junitOf(file: string, results: readonly CaseResult[]): string {
   return junitXml(
@@ -168,20 +110,19 @@ export function junitOf(file: string, results: readonly CaseResult[]): string {
 
 /** The whole command: resolves to its exit code; a run that cannot complete throws (exit 3). */
 export async function routingTest(opts: RoutingTestOptions, terminal: Terminal, deps: RoutingTestDeps = {}): Promise<number> {
-  const cases = readCases(opts.cases);
+  const file = readCaseFile(opts.cases);
   const target = opts.emulator ? targetFromReadyLine(opts.emulator) : targetFromEnvironment(opts.url, deps.env ?? process.env);
   const keys = integrationKeys(
     deps.pulumi ?? pulumiRunner({ cwd: opts.cwd, stack: opts.stack }),
-    cases.map((c) => c.integration),
+    file.cases.map((c) => c.integration),
   );
   const emu = emulatorAt(target, deps.dispatcher);
   try {
-    checkTimes(cases, await emu.now());
-    const services = await resetServices(emu, keys);
-    terminal.say(
-      `${BIN}: ${cases.length} case${cases.length === 1 ? "" : "s"} against ${target.url}; events of ${services} service${services === 1 ? "" : "s"} reset`,
-    );
-    const results = await runCases(cases, emu, keys);
+    const n = file.cases.length;
+    const { results } = await runCaseFile(file, emu, keys, {
+      started: (services) =>
+        terminal.say(`${BIN}: ${n} case${n === 1 ? "" : "s"} against ${target.url}; events of ${services} service${services === 1 ? "" : "s"} reset`),
+    });
     terminal.out(report(results));
     if (opts.junit) await writeFileDurably(opts.junit, junitOf(opts.cases, results), 0o644, { flush: false });
     return results.every(passed) ? EXIT.ok : EXIT.mismatch;

@@ -84,3 +84,20 @@ export function resolveCaseTime(time: CaseTime, now: number): number {
   }
   throw new Error(`no ${time.seconds} s past midnight in ${time.zone} within 8 days`); // unreachable: every week has the day
 }
+
+/** A week: recorded times move by whole ones, so the weekday and the UTC time of day stay as recorded. */
+export const WEEK_MS = 7 * 24 * 3600_000;
+
+/**
+ * How many whole weeks a recorded file's instants move so the earliest lands at or after `now`
+ * (none when it already does). Weeks of exactly 7 × 24 hours keep the gaps between events to the
+ * millisecond (cache-variable windows, dedup) and the UTC weekday and time; in a zone with daylight
+ * saving the local time is an hour off when the recorded and replayed weeks lie on different sides
+ * of a change (docs/testing-routing.md, "Replay and diff").
+ */
+export function weeksToClock(earliest: number, now: number): number {
+  return earliest >= now ? 0 : Math.ceil((now - earliest) / WEEK_MS);
+}
+
+/** `time` moved `weeks` weeks on: an instant moves, a wall-clock time already names the next one. */
+export const shiftedTime = (time: CaseTime, weeks: number): CaseTime => (time.kind === "instant" ? { kind: "instant", ms: time.ms + weeks * WEEK_MS } : time);
