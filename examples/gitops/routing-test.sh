@@ -17,6 +17,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/summary.sh"
+. "$here/emulator.sh"
 routing_cli="$here/../../dist/provider/cli/routing-test.js"
 project=$(pwd)
 stack=${ROUTING_STACK:-routing-test}
@@ -55,37 +56,8 @@ not_run_junit() {
   ' "$junit" "$cases" "$1" "$2" "$here/../../dist/provider/cli/junit.js" || echo "routing-test: could not write $junit" >&2
 }
 
-# The emulator prints one JSON line when ready (its URL, admin token, seeded credentials).
-# Started as a job of its own (set -m): npx runs the emulator as its child, which a kill of npx
-# alone would leave running after the script.
-set -m
-npx --no-install pagerduty-emulator --port 0 >"$work/emulator.json" 2>"$work/emulator.log" &
-emulator_pid=$!
-set +m
-for _ in $(seq 300); do
-  if [ -s "$work/emulator.json" ] || ! kill -0 "$emulator_pid" 2>/dev/null; then break; fi
-  sleep 0.1
-done
-[ -s "$work/emulator.json" ] || fail "the emulator did not start (is pagerduty-emulator a dev dependency?)" "$work/emulator.log" "emulator log"
-ready() { node -e 'const l = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.stdout.write(String(process.argv[2].split(".").reduce((o, k) => o[k], l)))' "$work/emulator.json" "$1"; }
-url=$(ready url)
-if [ -n "${ROUTING_SEED:-}" ]; then
-  # A seed document's path, or the document itself (JSON starting with "{").
-  if [[ $ROUTING_SEED =~ ^[[:space:]]*\{ ]]; then
-    seed="$work/seed.json" seed_name="ROUTING_SEED's JSON"
-    printf '%s' "$ROUTING_SEED" >"$seed"
-  else
-    seed=$(absolute "$ROUTING_SEED") seed_name=$ROUTING_SEED
-  fi
-  if [ ! -f "$seed" ]; then
-    echo "ROUTING_SEED is neither a seed document's path in the project nor JSON (a document starts with {): no file $seed" >"$work/seed.log"
-    fail "ROUTING_SEED names no file" "$work/seed.log" "seed"
-  fi
-  # The admin token goes in a header file, never on a command line.
-  printf 'x-emulator-admin-token: %s\n' "$(ready adminToken)" >"$work/admin-header"
-  curl -sS --fail-with-body -H @"$work/admin-header" -H 'content-type: application/json' --data-binary @"$seed" "$url/_emulator/seed" >"$work/seed.log" 2>&1 ||
-    fail "the emulator refused $seed_name" "$work/seed.log" "the emulator's answer"
-fi
+start_emulator
+seed_emulator
 
 # A throwaway stack in a copy of the project: every entry linked but the files Pulumi writes
 # (Pulumi.yaml is read where it is found, and the stack's settings file beside it gets the stack's

@@ -99,6 +99,19 @@ test("the routing test workflow: install, then the installed package's routing-t
   );
 });
 
+test("the routing replay workflow: both checkouts installed, then the installed package's routing-replay.sh; no secret anywhere, its JUnit kept", () => {
+  // Its script runs in tests/e2e/routing-replay.test.ts (the routing example as base, a changed rule as head).
+  const { env, steps, workingDirectory } = runSteps("pulumi-routing-replay.yml");
+  expect(workingDirectory).toBe("head/${{ vars.PULUMI_PROJECT_DIR || '.' }}");
+  expect(steps.map((s) => s.run)).toEqual([INSTALL, `${INSTALL} --prefix "$ROUTING_BASE_DIR"`, LOCATE, 'bash "$PAGERDUTY_GITOPS/routing-replay.sh"']);
+  expect(env).toEqual(["ROUTING_CASES", "ROUTING_SEED", "ROUTING_REPLAY_CONFIG", "ROUTING_REPLAY_JUNIT", "ROUTING_BASE_DIR", "PULUMI_SKIP_UPDATE_CHECK"]);
+  const text = fs.readFileSync(path.join(WORKFLOWS, "pulumi-routing-replay.yml"), "utf8");
+  expect(text).not.toContain("secrets.");
+  // The base is the pull request's base commit, checked out beside the head.
+  expect(text).toMatch(/ref: \$\{\{ github\.event\.pull_request\.base\.sha \}\}\n\s+path: base\n/);
+  expect(text).toMatch(/name: routing-replay-results\n\s+path: head\/\$\{\{ vars\.PULUMI_PROJECT_DIR \|\| '\.' \}\}\/routing-replay\.xml/);
+});
+
 test("pull request without secrets (a fork): the preview workflow fails, saying why", () => {
   const r = runWorkflow("pulumi-preview.yml", {});
   expect(r.code).not.toBe(0);

@@ -135,6 +135,39 @@ test("the changed rule's event is named with both traces (exit 1); expected in t
   for (const text of [changed.stdout, changed.stderr, accepted.stdout, accepted.stderr]) expect(text).not.toContain(emu.oauth.clientSecret);
 });
 
+test("the GitOps step (examples/gitops/routing-replay.sh) from the head's project: its own emulator, the seed, the same diff; JUnit and summary", () => {
+  // The installed package's script, as the workflow runs it: the head's folder, the base's beside it.
+  const script = path.join(head.dir, "node_modules/pulumi-pagerduty-dynamic/examples/gitops/routing-replay.sh");
+  fs.copyFileSync(path.join(EXAMPLE, "cases.yaml"), path.join(head.dir, "replay-cases.yaml"));
+  const before = { base: snapshot(base.dir), tmp: throwawayDirs() };
+  const summary = path.join(work, "step-summary.md");
+  // pagerduty-emulator as the project's dev dependency (its bin), here the repository's build.
+  fs.symlinkSync(path.join(ROOT, "emulator/dist/cli.js"), path.join(head.dir, "node_modules/.bin/pagerduty-emulator"));
+  const { PULUMI_BACKEND_URL: _backend, PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = head.env;
+  const r = spawnSync("bash", [script], {
+    cwd: head.dir,
+    env: {
+      ...env,
+      ROUTING_BASE_DIR: base.dir,
+      ROUTING_CASES: "replay-cases.yaml",
+      ROUTING_SEED: JSON.stringify({ escalationPolicies: [{ account: "acme", name: "Database team" }] }),
+      ROUTING_REPLAY_CONFIG: `pagerduty:scopes=${SCOPES}`,
+      GITHUB_STEP_SUMMARY: summary,
+    },
+    encoding: "utf8",
+  });
+  head.log += r.stdout + r.stderr;
+  expect(r.stdout).toMatch(/^CHANGED 3\. a failing health check is suppressed$/m);
+  expect(r.stdout).toContain("::error title=Routing change not expected::3. a failing health check is suppressed");
+  expect(r.status).toBe(1);
+  expect(fs.readFileSync(path.join(head.dir, "routing-replay.xml"), "utf8")).toMatch(/tests="10" failures="1"/);
+  expect(fs.readFileSync(summary, "utf8")).toMatch(/^### Routing replay of replay-cases\.yaml: 1 of 10 events changed/);
+  fs.rmSync(path.join(head.dir, "routing-replay.xml"));
+  fs.rmSync(path.join(head.dir, "replay-cases.yaml"));
+  expect(snapshot(base.dir)).toEqual(before.base);
+  expect(throwawayDirs()).toEqual(before.tmp);
+});
+
 test("a head that cannot deploy: exit 3, the reason in JUnit and the summary; the base's stack destroyed, nothing left behind", async () => {
   head.setProgram(`throw new Error("the head's program is broken");\n`);
   const before = { head: snapshot(head.dir), tmp: throwawayDirs() };
