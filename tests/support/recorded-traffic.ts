@@ -32,7 +32,7 @@ export interface Traffic {
 }
 
 /** The orchestration the traffic runs through. */
-const rules = (p1: string) => [
+export const rules = (p1: string) => [
   { label: "noise is suppressed", conditions: [{ expression: "event.custom_details.kind matches 'noise'" }], actions: { suppress: true } },
   {
     label: "critical database alerts page at P1",
