@@ -50,7 +50,7 @@ test("actionlint accepts the workflows", () => {
   if (!fs.existsSync(ACTIONLINT))
     throw new Error(`${ACTIONLINT} is missing: scripts/test.sh installs it (go install github.com/rhysd/actionlint/cmd/actionlint)`);
   const files = fs.readdirSync(WORKFLOWS).filter((f) => f.endsWith(".yml"));
-  expect(files.sort()).toEqual(["pulumi-drift.yml", "pulumi-preview.yml", "pulumi-routing-test.yml", "pulumi-up.yml"]);
+  expect(files.sort()).toEqual(["pulumi-drift.yml", "pulumi-preview.yml", "pulumi-routing-replay.yml", "pulumi-routing-test.yml", "pulumi-up.yml"]);
   const r = spawnSync(ACTIONLINT, ["-no-color", ...files.map((f) => path.join(WORKFLOWS, f))], { encoding: "utf8" });
   expect(r.stdout + r.stderr).toBe("");
   expect(r.status).toBe(0);

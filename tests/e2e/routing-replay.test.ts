@@ -101,10 +101,10 @@ test("the changed rule's event is named with both traces (exit 1); expected in t
   const change = out.slice(out.indexOf("CHANGED 3."));
   expect(change).toMatch(/^CHANGED 3\. a failing health check is suppressed\n {2}outcome: suppressed → incident\n/);
   expect(change).toMatch(
-    / {2}base:\n {4}trace \w+: service "Platform"[\s\S]*rule 1 "Noisy health checks": matched\n {10}true +event\.summary matches part 'health check'\n/,
+    / {2}base:\n {4}trace \w+: service "Platform"[\s\S]*rule 1 "Noisy health checks": matched\n {10}condition 1: true +event\.summary matches part 'health check' +\(event\.summary = "Health check failed/,
   );
   expect(change).toMatch(
-    / {2}head:\n {4}trace \w+: service "Platform"[\s\S]*rule 1 "Noisy health checks": not matched\n {10}false +event\.summary matches part 'healthcheck'\n/,
+    / {2}head:\n {4}trace \w+: service "Platform"[\s\S]*rule 1 "Noisy health checks": not matched\n {10}condition 1: false +event\.summary matches part 'healthcheck' +\(event\.summary = "Health check failed/,
   );
   expect(out).toMatch(/\nchanges:\n {2}suppressed → incident: 1\n1 of 10 events changed \(0 expected by the case file, 1 not\)\n$/);
   expect(changed.junit).toMatch(/<testsuite name="cases\.yaml" tests="10" failures="1"/);
