@@ -12,7 +12,7 @@ export interface ServiceOrchestrationArgs {
   /** Actions for events no rule matched, managed as a whole (unset: none). */
   catchAll?: pulumi.Input<OrchestrationCatchAllArgs>;
   /**
-   * Whether the service's events go through this orchestration (`/active`). Event rules reached their end of life, so a new service's orchestration is active; false makes events bypass it, and preview warns. Unset: left as it is.
+   * Whether the service's events go through this orchestration (its active switch). Event rules reached their end of life, so a new service's orchestration is active; false makes events bypass it, and preview warns. Unset: left as it is.
    */
   active?: pulumi.Input<boolean>;
   /**

@@ -56,4 +56,8 @@ node "$routing_cli" replay --cases "$cases" --base "$ROUTING_BASE_DIR" --head "$
   "${config[@]}" --junit "$junit" --summary "$summary" 2>&1 | tee "$work/out.txt"
 code=${PIPESTATUS[0]}
 grep -E '^CHANGED [0-9]' "$work/out.txt" | while read -r _ line; do echo "::error title=Routing change not expected::$line"; done
-exit "$code"
+# Anything but 0 and 1 (a wrong ROUTING_REPLAY_CONFIG line is a usage error, 2) did not run: 3, with a report.
+case "$code" in
+  0 | 1) exit "$code" ;;
+  *) [ -s "$junit" ] && exit 3 || fail "pagerduty-routing-test replay could not run (exit $code)" "$work/out.txt" "replay output" ;;
+esac

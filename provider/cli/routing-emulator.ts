@@ -53,8 +53,11 @@ export function targetFromEnvironment(url: string | undefined, env: NodeJS.Proce
   return { url: origin(url ? "--url" : URL_ENV, given), adminToken };
 }
 
-/** An emulator's origin: https, or plain http to a loopback host (the admin token must not cross a network in clear). */
-function origin(setting: string, raw: string): string {
+/**
+ * An emulator's (or an Events API's) origin: https, or plain http to a loopback host (an admin token
+ * or a routing key must not cross a network in clear), and no credentials in it.
+ */
+export function origin(setting: string, raw: string): string {
   let u: URL;
   try {
     u = new URL(raw);
@@ -62,6 +65,7 @@ function origin(setting: string, raw: string): string {
     throw new EmulatorError(`${setting} ${JSON.stringify(raw)} is not a URL`);
   }
   if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopback(u.hostname))) throw new InsecureUrlError(setting, raw);
+  if (u.username || u.password) throw new EmulatorError(`${setting}: a URL with credentials in it is refused (they would show in messages)`);
   return raw.replace(/\/+$/, "");
 }
 

@@ -13,13 +13,14 @@ import type { ClientOverrides } from "../account/client";
 import { createClient } from "../account/client";
 import { resolveSettings, type ProviderSettings } from "../config";
 import { messageOf } from "../errors";
+import { INCIDENTS_READ, POLICIES_READ, PRIORITIES_READ, READ, WRITE } from "../kernel/api-paths";
 import type { ApiClient } from "../http/client";
 import { type FlagValues, UsageError } from "./command-line";
 import { ExitError } from "./exit";
 import type { Command, Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { readCases, type RoutingCase } from "./routing-cases";
-import { type Emulator, emulatorAt, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
+import { type Emulator, emulatorAt, origin, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
 import { changesBetween, type EventOutcome, type OutcomeChange } from "./routing-outcome";
 import { PROBE } from "./routing-preflight";
 import { type ApiIncident, incidentsOfKey, outcomeOfAlert, readIncident, serviceOf } from "./routing-readback";
@@ -130,8 +131,8 @@ function clientWith(settings: ProviderSettings, scopes: readonly string[], own: 
   return createClient(own ? settings : { ...settings, scopes: [...scopes], optionalScopes: [] }, overrides);
 }
 
-const EMULATOR_SCOPES = ["services.read", "incidents.read", "priorities.read", "escalation_policies.read"];
-const REAL_SCOPES = ["services.read", "services.write", "incidents.read", "priorities.read", "escalation_policies.read"];
+const EMULATOR_SCOPES = [...READ, ...INCIDENTS_READ, ...PRIORITIES_READ, ...POLICIES_READ];
+const REAL_SCOPES = [...READ, ...WRITE, ...INCIDENTS_READ, ...PRIORITIES_READ, ...POLICIES_READ];
 
 /** One side's service as the readback compares it. */
 interface Side {
@@ -145,6 +146,9 @@ interface Side {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newest = (list: ApiIncident[]) => [...list].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
+
+/** How long a repeat trigger is given to reach the incident it joins before it is read. */
+const REPEAT_SETTLE_MS = 5_000;
 
 /** The outcome when no incident shows the event: suppressed, held or dropped, which the REST API does not tell apart. */
 const NO_INCIDENT = (service: string | null): EventOutcome => ({
@@ -166,6 +170,9 @@ async function observe(side: Side, key: string, action: string, before: ApiIncid
   const openBefore = before.some((i) => i.status !== "resolved");
   const wanted = action === "acknowledge" ? "acknowledged" : action === "resolve" ? "resolved" : undefined;
   const deadline = Date.now() + side.waitMs;
+  // A repeat trigger joins the open incident, which is there before PagerDuty has processed it (the
+  // Events API only queues): give it time to raise a severity or urgency before reading.
+  if (!wanted && openBefore) await pause(Math.min(side.waitMs, REPEAT_SETTLE_MS));
   let found: ApiIncident[] = before;
   for (;;) {
     found = await incidentsOfKey(side.client, side.serviceId, key);
@@ -229,7 +236,8 @@ export async function parity(opts: ParityOptions, terminal: Terminal, deps: Pari
   const config = stackConfig(pulumi);
   const emulatorSettings = resolveSettings((k) => config.get(k), {});
   const realSettings = resolveSettings(() => undefined, env);
-  const eventsUrl = opts.eventsUrl ?? env[EVENTS_URL_ENV] ?? EVENTS_HOSTS[realSettings.serviceRegion];
+  // The sandbox's routing key travels to it: https (http only to loopback), no credentials in the URL.
+  const eventsUrl = origin(opts.eventsUrl ? "--events-url" : EVENTS_URL_ENV, opts.eventsUrl ?? env[EVENTS_URL_ENV] ?? EVENTS_HOSTS[realSettings.serviceRegion]);
   const emuClient = clientWith(emulatorSettings, EMULATOR_SCOPES, false, deps.clients);
   const real = clientWith(realSettings, REAL_SCOPES, env.PAGERDUTY_SCOPES !== undefined, deps.clients);
   const emu = emulatorAt(target, deps.dispatcher);

@@ -8,12 +8,12 @@
 // The API serves alerts only under their incident: a suppressed alert, which opens none, is not
 // served, and neither is a trigger deduplicated into an open alert (the alert keeps the first).
 import type { ApiClient } from "../http/client";
+import { INCIDENTS, INCIDENTS_READ, incidentAlertsPath, incidentNotesPath, READ, servicePath } from "../kernel/api-paths";
 import { MAX_PAGE } from "../kernel/pages";
 import type { RoutingEvent } from "./routing-cases";
 import type { EventOutcome } from "./routing-outcome";
 
-export const READ_SCOPES: readonly string[] = ["incidents.read", "services.read"];
-const INCIDENTS = ["incidents.read"];
+export const READ_SCOPES: readonly string[] = [...INCIDENTS_READ, ...READ];
 
 interface Ref {
   id: string;
@@ -78,7 +78,7 @@ export interface Window {
 export async function incidentsIn(client: ApiClient, w: Window, max: number): Promise<{ incidents: ApiIncident[]; more: boolean }> {
   const incidents: ApiIncident[] = [];
   for (;;) {
-    const page = await client.request<{ incidents?: ApiIncident[]; more?: boolean }>("GET", "/incidents", {
+    const page = await client.request<{ incidents?: ApiIncident[]; more?: boolean }>("GET", INCIDENTS, {
       query: {
         "service_ids[]": [...w.serviceIds],
         since: w.since.toISOString(),
@@ -88,7 +88,7 @@ export async function incidentsIn(client: ApiClient, w: Window, max: number): Pr
         limit: MAX_PAGE,
         offset: incidents.length,
       },
-      scopes: INCIDENTS,
+      scopes: INCIDENTS_READ,
     });
     const batch = page?.incidents ?? [];
     incidents.push(...batch);
@@ -101,7 +101,7 @@ export async function incidentsIn(client: ApiClient, w: Window, max: number): Pr
 async function everyPage<T>(client: ApiClient, path: string, key: string): Promise<T[]> {
   const items: T[] = [];
   for (;;) {
-    const page = await client.request<Record<string, unknown>>("GET", path, { query: { limit: MAX_PAGE, offset: items.length }, scopes: INCIDENTS });
+    const page = await client.request<Record<string, unknown>>("GET", path, { query: { limit: MAX_PAGE, offset: items.length }, scopes: INCIDENTS_READ });
     const batch = (page?.[key] ?? []) as T[];
     items.push(...batch);
     if (page?.more !== true || batch.length === 0) return items;
@@ -110,8 +110,10 @@ async function everyPage<T>(client: ApiClient, path: string, key: string): Promi
 
 /** An incident's alerts, oldest first, and its notes. */
 export async function readIncident(client: ApiClient, incident: ApiIncident): Promise<ReadIncident> {
-  const path = `/incidents/${encodeURIComponent(incident.id)}`;
-  const [alerts, notes] = await Promise.all([everyPage<ApiAlert>(client, `${path}/alerts`, "alerts"), everyPage<ApiNote>(client, `${path}/notes`, "notes")]);
+  const [alerts, notes] = await Promise.all([
+    everyPage<ApiAlert>(client, incidentAlertsPath(incident.id), "alerts"),
+    everyPage<ApiNote>(client, incidentNotesPath(incident.id), "notes"),
+  ]);
   return { incident, alerts: [...alerts].sort(byCreation), notes: notes.filter((n) => !n.user).sort(byCreation) };
 }
 
@@ -167,21 +169,15 @@ export function outcomeOfAlert(a: ApiAlert, r: ReadIncident, servicePolicy: stri
 
 /** The incidents of `key` on a service, whenever made (what parity polls for after sending an event). */
 export async function incidentsOfKey(client: ApiClient, serviceId: string, key: string): Promise<ApiIncident[]> {
-  const page = await client.request<{ incidents?: ApiIncident[] }>("GET", "/incidents", {
+  const page = await client.request<{ incidents?: ApiIncident[] }>("GET", INCIDENTS, {
     query: { "service_ids[]": [serviceId], incident_key: key, date_range: "all", limit: MAX_PAGE },
-    scopes: INCIDENTS,
+    scopes: INCIDENTS_READ,
   });
   return page?.incidents ?? [];
 }
 
 /** A service's name and escalation policy id (`GET /services/{id}`). */
 export async function serviceOf(client: ApiClient, id: string): Promise<{ id: string; name: string | null; escalationPolicy: string | null }> {
-  const res = await client.request<{ service: { id: string; name?: string | null; escalation_policy?: Ref | null } }>(
-    "GET",
-    `/services/${encodeURIComponent(id)}`,
-    {
-      scopes: ["services.read"],
-    },
-  );
+  const res = await client.request<{ service: { id: string; name?: string | null; escalation_policy?: Ref | null } }>("GET", servicePath(id), { scopes: READ });
   return { id: res.service.id, name: res.service.name ?? null, escalationPolicy: res.service.escalation_policy?.id ?? null };
 }

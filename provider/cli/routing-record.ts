@@ -212,9 +212,13 @@ export function casesOf(
       at: new Date(alert.created_at).toISOString(),
       event,
       // The notes belong to the alert that opened the incident; a later one's are not known.
-      expect: { ...rest, ...(nth === 1 ? { annotations } : {}) },
+      // Notes may quote the event (`{{event.custom_details.user}}`): the text rule applies to them too.
+      expect: { ...rest, ...(nth === 1 ? { annotations: annotations.map((n) => redact.text(n)) } : {}) },
     });
   }
+  // A resolve stands at its resolved_at, which can precede alerts pushed before it: runs need the
+  // file in time order (the sort is stable, so alerts of one instant keep their order of arrival).
+  cases.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return { cases, cut };
 }
 

@@ -25,6 +25,8 @@ const CREDENTIAL_KEY = new RegExp(
     "cookie",
     "session",
     "private[-_]?key",
+    "access[-_]?key",
+    "^pwd$",
     "signature",
     "credential",
     "(routing|integration)[-_]?key",
@@ -37,7 +39,8 @@ const PERSONAL_KEY = /e-?mail|phone|mobile|^(user(_?name)?|login|owner|full_?nam
 const IN_TEXT: readonly [Removed, RegExp][] = [
   ["url credentials", /(?<=\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+(?=@)/gi],
   ["token", /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi],
-  ["token", /\btoken[=:]\s*[A-Za-z0-9._~+/=-]{8,}/gi],
+  // `token=`, `access_token=`, `api_key:`, `password=` ... wherever they stand (`_` is a word character, so no \b).
+  ["token", /(?<![A-Za-z0-9])(access_?token|refresh_?token|token|api[-_]?key|apikey|password|passwd|pwd|secret|client_?secret)[=:]\s*[^\s&"',;]{4,}/gi],
   ["email", /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/g],
   ["ip address", /\b(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\b/g],
   ["ip address", /\b([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b([0-9a-f]{1,4}:){1,6}:([0-9a-f]{1,4}(:[0-9a-f]{1,4}){0,5})?\b/gi],
@@ -48,6 +51,8 @@ export const marker = (why: Removed, tag?: string): string => `[redacted: ${why}
 export interface Redactor {
   /** The event with what the rule removes replaced by markers, and what was removed (counts by kind). */
   event<T extends Record<string, unknown>>(event: T): T;
+  /** Free text (a note the rules wrote, which may quote the event) with what the text rule removes replaced. */
+  text(s: string): string;
   /** What was removed so far, by kind. */
   readonly removed: ReadonlyMap<Removed, number>;
 }
@@ -104,6 +109,7 @@ export function redactor(keep: readonly string[] = [], key: Buffer = randomBytes
 
   return {
     removed,
+    text: (s) => text(s, "", false),
     event(e) {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(e)) {

@@ -128,6 +128,8 @@ export interface ReplayDeps {
   pulumiOf?: (cwd: string, stack: string) => Pulumi;
   env?: NodeJS.ProcessEnv;
   dispatcher?: Dispatcher;
+  /** Where Ctrl-C and a cancelled job's SIGTERM arrive; unset: the process. */
+  signals?: NodeJS.EventEmitter;
 }
 
 /** One side of the replay: its name and how its stack is had (and given back). */
@@ -172,12 +174,28 @@ export async function replay(opts: ReplayOptions, terminal: Terminal, deps: Repl
         },
   });
   const emu = emulatorAt(target, deps.dispatcher);
+  // Ctrl-C or a cancelled job: the side under way ends (its pulumi gets the signal too, or finishes)
+  // and gives its stack back, as a failure would; the next side does not start.
+  const signals = deps.signals ?? process;
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+  };
+  signals.on("SIGINT", onSignal);
+  signals.on("SIGTERM", onSignal);
+  const stop = () => {
+    if (interrupted) throw new ExitError("interrupted: the throwaway stacks made so far were removed", EXIT.notRun);
+  };
   try {
     terminal.say(`${BIN}: ${file.cases.length} events of ${opts.cases} against ${target.url}`);
     const base = await runSide(side("base", opts.base, opts.baseStack), file, emu, terminal);
+    stop();
     const head = await runSide(side("head", opts.head, opts.headStack), file, emu, terminal);
+    stop();
     return diffRuns(base, head);
   } finally {
+    signals.off("SIGINT", onSignal);
+    signals.off("SIGTERM", onSignal);
     await emu.close();
   }
 }

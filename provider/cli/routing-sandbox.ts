@@ -7,12 +7,23 @@
 // `remove` deletes the integration and the service (its incidents go with it).
 import { randomBytes } from "node:crypto";
 import { request, type Dispatcher } from "undici";
-import { PagerDutyError } from "../errors";
+import { messageOf, PagerDutyError } from "../errors";
 import type { ApiClient } from "../http/client";
+import {
+  cacheVariablesPath,
+  ESCALATION_POLICIES,
+  integrationsPath,
+  orchestrationActivePath,
+  orchestrationPath,
+  POLICIES_READ,
+  PRIORITIES,
+  PRIORITIES_READ,
+  READ,
+  SERVICES,
+  servicePath,
+  WRITE,
+} from "../kernel/api-paths";
 import { listOffset } from "../kernel/pages";
-
-const READ = ["services.read"];
-const WRITE = ["services.write"];
 
 type Json = Record<string, unknown>;
 
@@ -26,12 +37,12 @@ export interface OrchestrationCopy {
 
 /** Reads the orchestration of `serviceId` (on the emulator the cases ran on). */
 export async function readOrchestration(client: ApiClient, serviceId: string): Promise<OrchestrationCopy> {
-  const id = encodeURIComponent(serviceId);
+  const id = serviceId;
   const [service, o, active, vars] = await Promise.all([
-    client.request<{ service: OrchestrationCopy["service"] }>("GET", `/services/${id}`, { scopes: READ }),
-    client.request<{ orchestration_path: OrchestrationCopy["path"] }>("GET", `/event_orchestrations/services/${id}`, { scopes: READ }),
-    client.request<{ active: boolean }>("GET", `/event_orchestrations/services/${id}/active`, { scopes: READ }),
-    client.request<{ cache_variables?: Json[] }>("GET", `/event_orchestrations/services/${id}/cache_variables`, { scopes: READ }),
+    client.request<{ service: OrchestrationCopy["service"] }>("GET", servicePath(id), { scopes: READ }),
+    client.request<{ orchestration_path: OrchestrationCopy["path"] }>("GET", orchestrationPath(id), { scopes: READ }),
+    client.request<{ active: boolean }>("GET", orchestrationActivePath(id), { scopes: READ }),
+    client.request<{ cache_variables?: Json[] }>("GET", cacheVariablesPath(id), { scopes: READ }),
   ]);
   return { service: service.service, path: o.orchestration_path, active: active.active, cacheVariables: vars.cache_variables ?? [] };
 }
@@ -44,8 +55,8 @@ interface Catalog {
 
 async function catalogOf(client: ApiClient): Promise<Catalog> {
   const [priorities, policies] = await Promise.all([
-    listOffset<{ id: string; name: string }>(client, "/priorities", "priorities", ["priorities.read"]),
-    listOffset<{ id: string; name: string }>(client, "/escalation_policies", "escalation_policies", ["escalation_policies.read"]),
+    listOffset<{ id: string; name: string }>(client, PRIORITIES, "priorities", PRIORITIES_READ),
+    listOffset<{ id: string; name: string }>(client, ESCALATION_POLICIES, "escalation_policies", POLICIES_READ),
   ]);
   return { priorities: new Map(priorities.map((p) => [p.id, p.name])), policies: new Map(policies.map((p) => [p.id, p.name])) };
 }
@@ -105,7 +116,7 @@ export async function makeSandbox(real: ApiClient, emulator: ApiClient, copy: Or
   const [from, to] = await Promise.all([catalogOf(emulator), catalogOf(real)]);
   const path = translateIds(copy.path, from, to);
   const name = `pagerduty-routing-test parity ${copy.service.name} ${randomBytes(3).toString("hex")}`.slice(0, 255);
-  const made = await real.request<{ service: { id: string } }>("POST", "/services", {
+  const made = await real.request<{ service: { id: string } }>("POST", SERVICES, {
     body: {
       service: {
         type: "service",
@@ -120,22 +131,27 @@ export async function makeSandbox(real: ApiClient, emulator: ApiClient, copy: Or
   });
   const id = made.service.id;
   const remove = async () => {
-    await real.request("DELETE", `/services/${encodeURIComponent(id)}`, { scopes: WRITE });
+    await real.request("DELETE", servicePath(id), { scopes: WRITE });
   };
   try {
-    const integration = await real.request<{ integration: { integration_key: string } }>("POST", `/services/${encodeURIComponent(id)}/integrations`, {
+    const integration = await real.request<{ integration: { integration_key: string } }>("POST", integrationsPath(id), {
       body: { integration: { type: "events_api_v2_inbound_integration", name: "pagerduty-routing-test parity" } },
       scopes: WRITE,
     });
     for (const v of copy.cacheVariables) {
       const { id: _id, self: _self, ...body } = v;
-      await real.request("POST", `/event_orchestrations/services/${encodeURIComponent(id)}/cache_variables`, { body: { cache_variable: body }, scopes: WRITE });
+      await real.request("POST", cacheVariablesPath(id), { body: { cache_variable: body }, scopes: WRITE });
     }
-    await real.request("PUT", `/event_orchestrations/services/${encodeURIComponent(id)}`, { body: { orchestration_path: path }, scopes: WRITE });
-    await real.request("PUT", `/event_orchestrations/services/${encodeURIComponent(id)}/active`, { body: { active: copy.active }, scopes: WRITE });
+    await real.request("PUT", orchestrationPath(id), { body: { orchestration_path: path }, scopes: WRITE });
+    await real.request("PUT", orchestrationActivePath(id), { body: { active: copy.active }, scopes: WRITE });
     return { serviceId: id, name, routingKey: integration.integration.integration_key, escalationPolicy, remove };
   } catch (e) {
-    await remove().catch(() => {});
+    // What was made goes; if it cannot, the message names it, so nobody is left to find it.
+    const left = await remove().then(
+      () => undefined,
+      (r: unknown) => messageOf(r),
+    );
+    if (left) throw new PagerDutyError("ERR_API", `${messageOf(e)}; the throwaway service ${id} ("${name}") could not be removed: ${left}`, { cause: e });
     throw e;
   }
 }

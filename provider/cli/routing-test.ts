@@ -27,6 +27,7 @@ const BIN = "pagerduty-routing-test";
 
 const HELP = `usage: ${BIN} --cases FILE (--emulator FILE | --url URL) [--junit FILE]
                               [--stack STACK] [--cwd DIR]
+       ${BIN} record|replay|parity ...   (each with its own --help)
 
 Runs routing cases (a YAML or JSON file) against the PagerDuty emulator a stack's program was
 deployed to: each case's event goes to its integration through the Events API, in order, and the
@@ -36,6 +37,12 @@ event entered, the rules tried and their conditions, the actions applied. Each r
 events of the services it sends to (their alerts, incidents, cache variable values), so runs are
 independent; the emulator's clock only moves forward, as cases with "at" ask. A recorded file's
 times (its "recorded" block) all move by the same whole number of weeks to the emulator's clock.
+
+Subcommands:
+  record             write a case file from a real account's recent events (what PagerDuty did)
+  replay             run a case file through a base and a head program, print what changed
+  parity             send the cases to a throwaway service of a real account and to the emulator,
+                     print where they disagree
 
 Options:
   --cases FILE       the case file (docs/testing-routing.md says its format)

@@ -104,7 +104,9 @@ export function deployThrowaway(project: string, name: string, settings: readonl
     deployed = true;
     pulumi(["up", "--yes", "--skip-preview", "--suppress-progress", "--color", "never"]);
   } catch (e) {
-    remove();
+    const left = remove();
+    // What a failed up made stays on the emulator when destroy fails too: say so beside the failure.
+    if (left) throw new PagerDutyError("ERR_PULUMI", `${messageOf(e)}; destroying what it made failed too: ${left}`, { cause: e });
     throw e;
   }
   return { pulumi, remove };

@@ -18,6 +18,8 @@ export const POLICIES_READ = ["escalation_policies.read"];
 export const VENDORS_READ = ["vendors.read"];
 /** `priorities.read`: the account's incident priorities. */
 export const PRIORITIES_READ = ["priorities.read"];
+/** `incidents.read`: incidents, their alerts and notes (what the routing test's record and parity read back). */
+export const INCIDENTS_READ = ["incidents.read"];
 // Business services and alert grouping settings are listed with `services.read` (READ), as the API
 // description says of listBusinessServices and listAlertGroupingSettings: no scope of their own.
 
@@ -86,3 +88,9 @@ export const dependenciesOfPath = (kind: "service" | "business_service", id: str
 
 /** A service orchestration's cache variables, or one of them (scopes: services.read/write, as the description says). */
 export const cacheVariablesPath = (service: string, id?: string) => `${orchestrationPath(service)}/cache_variables${id === undefined ? "" : `/${seg(id)}`}`;
+
+/** The account's incidents, one of them, and what is under it (alerts, notes). */
+export const INCIDENTS = "/incidents";
+export const incidentPath = (id: string) => `${INCIDENTS}/${seg(id)}`;
+export const incidentAlertsPath = (id: string) => `${incidentPath(id)}/alerts`;
+export const incidentNotesPath = (id: string) => `${incidentPath(id)}/notes`;

@@ -138,7 +138,7 @@ export const orchestrationInputs = z
       .boolean()
       .optional()
       .describe(
-        "Whether the service's events go through this orchestration (`/active`). Event rules reached their end of life, so a new " +
+        "Whether the service's events go through this orchestration (its active switch). Event rules reached their end of life, so a new " +
           "service's orchestration is active; false makes events bypass it, and preview warns. Unset: left as it is.",
       ),
   })

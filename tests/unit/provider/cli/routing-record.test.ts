@@ -44,6 +44,19 @@ describe("the command line", () => {
 });
 
 describe("the redaction rule", () => {
+  test("credentials written as key=value in free text go, whatever precedes the key (access_token=, api_key:, password=)", () => {
+    const r = redactor([], Buffer.alloc(32));
+    const e = r.event({
+      summary: "GET https://x/y?access_token=abcdef123456&page=2 failed; api_key: ZZZZ9999 rejected; password=hunter22",
+      source: "host",
+      custom_details: { message: "retry with secret=s3cr3tvalue", auth_header: "Basic dXNlcjpwYXNz", pwd: "x1y2z3", access_key: "AKIAXXXX" },
+    });
+    const text = JSON.stringify(e);
+    for (const secret of ["abcdef123456", "ZZZZ9999", "hunter22", "s3cr3tvalue", "dXNlcjpwYXNz", "x1y2z3", "AKIAXXXX"]) expect(text).not.toContain(secret);
+    expect(e.summary).toContain("page=2");
+    expect(r.text("token=abcdefgh and nothing else")).toBe("[redacted: token] and nothing else");
+  });
+
   test("credential and personal keys of custom details lose their values; emails, tokens, URL credentials, IPs are cut from text", () => {
     const r = redactor([], Buffer.alloc(32));
     const out = r.event({
@@ -175,6 +188,29 @@ describe("incidents and alerts as cases", () => {
       ["resolve", "2026-12-01T10:59:59.999Z"],
       ["trigger", "2026-12-01T11:00:00.000Z"],
     ]);
+  });
+
+  test("a resolve whose resolved_at precedes alerts of other keys stands in time order among them (a run refuses a file out of order)", () => {
+    const first = alert("a", "2026-12-01T10:00:00Z", { alert_key: "disk", resolved_at: "2026-12-01T10:10:00Z" });
+    const between = alert("c", "2026-12-01T10:20:00Z", { alert_key: "cpu" });
+    const again = alert("b", "2026-12-01T10:30:00Z", { alert_key: "disk" });
+    const { cases } = casesOf([incident(1, [first]), incident(3, [between]), incident(2, [again])], new Map([["PSVC", service]]), redactor(), 10);
+    expect(cases.map((c) => [c.event.dedup_key, c.event.event_action, c.at])).toEqual([
+      ["disk", "trigger", "2026-12-01T10:00:00.000Z"],
+      ["disk", "resolve", "2026-12-01T10:10:00.000Z"],
+      ["cpu", "trigger", "2026-12-01T10:20:00.000Z"],
+      ["disk", "trigger", "2026-12-01T10:30:00.000Z"],
+    ]);
+  });
+
+  test("the rules' notes, which may quote the event, are redacted by the text rule as the event is", () => {
+    const reads = [incident(1, [alert("a", "2026-12-01T10:00:00Z")], {}, ["paged for ops@example.com, see https://x/y?access_token=abcdef123456"])];
+    const { cases } = casesOf(reads, new Map([["PSVC", service]]), redactor(), 10);
+    const notes = JSON.stringify(cases[0].expect.annotations);
+    expect(notes).not.toContain("ops@example.com");
+    expect(notes).not.toContain("abcdef123456");
+    expect(notes).toContain("[redacted: email]");
+    expect(notes).toContain("[redacted: token]");
   });
 
   test("--max-events cuts the list; several services name their integration per case", () => {

@@ -4,6 +4,7 @@
 // pulumi). The diff names exactly the events the changed rule decides differently (computed from
 // how the generator built them), recorded times move by whole weeks (the time-window rule sees the
 // recorded weekday and hour), and the command's exit codes, report, JUnit and job summary.
+import { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -272,6 +273,27 @@ test("with every change expected by the file, exit 0", async () => {
   );
   expect(t.out.join("")).toMatch(new RegExp(`^${CHANGED.length} of 200 events changed \\(${CHANGED.length} expected by the case file, 0 not\\)$`, "m"));
   expect(code).toBe(EXIT.ok);
+});
+
+test("Ctrl-C during the base's run: the base's stack is given back, the head's never asked for; exit 3", async () => {
+  const signals = new EventEmitter();
+  const asked: string[] = [];
+  const interrupting = (cwd: string, stack: string): Pulumi => {
+    asked.push(stack);
+    // The signal arrives while the base's side is under way (its keys are being read).
+    if (stack === "base") signals.emit("SIGINT");
+    return pulumiOf(cwd, stack);
+  };
+  const t = terminal();
+  const code = await runCommand(
+    routingReplayCommand({ pulumiOf: interrupting, env: {}, signals }),
+    ["--cases", writeCases(() => false), "--base", dir, "--head", dir, "--base-stack", "base", "--head-stack", "head", "--emulator", readyLine],
+    t.terminal,
+  );
+  expect(code).toBe(EXIT.notRun);
+  expect(asked).toEqual(["base"]);
+  expect(t.said.join("\n")).toMatch(/interrupted: the throwaway stacks made so far were removed/);
+  expect(signals.listenerCount("SIGINT") + signals.listenerCount("SIGTERM")).toBe(0);
 });
 
 test("a replay that cannot run: exit 3, and the JUnit file and summary say why", async () => {
