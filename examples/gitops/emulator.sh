@@ -1,7 +1,18 @@
-# Sourced by routing-test.sh and routing-replay.sh: a throwaway PagerDuty emulator for one run, and
-# the objects the program looks up. The caller sets `work` (its temp dir), `absolute` (a project
-# file's path) and `fail TITLE LOG [OUTPUT-NAME]` (exits 3), and kills `emulator_pid`'s process group
-# at exit.
+# Sourced by routing-test.sh and routing-replay.sh, in the project's folder: the run's temp dir
+# ($work) and a throwaway PagerDuty emulator, both gone at exit, and the objects the program looks
+# up. The caller defines `fail TITLE LOG [OUTPUT-NAME]` (it exits 3).
+
+project=$(pwd)
+# The files the user names are the project's, whatever directory the commands run in.
+absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$project" "$1" ;; esac; }
+work=$(mktemp -d)
+emulator_pid=
+cleanup() {
+  # The emulator runs under npx in a process group of its own: the group goes, the emulator with it.
+  if [ -n "$emulator_pid" ]; then kill -- "-$emulator_pid" 2>/dev/null || kill "$emulator_pid" 2>/dev/null; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 
 # Starts the emulator; its ready line (URL, admin token, seeded credentials) in $work/emulator.json.
 # Started as a job of its own (set -m): npx runs the emulator as its child, which a kill of npx

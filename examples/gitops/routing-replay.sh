@@ -16,17 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/summary.sh"
 . "$here/emulator.sh"
 routing_cli="$here/../../dist/provider/cli/routing-test.js"
-project=$(pwd)
-absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$project" "$1" ;; esac; }
 cases=${ROUTING_CASES:-cases.yaml}
 junit=$(absolute "${ROUTING_REPLAY_JUNIT:-routing-replay.xml}")
-work=$(mktemp -d)
-emulator_pid=
-cleanup() {
-  if [ -n "$emulator_pid" ]; then kill -- "-$emulator_pid" 2>/dev/null || kill "$emulator_pid" 2>/dev/null; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 rm -f "$junit"
 
 # The replay could not start: the step in the summary, an annotation, and a JUnit report of one

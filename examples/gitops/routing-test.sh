@@ -19,20 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/summary.sh"
 . "$here/emulator.sh"
 routing_cli="$here/../../dist/provider/cli/routing-test.js"
-project=$(pwd)
 stack=${ROUTING_STACK:-routing-test}
-# The files the user names are the project's, whatever directory the commands run in.
-absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$project" "$1" ;; esac; }
 cases=${ROUTING_CASES:-cases.yaml}
 junit=$(absolute "${ROUTING_JUNIT:-routing-test.xml}")
-work=$(mktemp -d)
-emulator_pid=
-cleanup() {
-  # The emulator runs under npx in a process group of its own: the group goes, the emulator with it.
-  if [ -n "$emulator_pid" ]; then kill -- "-$emulator_pid" 2>/dev/null || kill "$emulator_pid" 2>/dev/null; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 # A report of an earlier run must not pass for this one's.
 rm -f "$junit"
 

@@ -167,6 +167,23 @@ const terminal = () => {
   return { out, said, terminal: { out: (t) => void out.push(t), say: (l) => void said.push(l) } as Terminal };
 };
 
+/** The command line of a replay of `cases` on the two deployed stacks, with `more` after it. */
+const argv = (cases: string, ...more: string[]) => [
+  "--cases",
+  cases,
+  "--base",
+  dir,
+  "--head",
+  dir,
+  "--base-stack",
+  "base",
+  "--head-stack",
+  "head",
+  "--emulator",
+  readyLine,
+  ...more,
+];
+
 const options = (cases: string): ReplayOptions => ({ cases, base: dir, head: dir, baseStack: "base", headStack: "head", emulator: readyLine, config: [] });
 
 /** Recorded weekday and UTC hour inside the "In hours" window. */
@@ -213,28 +230,7 @@ test("the command: each unexpected change with both traces, a count per kind, ex
   const summary = path.join(dir, "summary.md");
   const t = terminal();
   const cases = writeCases(expectHead);
-  const code = await runCommand(
-    routingReplayCommand({ pulumiOf, env: {} }),
-    [
-      "--cases",
-      cases,
-      "--base",
-      dir,
-      "--head",
-      dir,
-      "--base-stack",
-      "base",
-      "--head-stack",
-      "head",
-      "--emulator",
-      readyLine,
-      "--junit",
-      junit,
-      "--summary",
-      summary,
-    ],
-    t.terminal,
-  );
+  const code = await runCommand(routingReplayCommand({ pulumiOf, env: {} }), argv(cases, "--junit", junit, "--summary", summary), t.terminal);
   const out = t.out.join("");
   expect(code).toBe(EXIT.unexpected);
   const named = [...out.matchAll(/^CHANGED( \(expected\))? (\d+)\. /gm)].map((m) => [Number(m[2]) - 1, m[1] !== undefined]);
@@ -266,11 +262,7 @@ test("the command: each unexpected change with both traces, a count per kind, ex
 
 test("with every change expected by the file, exit 0", async () => {
   const t = terminal();
-  const code = await runCommand(
-    routingReplayCommand({ pulumiOf, env: {} }),
-    ["--cases", writeCases((i) => CHANGED.includes(i)), "--base", dir, "--head", dir, "--base-stack", "base", "--head-stack", "head", "--emulator", readyLine],
-    t.terminal,
-  );
+  const code = await runCommand(routingReplayCommand({ pulumiOf, env: {} }), argv(writeCases((i) => CHANGED.includes(i))), t.terminal);
   expect(t.out.join("")).toMatch(new RegExp(`^${CHANGED.length} of 200 events changed \\(${CHANGED.length} expected by the case file, 0 not\\)$`, "m"));
   expect(code).toBe(EXIT.ok);
 });
@@ -285,11 +277,7 @@ test("Ctrl-C during the base's run: the base's stack is given back, the head's n
     return pulumiOf(cwd, stack);
   };
   const t = terminal();
-  const code = await runCommand(
-    routingReplayCommand({ pulumiOf: interrupting, env: {}, signals }),
-    ["--cases", writeCases(() => false), "--base", dir, "--head", dir, "--base-stack", "base", "--head-stack", "head", "--emulator", readyLine],
-    t.terminal,
-  );
+  const code = await runCommand(routingReplayCommand({ pulumiOf: interrupting, env: {}, signals }), argv(writeCases(() => false)), t.terminal);
   expect(code).toBe(EXIT.notRun);
   expect(asked).toEqual(["base"]);
   expect(t.said.join("\n")).toMatch(/interrupted: the throwaway stacks made so far were removed/);
@@ -302,28 +290,7 @@ test("a replay that cannot run: exit 3, and the JUnit file and summary say why",
   const t = terminal();
   const broken = path.join(dir, "broken.yaml");
   fs.writeFileSync(broken, "cases:\n  - name: x\n    event: { summary: s }\n    expect: {}\n");
-  const code = await runCommand(
-    routingReplayCommand({ pulumiOf, env: {} }),
-    [
-      "--cases",
-      broken,
-      "--base",
-      dir,
-      "--head",
-      dir,
-      "--base-stack",
-      "base",
-      "--head-stack",
-      "head",
-      "--emulator",
-      readyLine,
-      "--junit",
-      junit,
-      "--summary",
-      summary,
-    ],
-    t.terminal,
-  );
+  const code = await runCommand(routingReplayCommand({ pulumiOf, env: {} }), argv(broken, "--junit", junit, "--summary", summary), t.terminal);
   expect(code).toBe(EXIT.notRun);
   expect(t.said.join("\n")).toMatch(/broken\.yaml has \d+ mistakes; nothing was sent/);
   expect(fs.readFileSync(junit, "utf8")).toMatch(/tests="1" failures="1"[\s\S]*<failure message="not run: .*broken\.yaml has/);
