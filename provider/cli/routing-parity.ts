@@ -13,6 +13,7 @@ import type { ClientOverrides } from "../account/client";
 import { createClient } from "../account/client";
 import { resolveSettings, type ProviderSettings } from "../config";
 import { messageOf } from "../errors";
+import { Consistency } from "../kernel/consistency";
 import { INCIDENTS_READ, POLICIES_READ, PRIORITIES_READ, READ, WRITE } from "../kernel/api-paths";
 import type { ApiClient } from "../http/client";
 import { type FlagValues, UsageError } from "./command-line";
@@ -240,6 +241,8 @@ export async function parity(opts: ParityOptions, terminal: Terminal, deps: Pari
   const eventsUrl = origin(opts.eventsUrl ? "--events-url" : EVENTS_URL_ENV, opts.eventsUrl ?? env[EVENTS_URL_ENV] ?? EVENTS_HOSTS[realSettings.serviceRegion]);
   const emuClient = clientWith(emulatorSettings, EMULATOR_SCOPES, false, deps.clients);
   const real = clientWith(realSettings, REAL_SCOPES, env.PAGERDUTY_SCOPES !== undefined, deps.clients);
+  // The real account's lag after a create, as its settings give it (consistencyWindow).
+  const consistency = new Consistency({ windowMs: realSettings.consistencyWindowMs });
   const emu = emulatorAt(target, deps.dispatcher);
   const sent = new Map<Sandbox, Set<string>>();
   let interrupted = false;
@@ -261,7 +264,7 @@ export async function parity(opts: ParityOptions, terminal: Terminal, deps: Pari
         continue;
       }
       const copy = await readOrchestration(emuClient, id);
-      const sandbox = await makeSandbox(real, emuClient, copy, opts.escalationPolicy);
+      const sandbox = await makeSandbox(real, emuClient, copy, opts.escalationPolicy, consistency);
       sent.set(sandbox, new Set());
       const own = await serviceOf(emuClient, id);
       sides.set(integration, {

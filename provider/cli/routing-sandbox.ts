@@ -23,6 +23,7 @@ import {
   servicePath,
   WRITE,
 } from "../kernel/api-paths";
+import type { Consistency } from "../kernel/consistency";
 import { listOffset } from "../kernel/pages";
 
 type Json = Record<string, unknown>;
@@ -112,7 +113,13 @@ export interface Sandbox {
 }
 
 /** Makes the sandbox for `copy` on the real account; on a failure, what was made is removed. */
-export async function makeSandbox(real: ApiClient, emulator: ApiClient, copy: OrchestrationCopy, escalationPolicy: string): Promise<Sandbox> {
+export async function makeSandbox(
+  real: ApiClient,
+  emulator: ApiClient,
+  copy: OrchestrationCopy,
+  escalationPolicy: string,
+  consistency: Consistency,
+): Promise<Sandbox> {
   const [from, to] = await Promise.all([catalogOf(emulator), catalogOf(real)]);
   const path = translateIds(copy.path, from, to);
   const name = `pagerduty-routing-test parity ${copy.service.name} ${randomBytes(3).toString("hex")}`.slice(0, 255);
@@ -130,20 +137,26 @@ export async function makeSandbox(real: ApiClient, emulator: ApiClient, copy: Or
     scopes: WRITE,
   });
   const id = made.service.id;
+  // PagerDuty shows a new service to requests under it only seconds after its create: each of them
+  // waits out a 404 within the account's window, as the provider's own child creates do.
+  const since = consistency.created("Service", id);
+  const under = <T>(op: () => Promise<T>) => consistency.untilVisible(since, op);
   const remove = async () => {
     await real.request("DELETE", servicePath(id), { scopes: WRITE });
   };
   try {
-    const integration = await real.request<{ integration: { integration_key: string } }>("POST", integrationsPath(id), {
-      body: { integration: { type: "events_api_v2_inbound_integration", name: "pagerduty-routing-test parity" } },
-      scopes: WRITE,
-    });
+    const integration = await under(() =>
+      real.request<{ integration: { integration_key: string } }>("POST", integrationsPath(id), {
+        body: { integration: { type: "events_api_v2_inbound_integration", name: "pagerduty-routing-test parity" } },
+        scopes: WRITE,
+      }),
+    );
     for (const v of copy.cacheVariables) {
       const { id: _id, self: _self, ...body } = v;
-      await real.request("POST", cacheVariablesPath(id), { body: { cache_variable: body }, scopes: WRITE });
+      await under(() => real.request("POST", cacheVariablesPath(id), { body: { cache_variable: body }, scopes: WRITE }));
     }
-    await real.request("PUT", orchestrationPath(id), { body: { orchestration_path: path }, scopes: WRITE });
-    await real.request("PUT", orchestrationActivePath(id), { body: { active: copy.active }, scopes: WRITE });
+    await under(() => real.request("PUT", orchestrationPath(id), { body: { orchestration_path: path }, scopes: WRITE }));
+    await under(() => real.request("PUT", orchestrationActivePath(id), { body: { active: copy.active }, scopes: WRITE }));
     return { serviceId: id, name, routingKey: integration.integration.integration_key, escalationPolicy, remove };
   } catch (e) {
     // What was made goes; if it cannot, the message names it, so nobody is left to find it.
