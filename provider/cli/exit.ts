@@ -1,4 +1,5 @@
 // How a bin ends: the exit codes every bin shares, and the failure that carries its own code.
+import { messageOf } from "../errors";
 
 /** 0 done, 1 failed (a PagerDuty, pulumi or settings error, or a bug), 2 a wrong command line. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -14,3 +15,6 @@ export class ExitError extends Error {
     this.name = "ExitError";
   }
 }
+
+/** `e` as the bin's failure: its own exit code when it has one, else `code` (e.g. a routing run's 3, "not run"). */
+export const exitErrorOf = (e: unknown, code: number): ExitError => (e instanceof ExitError ? e : new ExitError(messageOf(e), code, { cause: e }));

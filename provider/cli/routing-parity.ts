@@ -17,7 +17,7 @@ import { Consistency } from "../kernel/consistency";
 import { INCIDENTS_READ, POLICIES_READ, PRIORITIES_READ, READ, WRITE } from "../kernel/api-paths";
 import type { ApiClient } from "../http/client";
 import { type FlagValues, UsageError } from "./command-line";
-import { ExitError } from "./exit";
+import { ExitError, exitErrorOf } from "./exit";
 import type { Command, Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { readCases, type RoutingCase } from "./routing-cases";
@@ -330,7 +330,7 @@ export const parityCommand = (deps: ParityDeps = {}): Command<typeof FLAGS, Pari
     try {
       return await parity(opts, terminal, deps);
     } catch (e) {
-      throw e instanceof ExitError ? e : new ExitError(messageOf(e), EXIT.notRun, { cause: e });
+      throw exitErrorOf(e, EXIT.notRun);
     }
   },
 });

@@ -10,7 +10,7 @@ import type { Dispatcher } from "undici";
 import { messageOf } from "../errors";
 import { writeFileDurably } from "../fs/durable-file";
 import { type FlagValues, UsageError } from "./command-line";
-import { EXIT as CLI_EXIT, ExitError } from "./exit";
+import { EXIT as CLI_EXIT, ExitError, exitErrorOf } from "./exit";
 import type { Command, Terminal } from "./main";
 import { type Pulumi, pulumiRunner } from "./pulumi-runner";
 import { type CaseFile, readCaseFile } from "./routing-cases";
@@ -217,7 +217,7 @@ export const routingReplayCommand = (deps: ReplayDeps = {}): Command<typeof FLAG
       const why = messageOf(e);
       if (opts.junit) await write(opts.junit, notRunJunit(opts.cases, why));
       if (opts.summary) await write(opts.summary, notRunSummary(opts.cases, why));
-      throw e instanceof ExitError ? e : new ExitError(why, EXIT.notRun, { cause: e });
+      throw exitErrorOf(e, EXIT.notRun);
     }
     terminal.out(diffReport(diffs));
     if (opts.junit) await write(opts.junit, diffJunit(opts.cases, diffs));

@@ -7,10 +7,9 @@
 // dedup keys see the cases before them; each run first forgets what events did to the services it
 // sends to (the emulator's events reset), so a run never sees the alerts and counts of an earlier one.
 import type { Dispatcher } from "undici";
-import { messageOf } from "../errors";
 import { writeFileDurably } from "../fs/durable-file";
 import { type Flags, type FlagValues, UsageError } from "./command-line";
-import { EXIT as CLI_EXIT, ExitError } from "./exit";
+import { EXIT as CLI_EXIT, exitErrorOf } from "./exit";
 import { junitXml } from "./junit";
 import { type Command, runCommand, type Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
@@ -149,7 +148,7 @@ export const routingTestCommand = (deps: RoutingTestDeps = {}): Command<typeof F
       return await routingTest(opts, terminal, deps);
     } catch (e) {
       // Whatever stopped the run, no case was judged: not a mismatch.
-      throw e instanceof ExitError ? e : new ExitError(messageOf(e), EXIT.notRun, { cause: e });
+      throw exitErrorOf(e, EXIT.notRun);
     }
   },
 });
