@@ -4,7 +4,8 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { type PulumiCli, ROOT, type RunResult } from "./harness";
+import * as os from "node:os";
+import { type PulumiCli, pulumiBin, ROOT, type RunResult } from "./harness";
 
 /** The fenced block right after the marker `<!-- <name>:` in `file` (a path from the repository's root), without its fences. */
 export function docBlock(file: string, name: string): string {
@@ -46,4 +47,20 @@ export async function writesSoFar(emu: { admin: (m: string, p: string) => Promis
       .filter(([route]) => !route.startsWith("GET ") && route !== "POST /oauth/token")
       .map(([route, byStatus]) => [route, Object.values(byStatus).reduce((a, b) => a + b, 0)]),
   );
+}
+
+/**
+ * A user's shell, as the docs' blocks run in it: a home of its own (nothing of this machine's Pulumi
+ * login), the shared npm cache, the Pulumi CLI the tests use first on PATH, no update checks, no colour.
+ */
+export function userShellEnv(home: string): NodeJS.ProcessEnv {
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
+    HOME: home,
+    npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), ".npm"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+  };
 }

@@ -8,8 +8,8 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { docBlock } from "./doc-blocks";
-import { pulumiBin, ROOT, tarball } from "./harness";
+import { docBlock, userShellEnv } from "./doc-blocks";
+import { ROOT, tarball } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -60,17 +60,8 @@ function bash(source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
 }
 
 test("the README's quick start deploys two services from an empty directory; a second preview and the drift check are clean; destroy removes them", async () => {
-  const home = path.join(work, "home");
-  fs.mkdirSync(home);
-  // A user's environment: a home of its own (nothing of this machine's Pulumi login), the shared npm cache.
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
-    HOME: home,
-    npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), ".npm"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    NO_COLOR: "1",
-  };
+  // A user's shell: a home of its own, the shared npm cache (doc-blocks.ts).
+  const env = userShellEnv(path.join(work, "home"));
   // Afterwards, in the same shell: a clean second preview and drift check, the stack's state and
   // outputs, and destroy; the emulator's services before and after it (read with the undici the
   // package brought).

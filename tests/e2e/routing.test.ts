@@ -11,8 +11,8 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { docBlock } from "./doc-blocks";
-import { PulumiProject, pulumiBin, ROOT, startEmulatorProcess, type RunningEmulator, tarball } from "./harness";
+import { docBlock, userShellEnv } from "./doc-blocks";
+import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator, tarball } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -212,17 +212,8 @@ describe("docs/testing-routing.md as written, from a new directory", () => {
       .map((l) => (l === INSTALL ? `npm install --no-audit --no-fund --prefer-offline ${tarball()} @pulumi/pulumi@${sdk} ${emulatorTarball}` : l))
       .join("\n");
     const run = docBlock("docs/testing-routing.md", "routing-run");
-    const home = path.join(work, "home");
-    fs.mkdirSync(home);
-    // A user's environment: a home of its own, the shared npm cache; a stack of the user's own selected, its backend outside the project.
-    const env: NodeJS.ProcessEnv = {
-      PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
-      HOME: home,
-      npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), ".npm"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NO_COLOR: "1",
-    };
+    // A user's shell: a home of its own, the shared npm cache (doc-blocks.ts).
+    const env = userShellEnv(path.join(work, "home"));
     const bash = (script: string, cwd: string, extra: NodeJS.ProcessEnv = {}) => {
       const r = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env: { ...env, ...extra }, encoding: "utf8", maxBuffer: 64 << 20 });
       project.log += r.stdout + r.stderr;
