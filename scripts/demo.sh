@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 demo=$root/.work/demo
+# Node.js of the development line first on PATH (scripts/setup-node.sh says when it brings it).
+PATH="$(bash scripts/setup-node.sh):$PATH"
+export PATH
 
 echo "==> installing and building"
 # `npm install` rather than `npm ci`: npm 11 leaves optional platform bindings out of the lock file

@@ -3,6 +3,10 @@
 # Order: fast suites first so a broken build fails in seconds, the real-CLI e2e suite last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Node.js of the development line (scripts/support-matrix.json) first on PATH: the machine's when it
+# is of that line, else the registry's release, said once (npm itself runs on whichever node is first).
+PATH="$(bash scripts/setup-node.sh):$PATH"
+export PATH
 
 # `npm install` rather than `npm ci`: npm 11 leaves optional platform bindings out of the lock file
 # and `npm ci` then refuses it; --no-save keeps the clone clean.
