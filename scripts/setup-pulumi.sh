@@ -2,6 +2,7 @@
 # Makes a Pulumi CLI + Node.js language host available offline and prints the directory holding
 # them (last line of stdout). Uses a `pulumi` on PATH when it is at least the SDK's version;
 # otherwise builds both from Go modules at the SDK's version and caches them outside the clone.
+# Usage: setup-pulumi.sh [VERSION]: another release than the SDK's (the support matrix's oldest).
 #
 # Why a wrapper module: pkg/go.mod carries replace directives, so `go install pkg@v` is refused.
 # Only the main module's replaces apply, so the wrapper requires pkg/v3 and sdk/v3 at one version
@@ -11,7 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sdk_pkg="$here/node_modules/@pulumi/pulumi/package.json"
 [ -f "$sdk_pkg" ] || { echo "setup-pulumi: run npm ci first (no $sdk_pkg)" >&2; exit 1; }
-version=$(node -p "require('$sdk_pkg').version")
+version=${1:-$(node -p "require('$sdk_pkg').version")}
 cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
 bin="$cache/pulumi-v$version/bin"
 log() { echo "setup-pulumi: $*" >&2; }
@@ -28,7 +29,8 @@ install_dynamic_provider() {
 # 1. A suitable pulumi on PATH (with its language host) wins.
 if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1; then
   have=$(pulumi version 2>/dev/null | sed 's/^v//')
-  if [ -n "$have" ] && version_ge "$have" "$version"; then
+  # An asked-for release must be that release; otherwise any at least the SDK's.
+  if [ -n "$have" ] && { [ "$have" = "$version" ] || { [ -z "${1:-}" ] && version_ge "$have" "$version"; }; }; then
     log "using pulumi $have from PATH"
     dirname "$(command -v pulumi)"
     exit 0

@@ -46,6 +46,11 @@ alone="tests/e2e/($(grep -l '^// e2e: runs alone' tests/e2e/*.test.ts | xargs -n
 npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "$alone" --json --outputFile=.work/jest-e2e.json || status=$?
 npx jest --selectProjects e2e --runInBand --testPathPatterns "$alone" --json --outputFile=.work/jest-e2e-alone.json || status=$?
 
+# The support matrix: the programs users write first again on each other Node.js line and Pulumi
+# the README supports (scripts/support-matrix.json).
+rm -f .work/jest-matrix*
+bash scripts/test-matrix.sh || status=$?
+
 # One plain closing line for CI: "N passed, N failed, N skipped" (a suite that failed to run counts).
-node scripts/test-summary.js .work/jest-fast.json .work/jest-e2e.json .work/jest-e2e-alone.json
+node scripts/test-summary.js .work/jest-fast.json .work/jest-e2e.json .work/jest-e2e-alone.json $(cat .work/jest-matrix.list)
 exit $status

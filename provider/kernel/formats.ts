@@ -2,8 +2,12 @@
 // program's field (`supportHours.startTime`), not the API's, and nothing is created first.
 import { z } from "zod";
 
-/** Whether Node's ICU data knows `name` as an IANA name or link (case-insensitively). */
+/**
+ * Whether Node's ICU data knows `name` as an IANA name or link (case-insensitively). An offset
+ * ("+01:00") is no name: Intl takes it since Node.js 22 (ECMA-402's offset time zones), PagerDuty not.
+ */
 function knownZone(name: string): boolean {
+  if (/^[+\-\u2212]/.test(name)) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: name });
     return true;

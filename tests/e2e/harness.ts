@@ -20,6 +20,14 @@ const WORK = path.join(ROOT, ".work");
 const afterAllFiles = (globalThis as { afterAll?: (hook: () => unknown) => void }).afterAll;
 if (afterAllFiles) afterAllFiles(scanAll);
 
+/**
+ * The `@pulumi/pulumi` version the programs users write install: the checkout's own, or the support
+ * matrix's (scripts/test-matrix.sh sets PPD_PULUMI_SDK to run them on the oldest supported Pulumi).
+ */
+export function sdkVersion(): string {
+  return process.env.PPD_PULUMI_SDK || JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+}
+
 /** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
 export function pulumiBin(): string {
   if (process.env.PULUMI_BIN_DIR) return process.env.PULUMI_BIN_DIR;
@@ -44,7 +52,7 @@ export function tarball(): string {
  * package.json dependencies and lock (npm cost about 11 s of CPU per project; a copy, under one).
  */
 function installPackage(dir: string): void {
-  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  const sdk = sdkVersion();
   const templates = path.join(WORK, "e2e-modules");
   const template = path.join(
     templates,

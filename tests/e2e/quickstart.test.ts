@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { docBlock, userShellEnv } from "./doc-blocks";
-import { ROOT, tarball } from "./harness";
+import { ROOT, sdkVersion, tarball } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -24,7 +24,7 @@ beforeAll(() => {
     work,
     execFileSync("npm", ["pack", "--silent", "--workspace", "emulator", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!,
   );
-  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  const sdk = sdkVersion();
   const commands = docBlock("README.md", "quickstart");
   const lines = commands.split("\n");
   expect(lines.filter((l) => l === INSTALL)).toHaveLength(1);

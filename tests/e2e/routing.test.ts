@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { docBlock, userShellEnv } from "./doc-blocks";
-import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator, tarball } from "./harness";
+import { PulumiProject, ROOT, sdkVersion, startEmulatorProcess, type RunningEmulator, tarball } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -204,7 +204,7 @@ describe("docs/testing-routing.md as written, from a new directory", () => {
         .split("\n")
         .pop()!,
     );
-    const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+    const sdk = sdkVersion();
     const setup = docBlock("docs/testing-routing.md", "routing-setup").split("\n");
     // The only change: the packages are not on the registry yet, so their packed tarballs are installed in place of their names.
     expect(setup.filter((l) => l === INSTALL)).toHaveLength(1);
