@@ -4,6 +4,8 @@
 
 /** Whether `name` is a time zone the emulator knows. */
 export function isTimeZone(name: string): boolean {
+  // Intl takes an offset ("+01:00") as a zone since Node.js 22 (ECMA-402's offset time zones); tzinfo does not.
+  if (/^[+\-\u2212]/.test(name)) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: name });
     return true;

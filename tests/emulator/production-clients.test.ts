@@ -154,4 +154,16 @@ describe("time zones: IANA names and links are accepted, anything else is a 400 
     expect(rule.status).toBe(400);
     expect(rule.json.error.errors.join("\n")).toMatch(/"time_frame\.scheduled_weekly\.timezone" "Mars\/Olympus" is not a time zone/);
   });
+
+  // Node.js 22's Intl takes an offset as a zone; PagerDuty's tz lookup does not.
+  test("an offset such as +01:00 is no time zone", async () => {
+    const svc = await api.post(
+      "/services",
+      terraformService("TZ offset", {
+        support_hours: { type: "fixed_time_per_day", time_zone: "+01:00", start_time: "09:00:00", end_time: "17:00:00", days_of_week: [1] },
+      }),
+    );
+    expect(svc.status).toBe(400);
+    expect(svc.json.error.errors).toEqual(['"support_hours.time_zone" "+01:00" is not a time zone (an IANA name such as "America/Lima")']);
+  });
 });
