@@ -132,9 +132,14 @@ describe("retry policy against scripted faults", () => {
   });
 
   it("retries a POST rejected with 429 after ratelimit-reset", async () => {
-    emu.core.faults.add({ route: "POST /services", status: 429, count: 1 });
     const c = client();
+    await c.request("GET", "/services", { scopes: READ }); // token first, so only the POST meets the fault
+    const before = emu.core.stats.faultsInjected;
+    emu.core.faults.add({ route: "POST /services", status: 429, count: 1 });
     const created = await c.request<{ service: { id: string } }>("POST", "/services", { body: service("live-429"), scopes: WRITE });
+    // The 429 was served (once) and the retry made the one service, which the API now holds.
+    expect(emu.core.stats.faultsInjected - before).toBe(1);
+    expect(Object.values(emu.core.state.services).filter((s) => s.name === "live-429").map((s) => s.id)).toEqual([created.service.id]);
     await c.request("DELETE", `/services/${created.service.id}`, { scopes: WRITE });
   });
 });

@@ -12,7 +12,11 @@ describe("without settings", () => {
 
   test("an input the schema refuses is a check failure", async () => {
     const r = await provider.check("urn:pulumi:dev::p::pagerduty-dynamic:index:Service::s", {}, { name: 5 });
-    expect(r.failures?.length).toBeGreaterThan(0);
+    // Each failure names the program's field it is about, in its text (toFailure: no `property`).
+    expect(r.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^name: .*string/) },
+      { property: "", reason: expect.stringMatching(/^escalationPolicy: /) },
+    ]);
   });
 });
 

@@ -33,12 +33,18 @@ describe("deployment", () => {
     const values: Record<string, string> = { ...acme };
     configure(config(values));
     delete values["pagerduty:clientSecret"];
+    values["pagerduty:subdomain"] = "changed";
     expect(() => getClient()).not.toThrow();
+    expect(deployment.settings()).toMatchObject({ subdomain: "acme", credentials: { kind: "client_credentials", clientId: "cid", clientSecret: "cs" } });
   });
 
   it("falls back to the environment when configure was never called", () => {
     process.env.PAGERDUTY_TOKEN = "k";
-    expect(getClient()).toBeDefined();
+    expect(deployment.settings().credentials).toEqual({ kind: "api_key", token: "k" });
+    const client = getClient();
+    expect(getClient()).toBe(client); // one client for the environment's account, made once
+    delete process.env.PAGERDUTY_TOKEN;
+    expect(() => new Deployment({ warn: () => undefined }).context()).toThrow(ConfigError); // the client came from that variable
   });
 
   it("reports missing credentials when the client is first needed", () => {
