@@ -15,7 +15,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 version=$(node -p "require('$here/node_modules/@pulumi/pulumi/package.json').version")
-cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
+# shellcheck source=scripts/cache-dir.sh
+. "$here/scripts/cache-dir.sh"
+cache=$(cache_dir)
 yaml_version=${PULUMI_YAML_VERSION:-1.30.0}
 python_version=${PULUMI_LANGUAGE_PYTHON_FALLBACK:-3.68.0}
 # The generator's source is part of the key: a change to it rebuilds.

@@ -7,7 +7,9 @@
 set -euo pipefail
 
 version=${MOTO_VERSION:-5.2.5}
-cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
+# shellcheck source=scripts/cache-dir.sh
+. "$(dirname "$0")/cache-dir.sh"
+cache=$(cache_dir)
 venv="$cache/tools/moto-$version"
 log() { echo "setup-moto: $*" >&2; }
 

@@ -10,7 +10,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 want=${1:-$(sed -n 's/.*"development": *"\([0-9.]*\)".*/\1/p' "$here/scripts/support-matrix.json")}
 [ -n "$want" ] || { echo "setup-node: no development line in scripts/support-matrix.json" >&2; exit 1; }
 major=${want%%.*}
-cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
+# shellcheck source=scripts/cache-dir.sh
+. "$here/scripts/cache-dir.sh"
+cache=$(cache_dir)
 dir="$cache/node-v$want"
 log() { echo "setup-node: $*" >&2; }
 

@@ -13,7 +13,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 sdk_pkg="$here/node_modules/@pulumi/pulumi/package.json"
 [ -f "$sdk_pkg" ] || { echo "setup-pulumi: run npm ci first (no $sdk_pkg)" >&2; exit 1; }
 version=${1:-$(node -p "require('$sdk_pkg').version")}
-cache=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}
+# shellcheck source=scripts/cache-dir.sh
+. "$here/scripts/cache-dir.sh"
+cache=$(cache_dir)
 bin="$cache/pulumi-v$version/bin"
 log() { echo "setup-pulumi: $*" >&2; }
 

@@ -30,7 +30,8 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 fi
 # actionlint checks the example GitHub workflows (tests/e2e/gitops.test.ts); built from its Go
 # module once, pinned, into the same cache as the Pulumi CLI.
-tools=${PULUMI_PAGERDUTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-pagerduty-dynamic}/tools
+. scripts/cache-dir.sh
+tools=$(cache_dir)/tools
 if [ ! -x "$tools/actionlint" ]; then
   GOBIN=$tools go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 fi

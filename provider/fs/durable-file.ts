@@ -54,11 +54,15 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * The package's cache directory: `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic`, else
- * `$HOME/.cache/pulumi-pagerduty-dynamic`. A relative XDG_CACHE_HOME is ignored, as the XDG spec
- * says, so the directory never depends on where a command happens to run.
+ * The package's cache directory: `$PULUMI_PAGERDUTY_CACHE` when set, else
+ * `$XDG_CACHE_HOME/pulumi-pagerduty-dynamic`, else `$HOME/.cache/pulumi-pagerduty-dynamic`. A
+ * relative path in either variable is ignored (the XDG spec's rule), so the directory never
+ * depends on where a command happens to run. scripts/cache-dir.sh is the same rule for the
+ * scripts (tests/unit/provider/fs/durable-file.test.ts holds the two to each other).
  */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const own = env.PULUMI_PAGERDUTY_CACHE?.trim();
+  if (own && isAbsolute(own)) return own;
   const xdg = env.XDG_CACHE_HOME?.trim();
   const home = env.HOME?.trim() || homedir();
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".cache"), "pulumi-pagerduty-dynamic");

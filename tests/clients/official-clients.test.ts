@@ -7,14 +7,14 @@
 // fails when the emulator refuses a request these clients make.
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../../provider/fs/durable-file";
 import { ROOT, startEmulatorProcess, type RunningEmulator } from "../e2e/harness";
 
 jest.setTimeout(10 * 60_000);
 
 const PYTHON_CLIENT = "pagerduty==7.2.0";
-const CACHE = process.env.PULUMI_PAGERDUTY_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
+const CACHE = cacheRoot();
 
 let emu: RunningEmulator;
 

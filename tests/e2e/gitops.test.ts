@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../../provider/fs/durable-file";
 import { ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
 import { knowSecret } from "./secret-scan";
 import { INSTALL, runSteps, UserRepo, WORKFLOWS } from "./user-repo";
@@ -13,7 +14,7 @@ import { INSTALL, runSteps, UserRepo, WORKFLOWS } from "./user-repo";
 jest.setTimeout(15 * 60_000);
 
 /** Where scripts/test.sh installs it (the cache of scripts/setup-pulumi.sh). */
-const CACHE = process.env.PULUMI_PAGERDUTY_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
+const CACHE = cacheRoot();
 const ACTIONLINT = path.join(CACHE, "tools/actionlint");
 const LOCATE = `echo "PAGERDUTY_GITOPS=$(node -p 'require("path").dirname(require.resolve("pulumi-pagerduty-dynamic/package.json"))')/examples/gitops" >> "$GITHUB_ENV"`;
 

@@ -182,6 +182,9 @@ export function offlineEnv(dirs: { home: string; state: string; cache: string })
     // deletes from waiting out the 2 minutes PagerDuty itself needs.
     PAGERDUTY_CONSISTENCY_WINDOW: process.env.PAGERDUTY_CONSISTENCY_WINDOW ?? "3",
     XDG_CACHE_HOME: dirs.cache,
+    // Each project's provider keeps its cache (code cache, accepted credentials, tokens) in its own
+    // directory, even where the runner names one for the package (a blank value is unset).
+    PULUMI_PAGERDUTY_CACHE: "",
   };
 }
 

@@ -5,13 +5,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../../provider/fs/durable-file";
 import { ROOT } from "../../scripts/repo-root";
 
 /** The last commit whose providers were one serialized object per kind that captured the stack. */
 export const PREVIOUS_COMMIT = "6d0ae6d519f03c8f1b7915d597c3975ba91a0d78";
-
-const cacheRoot = () =>
-  process.env.PULUMI_PAGERDUTY_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-pagerduty-dynamic");
 
 /** The packed tarball of `commit` (built on first use). */
 export function previousTarball(commit = PREVIOUS_COMMIT): string {

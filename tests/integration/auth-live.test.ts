@@ -139,7 +139,11 @@ describe("retry policy against scripted faults", () => {
     const created = await c.request<{ service: { id: string } }>("POST", "/services", { body: service("live-429"), scopes: WRITE });
     // The 429 was served (once) and the retry made the one service, which the API now holds.
     expect(emu.core.stats.faultsInjected - before).toBe(1);
-    expect(Object.values(emu.core.state.services).filter((s) => s.name === "live-429").map((s) => s.id)).toEqual([created.service.id]);
+    expect(
+      Object.values(emu.core.state.services)
+        .filter((s) => s.name === "live-429")
+        .map((s) => s.id),
+    ).toEqual([created.service.id]);
     await c.request("DELETE", `/services/${created.service.id}`, { scopes: WRITE });
   });
 });

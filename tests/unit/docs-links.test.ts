@@ -120,7 +120,16 @@ test("the README's sections come in the order a user reads them", () => {
   const h2 = headings(read("README.md"))
     .filter((h) => h.level === 2)
     .map((h) => h.text);
-  expect(h2).toEqual(["What it is", "Try it from a fresh checkout", "Install", "Requirements and what is tested", "Which door", "Quick start", "Configuration in brief", "Documentation"]);
+  expect(h2).toEqual([
+    "What it is",
+    "Try it from a fresh checkout",
+    "Install",
+    "Requirements and what is tested",
+    "Which door",
+    "Quick start",
+    "Configuration in brief",
+    "Documentation",
+  ]);
 });
 
 test("the README's first code block is the two commands of a fresh checkout", () => {

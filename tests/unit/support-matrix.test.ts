@@ -23,8 +23,16 @@ function readmeRows(readme: string): string[][] {
   const at = readme.indexOf("<!-- support-matrix:");
   if (at < 0) throw new Error("README.md: no support-matrix table");
   const lines = readme.slice(at).split("\n").slice(1);
-  const table = lines.slice(0, lines.findIndex((l) => !l.startsWith("|")));
-  return table.slice(2).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+  const table = lines.slice(
+    0,
+    lines.findIndex((l) => !l.startsWith("|")),
+  );
+  return table.slice(2).map((l) =>
+    l
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
 }
 
 /** Each `uses:`, `node-version:` and `pulumi-version:` of a workflow text, with its line. */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,5 +75,27 @@ describe("cacheRoot", () => {
     // The XDG spec says a relative path is to be ignored; blank is unset.
     expect(cacheRoot({ XDG_CACHE_HOME: "cache", HOME: "/home/u" })).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
     expect(cacheRoot({ XDG_CACHE_HOME: " ", HOME: "/home/u" })).toBe("/home/u/.cache/pulumi-pagerduty-dynamic");
+  });
+
+  it("is PULUMI_PAGERDUTY_CACHE when that is an absolute path", () => {
+    expect(cacheRoot({ PULUMI_PAGERDUTY_CACHE: "/srv/ppd", XDG_CACHE_HOME: "/tmp/xdg", HOME: "/home/u" })).toBe("/srv/ppd");
+    expect(cacheRoot({ PULUMI_PAGERDUTY_CACHE: "ppd", XDG_CACHE_HOME: "/tmp/xdg", HOME: "/home/u" })).toBe("/tmp/xdg/pulumi-pagerduty-dynamic");
+  });
+
+  it("is the rule scripts/cache-dir.sh follows, case by case", () => {
+    const cases: NodeJS.ProcessEnv[] = [
+      { HOME: "/home/u" },
+      { HOME: "/home/u", XDG_CACHE_HOME: "/tmp/xdg" },
+      { HOME: "/home/u", XDG_CACHE_HOME: "cache" },
+      { HOME: "/home/u", XDG_CACHE_HOME: " " },
+      { HOME: "/home/u", XDG_CACHE_HOME: "/tmp/xdg", PULUMI_PAGERDUTY_CACHE: "/srv/ppd" },
+      { HOME: "/home/u", PULUMI_PAGERDUTY_CACHE: "relative" },
+      { HOME: "/home/u", PULUMI_PAGERDUTY_CACHE: " " },
+    ];
+    const script = join(__dirname, "../../../../scripts/cache-dir.sh");
+    for (const env of cases) {
+      const shell = execFileSync("bash", ["-c", `. "${script}" && cache_dir`], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8" }).trim();
+      expect({ env, dir: shell }).toEqual({ env, dir: cacheRoot(env) });
+    }
   });
 });
