@@ -8,6 +8,7 @@ import { ConfigError, InsecureUrlError } from "./errors";
 import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
+import { AUDIT_READ, FIELDS_READ, FIELDS_WRITE, POLICIES_READ, READ, WRITE } from "./scopes";
 import { ACCOUNTS_SETTING, NAMESPACES, type Namespace, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
 
 export type { Namespace };
@@ -18,7 +19,7 @@ export type ServiceRegion = "us" | "eu";
  * The minimum the resources need (the scopes PagerDuty's API reference names per endpoint, `x-pd-requires-scope`):
  * services and their children, field definitions, audit.
  */
-export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.write", "custom_fields.read", "audit_records.read"];
+export const DEFAULT_SCOPES: readonly string[] = [...READ, ...WRITE, ...FIELDS_READ, ...AUDIT_READ];
 
 /**
  * Asked for as well by app tokens (client credentials) when `pagerduty:scopes` is unset: with
@@ -29,7 +30,7 @@ export const DEFAULT_SCOPES: readonly string[] = ["services.read", "services.wri
  * whether it may change field definitions. A preview that plans such a write without the scope
  * fails naming it. A user login, whose grant must hold every scope asked for, asks for neither.
  */
-export const APP_TOKEN_OPTIONAL_SCOPES: readonly string[] = ["escalation_policies.read", "custom_fields.write"];
+export const APP_TOKEN_OPTIONAL_SCOPES: readonly string[] = [...POLICIES_READ, ...FIELDS_WRITE];
 
 export type Credentials =
   | { kind: "client_credentials"; clientId: string; clientSecret: string }

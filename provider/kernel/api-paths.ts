@@ -1,25 +1,8 @@
 // The service's REST paths and the scopes the resources ask for, in one place: every id is encoded
-// here, and the scopes are those the API description's `x-pd-requires-scope` names for the paths.
+// here; the scopes (../scopes.ts) are those the API description's `x-pd-requires-scope` names for the paths.
 const seg = encodeURIComponent;
 
-/** `services.read`: reading services and everything under them. */
-export const READ = ["services.read"];
-/** `services.write`: creating, changing and deleting them. */
-export const WRITE = ["services.write"];
-/** `custom_fields.read`: the account's custom field definitions. */
-export const FIELDS_READ = ["custom_fields.read"];
-/** `custom_fields.write`: creating, changing and deleting custom field definitions. */
-export const FIELDS_WRITE = ["custom_fields.write"];
-/** `audit_records.read`: who created what (recovery's searches, the audit-record lookup). */
-export const AUDIT_READ = ["audit_records.read"];
-/** `escalation_policies.read`: the account's escalation policies (a service's, checked at preview; the lookup). */
-export const POLICIES_READ = ["escalation_policies.read"];
-/** `vendors.read`: PagerDuty's catalogue of integration vendors. */
-export const VENDORS_READ = ["vendors.read"];
-/** `priorities.read`: the account's incident priorities. */
-export const PRIORITIES_READ = ["priorities.read"];
-/** `incidents.read`: incidents, their alerts and notes (what the routing test's record and parity read back). */
-export const INCIDENTS_READ = ["incidents.read"];
+export { AUDIT_READ, FIELDS_READ, FIELDS_WRITE, INCIDENTS_READ, POLICIES_READ, PRIORITIES_READ, READ, VENDORS_READ, WRITE } from "../scopes";
 // Business services and alert grouping settings are listed with `services.read` (READ), as the API
 // description says of listBusinessServices and listAlertGroupingSettings: no scope of their own.
 

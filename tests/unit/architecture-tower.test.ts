@@ -7,7 +7,7 @@ const ROOT = path.join(__dirname, "../../provider");
 
 /** The floors, lowest first: a folder of provider/ (or a file at its top) and what it is for. */
 const FLOORS: string[][] = [
-  ["errors", "fs", "settings"], // typed errors; durable files and cache directories; the table of settings
+  ["errors", "fs", "settings", "scopes"], // typed errors; durable files and cache directories; the table of settings; the OAuth scopes
   ["host"], // the few places that lean on other projects' internals
   ["http"], // the undici client: retries, rate budget, credentials it is handed
   ["config"], // settings from stack config and the environment

@@ -57,9 +57,9 @@ function codeLines(keep: (file: string) => boolean): Array<{ at: string; line: s
 test("no other provider file builds a REST path or names a scope", () => {
   // Not REST paths: the process table (host/), the login's loopback callback (cli/), the emulator's
   // admin API and the Events API a routing test calls (cli/routing-emulator.ts), a field's text
-  // (`.describe()`). Scopes named as settings' defaults live in config.ts.
+  // (`.describe()`). Scopes are named in scopes.ts alone (config.ts's defaults are built from them).
   const lines = codeLines((f) => f !== "kernel/api-paths.ts").filter(({ line }) => !line.includes(".describe("));
   const paths = lines.filter(({ at, line }) => /["`]\/[a-z_]+/.test(line) && !/^(host\/pulumi-cli|cli\/loopback-server|cli\/routing-emulator)\.ts:/.test(at));
-  const scopes = lines.filter(({ at, line }) => /"[a-z_]+\.(read|write)"/.test(line) && !at.startsWith("config.ts:"));
+  const scopes = lines.filter(({ at, line }) => /"[a-z_]+\.(read|write)"/.test(line) && !at.startsWith("scopes.ts:"));
   expect({ paths: paths.map((l) => l.at), scopes: scopes.map((l) => l.at) }).toEqual({ paths: [], scopes: [] });
 });
