@@ -9,7 +9,7 @@ import { DEFAULT_CLIENT } from "./http/client";
 import { DEFAULT_RETRY, type RetryOptions } from "./http/retry";
 import { DEFAULT_TRANSPORT } from "./http/transport";
 import { AUDIT_READ, FIELDS_READ, FIELDS_WRITE, POLICIES_READ, READ, WRITE } from "./scopes";
-import { ACCOUNTS_SETTING, NAMESPACES, type Namespace, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
+import { ACCOUNTS_SETTING, DEFAULT_CONSISTENCY_WINDOW_S, NAMESPACES, type Namespace, perSetting, SETTING_NAMES, SETTINGS, type SettingName } from "./settings";
 
 export type { Namespace };
 
@@ -222,12 +222,11 @@ export function settingSource(s: Setting, account: string = DEFAULT_ACCOUNT, nam
   return account === DEFAULT_ACCOUNT ? `${settingKey(s, account, namespace)} or ${SETTINGS[s].env}` : settingKey(s, account, namespace);
 }
 
-/**
- * How long after its create an object may answer 404 or be left out of listings, by region
- * (kernel/consistency.ts): as long as PagerDuty's own Terraform provider waits (2 minutes; 5 in the
- * EU since its issue #1088).
- */
-export const DEFAULT_WINDOW_MS: Record<ServiceRegion, number> = { us: 120_000, eu: 300_000 };
+/** How long after its create an object may answer 404 or be left out of listings, by region (kernel/consistency.ts). */
+export const DEFAULT_WINDOW_MS: Record<ServiceRegion, number> = {
+  us: DEFAULT_CONSISTENCY_WINDOW_S.us * 1000,
+  eu: DEFAULT_CONSISTENCY_WINDOW_S.eu * 1000,
+};
 
 const API_HOSTS: Record<ServiceRegion, string> = { us: "https://api.pagerduty.com", eu: "https://api.eu.pagerduty.com" };
 const IDENTITY_HOST = "https://identity.pagerduty.com";

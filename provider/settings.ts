@@ -34,6 +34,16 @@ export interface SettingSpec {
   perAccount?: true;
 }
 
+/** The default of maxConcurrency: requests in flight at once per account. */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+
+/**
+ * The default of consistencyWindow by region, in seconds: as long as PagerDuty's own Terraform
+ * provider waits for a new object (2 minutes; 5 in the EU since its issue #1088). docs/consistency.md
+ * states them (tests/unit/docs-facts.test.ts).
+ */
+export const DEFAULT_CONSISTENCY_WINDOW_S = { us: 120, eu: 300 } as const;
+
 export const SETTINGS = {
   clientId: {
     env: "PAGERDUTY_CLIENT_ID",
@@ -101,7 +111,7 @@ export const SETTINGS = {
     env: "PAGERDUTY_MAX_CONCURRENCY",
     type: "integer",
     perAccount: true,
-    default: "32",
+    default: String(DEFAULT_MAX_CONCURRENCY),
     description: "Requests in flight at once per account.",
   },
   requestsPerMinute: {
@@ -115,7 +125,7 @@ export const SETTINGS = {
     env: "PAGERDUTY_CONSISTENCY_WINDOW",
     type: "number",
     perAccount: true,
-    default: "120 (us), 300 (eu)",
+    default: `${DEFAULT_CONSISTENCY_WINDOW_S.us} (us), ${DEFAULT_CONSISTENCY_WINDOW_S.eu} (eu)`,
     description: "Seconds a new object may stay invisible (404, left out of listings) after its create (docs/consistency.md).",
   },
   driftAllFields: {

@@ -3,6 +3,7 @@
 import pLimit from "p-limit";
 import { missingScopes, type AccessGrant, type TokenSource } from "./credential";
 import { ApiError, PagerDutyError, redactDeep, ScopeError } from "../errors";
+import { DEFAULT_MAX_CONCURRENCY } from "../settings";
 import { parseErrorBody } from "./error-body";
 import { withDefaults } from "./options";
 import { RateBudget } from "./rate-budget";
@@ -52,7 +53,7 @@ export interface SettingNames {
 export const DEFAULT_CLIENT: Required<ApiClientOptions> = {
   vendor: "pagerduty",
   userAgent: "pulumi-pagerduty-dynamic",
-  maxConcurrency: 32,
+  maxConcurrency: DEFAULT_MAX_CONCURRENCY,
   requestsPerMinute: 0,
   retry: DEFAULT_RETRY,
   settings: { apiUrl: "pagerduty:apiUrl or PAGERDUTY_API_URL", scopes: "pagerduty:scopes" },

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { KINDS } from "../../emulator/src/kinds";
 import { RESOURCES } from "../../provider/registry";
+import { DEFAULT_CONSISTENCY_WINDOW_S } from "../../provider/settings";
 
 const ROOT = path.join(__dirname, "../..");
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), "utf8");
@@ -166,4 +167,9 @@ test("every script of examples/gitops the docs name is committed executable (mod
   expect(entries.length).toBeGreaterThanOrEqual(6);
   const modes = Object.fromEntries(entries.map((l) => [l.split("\t")[1], l.split(" ")[0]]));
   expect(Object.entries(modes).filter(([, mode]) => mode !== "100755")).toEqual([]);
+});
+
+test("docs/consistency.md states the consistency windows the code defaults to", () => {
+  const { us, eu } = DEFAULT_CONSISTENCY_WINDOW_S;
+  expect(read("docs/consistency.md")).toContain(`(${us} s for \`us\`, ${eu} s for \`eu\`;`);
 });
