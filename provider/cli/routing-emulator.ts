@@ -8,10 +8,10 @@ import { Agent, type Dispatcher, request } from "undici";
 import { isLoopback } from "../config";
 import { InsecureUrlError, PagerDutyError, scrub } from "../errors";
 
-/** The emulator's admin header (emulator/src/admin.ts). */
-const ADMIN_HEADER = "x-emulator-admin-token";
-/** The reply header of `POST /v2/enqueue` naming the event's trace (emulator/src/routing/process.ts). */
-const EVENT_ID_HEADER = "x-emulator-event-id";
+/** The emulator's admin header (emulator/src/admin.ts; tests/unit/provider/cli/routing-emulator.test.ts holds the two equal). */
+export const ADMIN_HEADER = "x-emulator-admin-token";
+/** The reply header of `POST /v2/enqueue` naming the event's trace (emulator/src/routing/process.ts; held equal by the same test). */
+export const EVENT_ID_HEADER = "x-emulator-event-id";
 /** The environment variables a run without --emulator reads. */
 export const URL_ENV = "PAGERDUTY_EMULATOR_URL";
 export const TOKEN_ENV = "PAGERDUTY_EMULATOR_ADMIN_TOKEN";

@@ -3,7 +3,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { targetFromEnvironment, targetFromReadyLine } from "../../../../provider/cli/routing-emulator";
+import { ADMIN_HEADER as EMULATOR_ADMIN_HEADER } from "../../../../emulator/src/admin";
+import { EVENT_ID_HEADER as EMULATOR_EVENT_ID_HEADER } from "../../../../emulator/src/routing/process";
+import { ADMIN_HEADER, EVENT_ID_HEADER, targetFromEnvironment, targetFromReadyLine } from "../../../../provider/cli/routing-emulator";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "routing-emulator-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -37,4 +39,10 @@ test("a URL (flag, else PAGERDUTY_EMULATOR_URL) with PAGERDUTY_EMULATOR_ADMIN_TO
   expect(() => targetFromEnvironment(undefined, { PAGERDUTY_EMULATOR_ADMIN_TOKEN: "adm" })).toThrow(/no emulator: give --emulator FILE/);
   expect(() => targetFromEnvironment("http://10.0.0.5:8080", env)).toThrow(/"--url" must use https/);
   expect(() => targetFromEnvironment(undefined, { ...env, PAGERDUTY_EMULATOR_URL: "not a url" })).toThrow(/PAGERDUTY_EMULATOR_URL "not a url" is not a URL/);
+});
+
+// The CLI cannot import the emulator (another package, absent from a user's install): it names the
+// headers itself, and this holds them to the emulator's contract.
+test("the header names are the emulator's", () => {
+  expect({ admin: ADMIN_HEADER, eventId: EVENT_ID_HEADER }).toEqual({ admin: EMULATOR_ADMIN_HEADER, eventId: EMULATOR_EVENT_ID_HEADER });
 });
