@@ -65,6 +65,12 @@ export class Consistency {
     return this.born.get(`${kind}/${id}`);
   }
 
+  /** When this process made the youngest of `ids` of `kind` (undefined: none of them): a request naming them all waits for it. */
+  youngest(kind: string, ids: readonly string[]): number | undefined {
+    const made = ids.map((id) => this.createdAt(kind, id)).filter((t): t is number => t !== undefined);
+    return made.length ? Math.max(...made) : undefined;
+  }
+
   /** Until when an object made at `since` may still be invisible (0: unknown age, no wait owed). */
   private until(since: number | undefined): number {
     return since === undefined ? 0 : since + this.windowMs;

@@ -3,7 +3,6 @@
 // A service belongs to at most one setting (the API refuses a second with a 400 naming it), and
 // while it does, the service reports its grouping as a reference to the setting.
 import { z } from "zod";
-import type { AccountContext } from "../account/context";
 import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { userInputs } from "../kernel/check";
@@ -212,12 +211,6 @@ async function candidates(client: ApiClient, inputs: SettingInputs, since: numbe
     .filter((c) => !Number.isNaN(c.createdAt) && c.createdAt >= since);
 }
 
-/** The youngest of the services this process made (a setting naming one may meet a 404 for a while). */
-function youngestService(ctx: AccountContext, services: readonly string[]): number | undefined {
-  const made = services.map((id) => ctx.consistency.createdAt("Service", id)).filter((t): t is number => t !== undefined);
-  return made.length ? Math.max(...made) : undefined;
-}
-
 export const resource: Resource<typeof definition> = {
   definition,
 
@@ -241,7 +234,7 @@ export const resource: Resource<typeof definition> = {
       what: `alert grouping setting "${inputs.name}"`,
       // A 404 naming a service made moments ago made nothing: asked again while that service may be invisible.
       post: () =>
-        ctx.consistency.untilVisible(youngestService(ctx, inputs.services), async () => {
+        ctx.consistency.untilVisible(ctx.consistency.youngest("Service", inputs.services), async () => {
           const res = await client.request<{ alert_grouping_setting: ApiSetting }>("POST", ALERT_GROUPING_SETTINGS, {
             body: { alert_grouping_setting: { config: {}, ...toBody(inputs) } },
             scopes: WRITE,

@@ -3,7 +3,6 @@
 // side's list of immediate dependencies (PagerDuty's Terraform provider reads it the same way). Either
 // side may be a business service, given by id with `type: "business_service"`.
 import { z } from "zod";
-import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { reads } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
@@ -88,14 +87,8 @@ const relationships = (d: Pick<DependencyInputs, "supportingService" | "dependen
   relationships: [{ supporting_service: { ...d.supportingService }, dependent_service: { ...d.dependentService } }],
 });
 
-/** The youngest side this process made: associate may answer 404 for it a while. */
-function youngestSide(ctx: AccountContext, d: DependencyInputs): number | undefined {
-  const made = [d.supportingService, d.dependentService]
-    .filter((s) => s.type === "service")
-    .map((s) => ctx.consistency.createdAt("Service", s.id))
-    .filter((t): t is number => t !== undefined);
-  return made.length ? Math.max(...made) : undefined;
-}
+/** The services among a dependency's sides: associate may answer 404 for one this process just made. */
+const serviceSides = (d: DependencyInputs): string[] => [d.supportingService, d.dependentService].filter((s) => s.type === "service").map((s) => s.id);
 
 /** What the state records of a dependency's sides (a state written by this provider has both). */
 function sidesOf(state: Partial<DependencyOutputs>, id: string): Pick<DependencyInputs, "supportingService" | "dependentService"> {
@@ -111,7 +104,7 @@ export const resource: Resource<typeof definition> = {
 
   async create(ctx, news) {
     const d: DependencyInputs = { supportingService: news.supportingService, dependentService: news.dependentService };
-    const res = await ctx.consistency.untilVisible(youngestSide(ctx, d), () =>
+    const res = await ctx.consistency.untilVisible(ctx.consistency.youngest("Service", serviceSides(d)), () =>
       ctx.client.request<{ relationships?: ApiRelationship[] }>("POST", DEPENDENCIES_ASSOCIATE, { body: relationships(d), scopes: WRITE }),
     );
     const made = res.relationships?.find((r) => r.supporting_service?.id === d.supportingService.id && r.dependent_service?.id === d.dependentService.id);

@@ -1,6 +1,6 @@
 // kernel/consistency.ts: how a 404 and an empty search are waited out, and their bounds.
 import { ApiError, PagerDutyError } from "../../../../provider/errors";
-import { recordedCreation } from "../../../../provider/kernel/consistency";
+import { Consistency, recordedCreation } from "../../../../provider/kernel/consistency";
 import { virtualConsistency } from "../../support/virtual-consistency";
 
 const notFound = () => new ApiError({ method: "GET", path: "/x", status: 404, errors: [], response: { status: 404, headers: {}, body: null } });
@@ -110,4 +110,18 @@ test("what a state records of its object's creation: this provider's stamp, else
   expect(recordedCreation({ createdAt: "2026-11-25T10:00:00Z" })).toBe(Date.parse("2026-11-25T10:00:00Z"));
   expect(recordedCreation({ createdAt: "" })).toBeUndefined();
   expect(recordedCreation(undefined)).toBeUndefined();
+});
+
+test("the youngest of several objects is the latest this process made among them; none made, none owed", () => {
+  let now = 1_000;
+  const c = new Consistency({ windowMs: 60_000, now: () => now });
+  c.created("Service", "P1");
+  now = 2_000;
+  c.created("Service", "P2");
+  now = 3_000;
+  c.created("ServiceIntegration", "P3");
+  expect(c.youngest("Service", ["P1", "P2", "PX"])).toBe(2_000);
+  expect(c.youngest("Service", ["P1"])).toBe(1_000);
+  expect(c.youngest("Service", ["P3", "PX"])).toBeUndefined();
+  expect(c.youngest("Service", [])).toBeUndefined();
 });
