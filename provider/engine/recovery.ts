@@ -37,8 +37,8 @@ export interface Candidate {
 }
 
 export interface CreateSpec<T> {
-  /** A kind whose definition has `creates` (the registry's creatingKinds()). */
-  kind: string;
+  /** The definition of the kind being made, one that `creates` (the registry's creatingKinds()). */
+  definition: { readonly kind: string };
   /** `__origin` from the inputs; without it (a program built with an older SDK) nothing is journaled. */
   origin: unknown;
   /** Words for messages, e.g. `service "Checkout"`. */
@@ -51,8 +51,8 @@ export interface CreateSpec<T> {
   exists(id: string): Promise<boolean>;
   /** Objects matching the declared identifying inputs, created at or after `since` (epoch ms). */
   find(since: number): Promise<Candidate[]>;
-  /** Ids of every object matching the declared identifying inputs, whenever and by whom it was made. */
-  allMatching(): Promise<string[]>;
+  /** Ids of every object matching the declared identifying inputs, whenever and by whom it was made (the resource's findExisting, for these inputs). */
+  findExisting(): Promise<string[]>;
 }
 
 /** `created`: the POST's reply; `adopted`: an object an interrupted create made, to be brought to the declared values. */
@@ -111,14 +111,14 @@ export async function createOnce<T>(ctx: AccountContext, spec: CreateSpec<T>): P
   const origin = typeof spec.origin === "string" && spec.origin ? spec.origin : undefined;
   const prior = origin ? ctx.journal.load(origin) : undefined;
   const id =
-    prior && prior.kind === spec.kind && prior.parent === spec.parent
+    prior && prior.kind === spec.definition.kind && prior.parent === spec.parent
       ? await resume(ctx, spec, prior)
       : origin
         ? await resumeFromState(ctx, spec, origin, arrivedAt)
         : undefined;
   if (id) {
-    ctx.journal.claim(spec.kind, id);
-    ctx.consistency.created(spec.kind, id);
+    ctx.journal.claim(spec.definition.kind, id);
+    ctx.consistency.created(spec.definition.kind, id);
     return { id, adopted: true };
   }
   return send(ctx, spec, origin);
@@ -136,8 +136,8 @@ async function unheld(ctx: AccountContext, spec: CreateSpec<unknown>, ids: strin
   const state = withState ? ctx.stack : undefined;
   const free: string[] = [];
   for (const id of ids) {
-    const claimant = ctx.journal.claimant(spec.kind, id);
-    if (ctx.journal.claimed(spec.kind, id) || (claimant !== undefined && claimant !== origin)) continue;
+    const claimant = ctx.journal.claimant(spec.definition.kind, id);
+    if (ctx.journal.claimed(spec.definition.kind, id) || (claimant !== undefined && claimant !== origin)) continue;
     let holder: string | undefined;
     if (!withState) {
       free.push(id);
@@ -145,7 +145,7 @@ async function unheld(ctx: AccountContext, spec: CreateSpec<unknown>, ids: strin
     }
     try {
       if (!state) throw new PagerDutyError("ERR_STATE", say.NO_STACK_NAME);
-      holder = await state.holder(spec.kind, id);
+      holder = await state.holder(spec.definition.kind, id);
     } catch (e) {
       throw new PagerDutyError("ERR_STATE", say.holderUnknown(spec.what, id, e));
     }
@@ -170,7 +170,7 @@ async function resumeFromState<T>(ctx: AccountContext, spec: CreateSpec<T>, orig
   }
   if (!interrupted) return undefined;
   // The interrupted run ended before this process started; what it made may still be invisible.
-  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.allMatching(), origin));
+  const free = await ctx.consistency.search(processStart, async () => unheld(ctx, spec, await spec.findExisting(), origin));
   if (free.length > 1) {
     const ids = [...free].sort();
     throw new AmbiguousCreateError(say.severalInState(spec.what, ids), ids);
@@ -244,7 +244,7 @@ async function safely(ctx: AccountContext, write: () => Promise<void>): Promise<
 async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string | undefined): Promise<CreateOutcome<T>> {
   const intent: Intent = {
     origin: origin ?? "",
-    kind: spec.kind,
+    kind: spec.definition.kind,
     ...(spec.parent !== undefined ? { parent: spec.parent } : {}),
     sentAt: Date.now(),
     // Only needed to recognise the object later: journaled creates and lost replies.
@@ -257,8 +257,8 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
   const parentSince = spec.parent === undefined ? undefined : ctx.consistency.createdAt("Service", spec.parent);
   const post = async (): Promise<CreateOutcome<T>> => {
     const r = spec.parent === undefined ? await spec.post() : await ctx.consistency.untilVisible(parentSince, () => spec.post());
-    ctx.journal.claim(spec.kind, r.id);
-    ctx.consistency.created(spec.kind, r.id);
+    ctx.journal.claim(spec.definition.kind, r.id);
+    ctx.consistency.created(spec.definition.kind, r.id);
     if (origin) await safely(ctx, () => ctx.journal.done(intent, r.id));
     return { id: r.id, created: r.value };
   };
@@ -284,8 +284,8 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
     throw new LostReplyError(say.searchFailed(spec.what, reason, e, Boolean(origin)), first);
   }
   if (id) {
-    ctx.journal.claim(spec.kind, id);
-    ctx.consistency.created(spec.kind, id);
+    ctx.journal.claim(spec.definition.kind, id);
+    ctx.consistency.created(spec.definition.kind, id);
     return { id, adopted: true };
   }
   // Provably not made: creating it now cannot duplicate it.

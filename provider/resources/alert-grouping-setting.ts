@@ -229,7 +229,7 @@ export const resource: Resource<typeof definition> = {
     const { client } = ctx;
     const inputs = userInputs(news);
     const outcome = await createOnce(ctx, {
-      kind: "AlertGroupingSetting",
+      definition,
       origin: news.__origin,
       what: `alert grouping setting "${inputs.name}"`,
       // A 404 naming a service made moments ago made nothing: asked again while that service may be invisible.
@@ -243,7 +243,7 @@ export const resource: Resource<typeof definition> = {
         }),
       exists: async (id) => (await orGone(() => get(client, id))) !== undefined,
       find: (since) => candidates(client, inputs, since),
-      allMatching: async () => (await settingsLike(client, inputs)).map((g) => g.id),
+      findExisting: async () => (await settingsLike(client, inputs)).map((g) => g.id),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created) };

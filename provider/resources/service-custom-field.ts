@@ -293,7 +293,7 @@ export const resource: Resource<typeof definition> = {
     const { client } = ctx;
     const inputs = userInputs(news);
     const outcome = await createOnce(ctx, {
-      kind: "ServiceCustomField",
+      definition,
       origin: news.__origin,
       what: `custom field "${inputs.name}"`,
       post: async () => {
@@ -309,7 +309,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, id))) !== undefined,
       find: (since) => fieldsNamedSince(client, inputs.name, since),
-      allMatching: () => fieldsNamed(client, inputs.name),
+      findExisting: () => fieldsNamed(client, inputs.name),
     });
     // Values written in this deployment wait for the new field to show on their service.
     ctx.fields.created(inputs.name, ctx.consistency.createdAt("ServiceCustomField", outcome.id) ?? Date.now());

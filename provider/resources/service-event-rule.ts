@@ -394,7 +394,7 @@ export const resource: Resource<typeof definition> = {
     try {
       // An interrupted earlier create may have made this rule already: adopt it rather than add a second one.
       const outcome = await createOnce(ctx, {
-        kind: "ServiceEventRule",
+        definition,
         origin: news.__origin,
         what: `event rule of service ${service}`,
         parent: service,
@@ -407,7 +407,7 @@ export const resource: Resource<typeof definition> = {
         },
         exists: async (id) => (await orGone(() => getRule(client, service, id))) !== undefined,
         find: (since) => childrenLike(client, service, /rule_reference$/, since, (id) => getRule(client, service, id), sameRule(inputs)),
-        allMatching: () => rulesLike(client, inputs),
+        findExisting: () => rulesLike(client, inputs),
       });
       if ("adopted" in outcome) {
         await release();

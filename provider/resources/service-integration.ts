@@ -392,7 +392,7 @@ export const resource: Resource<typeof definition> = {
     const inputs = userInputs(news);
     // An interrupted earlier create may have made this integration already: adopt it rather than add a second one.
     const outcome = await createOnce(ctx, {
-      kind: "ServiceIntegration",
+      definition,
       origin: news.__origin,
       what: `integration${inputs.name ? ` "${inputs.name}"` : ""} of service ${inputs.service}`,
       parent: inputs.service,
@@ -405,7 +405,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, inputs.service, id))) !== undefined,
       find: (since) => childrenLike(client, inputs.service, /integration_reference$/, since, (id) => get(client, inputs.service, id), sameIdentity(inputs)),
-      allMatching: () => integrationsLike(client, inputs),
+      findExisting: () => integrationsLike(client, inputs),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };

@@ -223,7 +223,7 @@ export const resource: Resource<typeof definition> = {
     const inputs = userInputs(news);
     const what = `cache variable "${inputs.name}" of service ${inputs.service}`;
     const outcome = await createOnce(ctx, {
-      kind: "ServiceOrchestrationCacheVariable",
+      definition,
       origin: news.__origin,
       what,
       // A service made moments ago may answer 404 for a while: createOnce asks again within its window.
@@ -247,7 +247,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => get(client, inputs.service, id))) !== undefined,
       find: (since) => candidates(client, inputs, since),
-      allMatching: async () => (await variablesNamed(client, inputs.service, inputs.name)).map((v) => v.id),
+      findExisting: async () => (await variablesNamed(client, inputs.service, inputs.name)).map((v) => v.id),
     });
     if ("adopted" in outcome) return { id: outcome.id, outs: await put(client, inputs.service, outcome.id, inputs) };
     return { id: outcome.id, outs: toOutputs(outcome.created, inputs.service) };

@@ -419,7 +419,7 @@ export const resource: Resource<typeof definition> = {
     const inputs = userInputs(news);
     // An interrupted earlier create may have made this service already: adopt it rather than fail on its name.
     const outcome = await createOnce(ctx, {
-      kind: "Service",
+      definition,
       origin: news.__origin,
       what: `service "${inputs.name}"`,
       post: async () => {
@@ -435,7 +435,7 @@ export const resource: Resource<typeof definition> = {
       },
       exists: async (id) => (await orGone(() => client.request("GET", servicePath(id), { scopes: READ }))) !== undefined,
       find: (since) => servicesNamedSince(client, inputs.name, since),
-      allMatching: () => idsOfServicesNamed(client, inputs.name),
+      findExisting: () => idsOfServicesNamed(client, inputs.name),
     });
     if ("adopted" in outcome) return this.adopt!(ctx, outcome.id, news);
     const id = outcome.id;
