@@ -71,7 +71,7 @@ const AT = `{ htmlUrl: "https://acme.pagerduty.com/service-directory/PFLOOR00", 
  * Per kind: the outputs the heavy floor computes, and which are secret; `live`: the values the
  * service reports for the benchmark's services where they differ, which the shaped floor reports.
  */
-const KINDS: Record<string, { computed: string; secret: string[]; live?: string }> = {
+const KIND_SHAPES: Record<string, { computed: string; secret: string[]; live?: string }> = {
   Service: {
     live: "{ autoResolveTimeout: 14400, acknowledgementTimeout: 1800, alertGroupingParameters: { type: null } }",
     computed: `{ description: "", autoResolveTimeout: null, acknowledgementTimeout: null, status: "active", alertCreation: "create_alerts_and_incidents",
@@ -124,7 +124,7 @@ export function floorModule(): Record<string, string> {
     "index.d.ts": `declare const provider: import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = provider;\n`,
     "provider.js": `"use strict";\n${FLOOR_PROVIDER}\nmodule.exports = floorProvider;\n`,
     "provider.d.ts": `declare function floorProvider(kind: string, computed: object): import("@pulumi/pulumi").dynamic.ResourceProvider;\nexport = floorProvider;\n`,
-    "shaped.js": `"use strict";\n${SHAPED_PROVIDER}\nmodule.exports = {\n${Object.entries(KINDS)
+    "shaped.js": `"use strict";\n${SHAPED_PROVIDER}\nmodule.exports = {\n${Object.entries(KIND_SHAPES)
       .map(([kind, k]) => `  ${kind}: shaped(${JSON.stringify(kind)}, { ...${k.computed}, ...${k.live ?? "{}"} }),`)
       .join("\n")}\n};\n`,
   };
@@ -190,7 +190,7 @@ const pagerduty = { Service: floorKind("Service"), ServiceIntegration: floorKind
 `;
 
 /** The heavy floor's resource classes, over `provider(kind)`: an object made in the program. */
-function floorClasses(provider: (kind: string, k: (typeof KINDS)[string]) => string): string {
+function floorClasses(provider: (kind: string, k: (typeof KIND_SHAPES)[string]) => string): string {
   return `
 type Outs = Record<string, unknown>;
 function floorKind(kind: string, provider: pulumi.dynamic.ResourceProvider, computed: string[], secretOutputs: string[]) {
@@ -202,7 +202,7 @@ function floorKind(kind: string, provider: pulumi.dynamic.ResourceProvider, comp
   };
 }
 const pagerduty = {
-${Object.entries(KINDS)
+${Object.entries(KIND_SHAPES)
   .map(([kind, k]) => `  ${kind}: floorKind(${JSON.stringify(kind)}, ${provider(kind, k)}, Object.keys(${k.computed}), ${JSON.stringify(k.secret)}),`)
   .join("\n")}
 };

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
-import { KINDS } from "./kinds";
+import { KIND_MODULES } from "./kinds";
 import { EU_PREFIX } from "./region";
 import { EVENTS_PATH } from "./routing/events-api";
 import type { SeedSummary } from "./seed";
@@ -50,8 +50,8 @@ export interface RunningEmulator {
 }
 
 export function buildEmulator(opts: EmulatorOptions = {}, https?: { cert: string; key: string }): Emulator {
-  const core = new EmulatorCore(opts, KINDS);
-  const app = buildApp(core, KINDS, https);
+  const core = new EmulatorCore(opts, KIND_MODULES);
+  const app = buildApp(core, KIND_MODULES, https);
   return {
     app,
     // A getter: reset and seeding replace the state object.

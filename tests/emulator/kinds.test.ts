@@ -14,7 +14,7 @@ import { buildApp } from "../../emulator/src/app";
 import { EmulatorCore, type EmulatorOptions } from "../../emulator/src/core";
 import { notFound } from "../../emulator/src/errors";
 import { params, rest, who } from "../../emulator/src/http";
-import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
+import { KIND_MODULES, TABLE_KINDS } from "../../emulator/src/kinds";
 import { type AnyKind, type ExampleIds, ownedFind } from "../../emulator/src/kinds/kind";
 import { findService } from "../../emulator/src/kinds/service/model";
 import { SCOPES } from "../../emulator/src/oauth/scopes";
@@ -147,23 +147,23 @@ async function letGo(kinds: readonly AnyKind[], kind: AnyKind): Promise<string |
   }
 }
 
-describe.each(KINDS.map((k) => [k.name, k as AnyKind] as const))("%s", (_name, kind) => {
+describe.each(KIND_MODULES.map((k) => [k.name, k as AnyKind] as const))("%s", (_name, kind) => {
   test("is persisted: a restart over its data file serves the example as before", async () => {
-    expect(await persisted(KINDS, kind)).toBeUndefined();
+    expect(await persisted(KIND_MODULES, kind)).toBeUndefined();
   });
   test("is lagged as its `lag` says", async () => {
-    expect(await lagged(KINDS, kind)).toBeUndefined();
+    expect(await lagged(KIND_MODULES, kind)).toBeUndefined();
   });
   test("is let go by a deleted service", async () => {
-    expect(await letGo(KINDS, kind)).toBeUndefined();
+    expect(await letGo(KIND_MODULES, kind)).toBeUndefined();
   });
 });
 
 test("every table of the state is one kind's, and each kind says why when it is not lagged or keeps what names a service", () => {
-  const tables = KINDS.flatMap((k) => Object.keys(k.tables));
+  const tables = KIND_MODULES.flatMap((k) => Object.keys(k.tables));
   expect(new Set(tables).size).toBe(tables.length);
   expect(Object.keys(TABLE_KINDS).sort()).toEqual([...tables].sort());
-  for (const k of KINDS) {
+  for (const k of KIND_MODULES) {
     if ("never" in k.lag) expect(k.lag.never).toMatch(/\w{3,} \w{3,}/);
     if ("listedOnly" in k.lag) expect(k.lag.listedOnly).toMatch(/\w{3,} \w{3,}/);
     if (typeof k.serviceDeleted === "object") expect(k.serviceDeleted.kept).toMatch(/\w{3,} \w{3,}/);
@@ -223,7 +223,7 @@ describe("a made-up kind, a service's maintenance windows", () => {
   }
 
   const checks = async (kind: AnyKind) => {
-    const kinds = [...KINDS, kind];
+    const kinds = [...KIND_MODULES, kind];
     return { persisted: await persisted(kinds, kind), lagged: await lagged(kinds, kind), letGo: await letGo(kinds, kind) };
   };
 

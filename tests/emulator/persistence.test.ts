@@ -5,13 +5,13 @@ import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmulatorCore } from "../../emulator/src/core";
-import { KINDS, TABLE_KINDS } from "../../emulator/src/kinds";
+import { KIND_MODULES, TABLE_KINDS } from "../../emulator/src/kinds";
 import { loadState, saveState } from "../../emulator/src/persistence";
 import type { KindTables } from "../../emulator/src/store";
 import { admin, appToken, client, createService, serviceWithKey, start } from "./helpers";
 
 /** A seeded state, as a new emulator has it. */
-const emptyState = (adminToken: string) => new EmulatorCore({ adminToken }, KINDS).state;
+const emptyState = (adminToken: string) => new EmulatorCore({ adminToken }, KIND_MODULES).state;
 /** Loads with no table to fill in: these files were written whole. */
 const load = (file: string) => loadState(file, {} as KindTables);
 
@@ -160,7 +160,7 @@ describe("a data file written by the emulator before its kinds were modules (202
   test("a file written before a kind's table existed loads with the table empty, and the rest as written", () => {
     const written = JSON.parse(readFileSync(FIXTURE, "utf8"));
     for (const [table, kind] of Object.entries(TABLE_KINDS)) {
-      const state = new EmulatorCore({ dataFile: copy((s) => delete s[table]) }, KINDS).state as unknown as Record<string, unknown>;
+      const state = new EmulatorCore({ dataFile: copy((s) => delete s[table]) }, KIND_MODULES).state as unknown as Record<string, unknown>;
       expect([table, state[table]]).toEqual([table, kind.tables[table as keyof typeof kind.tables]]);
       expect({ ...state, [table]: written[table] }).toEqual(written);
     }

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { KINDS } from "../../emulator/src/kinds";
+import { KIND_MODULES } from "../../emulator/src/kinds";
 import { RESOURCES } from "../../provider/registry";
 import { DEFAULT_CONSISTENCY_WINDOW_S } from "../../provider/settings";
 
@@ -74,7 +74,7 @@ const COUNTS: ReadonlyArray<{ noun: RegExp; actual: () => number }> = [
   { noun: /resource kinds|kinds of resource/, actual: () => Object.keys(RESOURCES).length },
   { noun: /end-to-end files|e2e files/, actual: () => fs.readdirSync(path.join(ROOT, "tests/e2e")).filter((f) => f.endsWith(".test.ts")).length },
   { noun: /jest projects|projects so each suite/, actual: () => (read("jest.config.js").match(/displayName:/g) ?? []).length },
-  { noun: /kinds of object the emulator serves/, actual: () => KINDS.length },
+  { noun: /kinds of object the emulator serves/, actual: () => KIND_MODULES.length },
 ];
 
 test("every count the docs and the sources' comments state of the repository is today's", () => {

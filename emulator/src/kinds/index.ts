@@ -20,7 +20,7 @@ import { kind as service } from "./service";
 import { kind as serviceDependency } from "./service-dependency";
 
 /** The service first: the lag gate asks about a hidden service before its children. */
-export const KINDS = [
+export const KIND_MODULES = [
   service,
   integration,
   eventRule,
@@ -43,7 +43,7 @@ type TablesOf<K> = K extends { readonly tables: infer T } ? keyof T : never;
  * Which kind brings each table of the state. Typed by `KindTables`: a module that adds a table there
  * while its kind is not listed above fails to compile here, naming the table.
  */
-export const TABLE_KINDS = Object.fromEntries(KINDS.flatMap((k) => Object.keys(k.tables).map((t) => [t, k as AnyKind]))) as Record<
-  TablesOf<(typeof KINDS)[number]>,
+export const TABLE_KINDS = Object.fromEntries(KIND_MODULES.flatMap((k) => Object.keys(k.tables).map((t) => [t, k as AnyKind]))) as Record<
+  TablesOf<(typeof KIND_MODULES)[number]>,
   AnyKind
 > satisfies Record<keyof KindTables, AnyKind>;

@@ -18,7 +18,7 @@ import { providerSource } from "../../../sdk/provider";
 import { ROOT } from "../../../scripts/repo-root";
 
 /** Every registered kind and the lookups, to the file name of its module in sdk/providers. */
-const KINDS: Record<string, string> = Object.fromEntries([...Object.keys(RESOURCES), "Lookup"].map((k) => [k, moduleOf(k)]));
+const KIND_FILES: Record<string, string> = Object.fromEntries([...Object.keys(RESOURCES), "Lookup"].map((k) => [k, moduleOf(k)]));
 
 /** A project directory whose node_modules holds the built package: copied, or linked to the clone. */
 function project(layout: "installed" | "linked"): string {
@@ -46,7 +46,7 @@ function loadIn(dir: string): Record<string, { text: string; sameObject: boolean
     const requireFromString = createRequire(req.resolve("@pulumi/pulumi/package.json"))("require-from-string");
     const { providerFor, providerSource } = req("pulumi-pagerduty-dynamic/dist/sdk/provider.js");
     const out = {};
-    for (const kind of ${JSON.stringify(Object.keys(KINDS))}) {
+    for (const kind of ${JSON.stringify(Object.keys(KIND_FILES))}) {
       const text = providerSource(kind);
       const loaded = requireFromString(text).handler();
       out[kind] = { text, sameObject: loaded === providerFor(kind), methods: Object.keys(loaded).sort() };
@@ -64,7 +64,7 @@ describe("the written provider", () => {
     "%s: one require of the providers module per kind, about 100 bytes in state, loading the kind's module",
     (layout) => {
       const found = loadIn(project(layout));
-      for (const kind of Object.keys(KINDS)) {
+      for (const kind of Object.keys(KIND_FILES)) {
         const { text, sameObject, methods } = found[kind];
         expect(text).toBe(`exports.handler=()=>require("pulumi-pagerduty-dynamic/providers").${kind}`);
         // As the state stores it: a JSON string; 103 bytes for the longest kind name, ServiceOrchestrationCacheVariable.
@@ -80,7 +80,7 @@ describe("the written provider", () => {
     const script = `
       const req = require("node:module").createRequire(process.cwd() + "/");
       const all = req("pulumi-pagerduty-dynamic/providers");
-      const files = ${JSON.stringify(KINDS)};
+      const files = ${JSON.stringify(KIND_FILES)};
       console.log(Object.entries(files).every(([k, f]) => req("pulumi-pagerduty-dynamic/dist/sdk/providers/" + f + ".js") === all[k]));`;
     const r = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
     expect(r.stderr).toBe("");
