@@ -2,8 +2,10 @@
 // packed package's plugin on PATH), the real CLI and a Python language host against the emulator
 // process. The SDK is generated from the schema the installed plugin serves (`pulumi package
 // get-schema`) with pkg/v3's Python generator (pulumi-sdkgen, scripts/setup-language-hosts.sh: the
-// host the module proxy lets us build has no GeneratePackage) and installed with pip, beside
-// Python's `pulumi` from PyPI, into the project's virtualenv (`venv`, as its Pulumi.yaml says), once.
+// same files `pulumi package gen-sdk` writes) and installed with pip, beside Python's `pulumi` from
+// PyPI (the newest release at or below the CLI's version), into the project's virtualenv (`venv`, as
+// its Pulumi.yaml says), once; the program runs there as the project says (the fallback Python host
+// alone needs PULUMI_PYTHON_CMD, docs/package-python.md).
 // Then the steps every door runs (example-full-support.ts), and before the destroy a hand change
 // found by the drift check and put back.
 import { execFileSync } from "node:child_process";
@@ -11,11 +13,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { destroyTest, firstPreviewTest, releaseTests } from "./example-full-support";
 import { ROOT, type RunningEmulator, startEmulatorProcess } from "./harness";
-import { installPlugin, languageHosts, PackageProject } from "./plugin-support";
+import { builtHosts, installPlugin, languageHosts, PackageProject, pythonSdkRequirement } from "./plugin-support";
 
 jest.setTimeout(15 * 60_000);
 
-const SDK_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
 const EXAMPLE = path.join(ROOT, "examples/full-python");
 
 let emu: RunningEmulator;
@@ -26,14 +27,15 @@ beforeAll(async () => {
   const dir = PackageProject.make("full-python");
   for (const f of fs.readdirSync(EXAMPLE)) fs.copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
   const plugin = installPlugin(path.join(dir, ".plugin"));
-  // The host built here predates the CLI's way of passing the `virtualenv` option: it runs the
+  // A fallback Python host predates the CLI's way of passing the `virtualenv` option: it runs the
   // interpreter PULUMI_PYTHON_CMD names instead (the same venv).
   project = new PackageProject(dir, plugin, { PULUMI_PYTHON_CMD: path.join(dir, "venv/bin/python") });
+  if (builtHosts().pythonCurrent) delete project.env.PULUMI_PYTHON_CMD;
   fs.writeFileSync(path.join(dir, "schema.json"), project.must(["package", "get-schema", path.join(plugin, "pulumi-resource-pagerduty-dynamic")]).stdout);
   // As docs/package-python.md says, into sdk/python (where `pulumi package gen-sdk` writes it too).
   execFileSync(path.join(languageHosts(), "pulumi-sdkgen"), [path.join(dir, "schema.json"), "python", path.join(dir, "sdk/python")]);
   execFileSync("python3", ["-m", "venv", path.join(dir, "venv")]);
-  execFileSync(path.join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", `pulumi==${SDK_VERSION}`, path.join(dir, "sdk/python")], {
+  execFileSync(path.join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", pythonSdkRequirement(), path.join(dir, "sdk/python")], {
     stdio: ["ignore", "ignore", "inherit"],
   });
   project.initStack(emu, { escalationPolicyId: emu.escalationPolicyId });

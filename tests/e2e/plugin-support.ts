@@ -7,9 +7,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type EmulatorInfo, offlineEnv, PulumiCli, ROOT, type RunningEmulator, tarball } from "./harness";
+import { type EmulatorInfo, offlineEnv, PulumiCli, pulumiBin, ROOT, type RunningEmulator, sdkVersion, tarball } from "./harness";
 
-/** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim) and pulumi-sdkgen. */
+/** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim), pulumi-sdkgen and hosts.json (what was built). */
 export function languageHosts(): string {
   if (process.env.PULUMI_HOSTS_DIR) return process.env.PULUMI_HOSTS_DIR;
   const out = execFileSync("bash", [path.join(ROOT, "scripts/setup-language-hosts.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
@@ -17,9 +17,37 @@ export function languageHosts(): string {
   return process.env.PULUMI_HOSTS_DIR;
 }
 
+/** What scripts/setup-language-hosts.sh built (its hosts.json): the YAML host's release, and the Python host's module and whether it is a current one (its own module at the CLI's release) or the v3.68 fallback. */
+export interface BuiltHosts {
+  pulumi: string;
+  yaml: string;
+  python: string;
+  pythonCurrent: boolean;
+}
+
+export function builtHosts(): BuiltHosts {
+  return JSON.parse(fs.readFileSync(path.join(languageHosts(), "hosts.json"), "utf8"));
+}
+
+/** Whether scripts/setup-pulumi.sh's Node.js host is a current one: not its sdk/v3@v3.68.0 fallback, which answers neither GeneratePackage nor GenerateProgram. */
+export function nodejsHostCurrent(): boolean {
+  const complete = path.join(pulumiBin(), ".complete");
+  return !(fs.existsSync(complete) && fs.readFileSync(complete, "utf8").includes("(fallback)"));
+}
+
+/** The CLI's version (without "v"). */
+export function cliVersion(): string {
+  return execFileSync(path.join(pulumiBin(), "pulumi"), ["version"], { encoding: "utf8" }).trim().replace(/^v/, "");
+}
+
+/** pip's requirement for Python's `pulumi`: the newest release PyPI serves at or below the CLI's version (PyPI may not have the CLI's own yet). */
+export function pythonSdkRequirement(): string {
+  return `pulumi<=${cliVersion()}`;
+}
+
 /** Installs the packed package (and its peer, the SDK) into `dir` as `npm install` does; the directory holding its bins. */
 export function installPlugin(dir: string): string {
-  const sdk = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+  const sdk = sdkVersion();
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "plugin-install", private: true }));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: dir, stdio: "ignore" });
