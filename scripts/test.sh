@@ -16,7 +16,7 @@ npm run build --silent
 npx tsc --noEmit -p tsconfig.json
 npx biome ci --error-on-warnings .
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
-# The YAML and Python language hosts and the SDK generator the package's e2e tests use (tests/e2e/example-full-python, -yaml, plugin-sdks).
+# The YAML and Python language hosts and the SDK generator the package's e2e tests use (tests/e2e/example-full-python, -yaml, plugin-sdks, package-first-steps).
 export PULUMI_HOSTS_DIR=$(bash scripts/setup-language-hosts.sh)
 # moto's S3-compatible server, where tests/e2e/plugin-fresh-runner.test.ts keeps a stack's state:
 # pip-installed once into a cached virtual environment.
