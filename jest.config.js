@@ -1,5 +1,11 @@
 // Five jest projects so each suite can be run alone: `npx jest --selectProjects unit`.
-const common = { preset: "ts-jest", testEnvironment: "node" };
+// jose (ES modules only) is compiled to CommonJS for jest's module runtime: tests/support/esm-to-cjs.js.
+const common = {
+  preset: "ts-jest",
+  testEnvironment: "node",
+  transform: { "/node_modules/jose/.+\\.js$": "<rootDir>/tests/support/esm-to-cjs.js" },
+  transformIgnorePatterns: ["/node_modules/(?!jose/)"],
+};
 module.exports = {
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },

@@ -2,7 +2,7 @@
 // document, JWKS) is undici's MockAgent, `pulumi` is a recording function, and the "browser" is an
 // HTTP request to the real loopback listener carrying what the identity service would put in the
 // redirect. id_tokens are signed here with jose, by the key the mocked JWKS publishes (or another).
-import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from "jose";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { Agent, request } from "undici";
 import { IdTokenError, verifyIdToken } from "../../../../provider/auth/id-token";
 import { Answer, parseCommandLine } from "../../../../provider/cli/command-line";
@@ -64,8 +64,8 @@ const STACK = { "pagerduty:clientId": "CID", "pagerduty:clientSecret": SECRET, "
 const options = (o: Partial<LoginOptions> = {}): LoginOptions => ({ port: 0, print: false, browser: true, timeoutMs: 30_000, ...o });
 const approve = (authorize: URL) => ({ code: "C0DE", state: authorize.searchParams.get("state")! });
 
-let signing: { privateKey: KeyLike; publicKey: KeyLike };
-let stranger: { privateKey: KeyLike; publicKey: KeyLike };
+let signing: { privateKey: CryptoKey; publicKey: CryptoKey };
+let stranger: { privateKey: CryptoKey; publicKey: CryptoKey };
 beforeAll(async () => {
   signing = await generateKeyPair("RS256");
   stranger = await generateKeyPair("RS256");
@@ -80,7 +80,7 @@ interface IdTokenSpec {
   azp?: string;
   /** Seconds from now. */
   exp?: number;
-  key?: KeyLike;
+  key?: CryptoKey;
   /** Leave out the account and region claims. */
   noAccount?: boolean;
 }
