@@ -59,6 +59,7 @@ serve({
   // Only the provider's code throws these, so no error before it loaded is one.
   expected: (e) => provider !== undefined && e instanceof errors().PagerDutyError,
 })
+  // Once the port is out: the engine ends the plugin with a signal, and Node writes only at an exit.
   .then(() => (cached ? saveCompileCache() : undefined))
   .catch((e: unknown) => {
     console.error(e);
