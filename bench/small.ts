@@ -4,10 +4,12 @@
 // - the TypeScript door: this package's dynamic providers against the comparison's minimal floor (a
 //   do-nothing dynamic provider, bench/compare-program.ts);
 // - the package door: a YAML program through this package's plugin against a do-nothing plugin on
-//   @pulumi/pulumi/provider's server (bench/small/noop-plugin.ts) serving the same schema.
+//   @pulumi/pulumi/provider's server (bench/small/noop-plugin.ts) serving the same schema, and a
+//   do-nothing plugin in Go on Pulumi's Go SDK (bench/small/native-plugin/main.go, built at bench
+//   time), the start a native plugin has.
 // Phases: up; `preview --refresh --expect-no-changes`; a preview of the update (what a pull request
 // shows); the update of every service and rule; a preview after it; destroy. Each contender has its
-// own stack; within a door the two run phase by phase, the order flipped every round (ABBA); each
+// own stack; within a door they run phase by phase, the order reversed every round (ABBA); each
 // figure is a median over the rounds. bench/start-probe.js, preloaded into every Node process of a
 // run, records each plugin and dynamic-provider process: its start, its port, each gRPC call and
 // each HTTP request (small/timeline.ts), so each phase's time splits into the processes' starts,
@@ -31,6 +33,7 @@ import { installFloor, program } from "./compare-program";
 import { admin, freshWindows, PER_MINUTE, stats } from "./compare/emulator";
 import { progress } from "./compare/phase";
 import { summarize } from "./compare/profile";
+import { buildNativePlugin, nativePluginDir } from "./small/native-plugin";
 import { writeNoopPlugin } from "./small/noop-plugin";
 import { yamlProgram } from "./small/programs";
 import { type SmallRun, report, type SmallResults } from "./small/report";
@@ -38,7 +41,7 @@ import { breakdown, readTimelines } from "./small/timeline";
 
 export const DOORS = ["ts", "package"] as const;
 export type DoorName = (typeof DOORS)[number];
-export type Who = "ours" | "floor";
+export type Who = "ours" | "floor" | "native";
 
 /** `version`: the program the phase runs (2: every service's description and rule's action changed). */
 export const PHASES = [
@@ -97,7 +100,9 @@ interface Contender {
 /** Programs are type-checked, as Pulumi runs a TypeScript program unless told otherwise (as the comparison does). */
 const TYPECHECK = { typecheck: true } as const;
 
-function tsContenders(emu: RunningEmulator): Record<Who, Contender> {
+type Contenders = Partial<Record<Who, Contender>>;
+
+function tsContenders(emu: RunningEmulator): Contenders {
   const make = (who: Who): Contender => {
     const project = PulumiProject.create(`bench-small-${who}`, "", emu, {}, TYPECHECK);
     installFloor(project);
@@ -107,12 +112,19 @@ function tsContenders(emu: RunningEmulator): Record<Who, Contender> {
   return { ours: make("ours"), floor: make("floor") };
 }
 
-function packageContenders(emu: RunningEmulator): Record<Who, Contender> {
+function packageContenders(emu: RunningEmulator): Contenders {
   const oursDir = PackageProject.make("bench-small-yaml");
   const oursBin = installPlugin(path.join(oursDir, ".plugin"));
   const floorDir = PackageProject.make("bench-small-noop");
   // The do-nothing plugin beside the same SDK and schema as ours (the install's node_modules).
   const floorBin = writeNoopPlugin(path.join(floorDir, ".noop"), path.join(oursDir, ".plugin", "node_modules"));
+  // Without a Go toolchain (or the module proxy) the package door runs without its native column.
+  let native: string | undefined;
+  try {
+    native = buildNativePlugin(progress);
+  } catch (e) {
+    progress(`no native comparison: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  }
   const make = (dir: string, bin: string): Contender => {
     const project = new PackageProject(dir, bin);
     const setProgram = (services: number, version: 1 | 2) =>
@@ -121,7 +133,12 @@ function packageContenders(emu: RunningEmulator): Record<Who, Contender> {
     project.initStack(emu, { escalationPolicyId: emu.escalationPolicyId });
     return { project, setProgram };
   };
-  return { ours: make(oursDir, oursBin), floor: make(floorDir, floorBin) };
+  const contenders: Contenders = { ours: make(oursDir, oursBin), floor: make(floorDir, floorBin) };
+  if (native) {
+    const nativeDir = PackageProject.make("bench-small-native");
+    contenders.native = make(nativeDir, nativePluginDir(path.join(nativeDir, ".native"), native));
+  }
+  return contenders;
 }
 
 /** One timed run: wall time, where it went, the requests the emulator answered. */
@@ -156,18 +173,18 @@ async function main() {
   progress(`small stacks: ${JSON.stringify(o)}`);
   const emu = await startEmulatorProcess(["--rate-limit", String(PER_MINUTE)]);
   emu.proc.stderr!.on("data", (d) => process.stderr.write(`[emulator] ${d}`));
-  const all: Array<Record<Who, Contender>> = [];
+  const all: Contenders[] = [];
   try {
     await admin(emu, "POST", "/_emulator/reset");
     progress("setting up the projects");
-    const doors = {} as Record<DoorName, Record<Who, Contender>>;
+    const doors = {} as Record<DoorName, Contenders>;
     for (const d of o.doors) all.push((doors[d] = d === "ts" ? tsContenders(emu) : packageContenders(emu)));
     // A fresh project's first run pays one-time costs (compiler caches, the plugin's first start).
     progress("warm-up previews");
     for (const d of o.doors)
       for (const c of Object.values(doors[d])) {
-        c.setProgram(1, 1);
-        c.project.must(["preview"]);
+        c!.setProgram(1, 1);
+        c!.project.must(["preview"]);
       }
     const runs: SmallResults["runs"] = [];
     const load = () =>
@@ -177,12 +194,13 @@ async function main() {
         .join(", ");
     const loadBefore = load();
     for (let r = 1; r <= o.rounds; r++) {
-      const order: Who[] = r % 2 ? ["floor", "ours"] : ["ours", "floor"];
+      const forward: Who[] = ["floor", "native", "ours"];
+      const order = r % 2 ? forward : forward.reverse();
       for (const size of o.sizes)
         for (const d of o.doors)
           for (const ph of PHASES)
-            for (const who of order) {
-              const c = doors[d][who];
+            for (const who of order.filter((w) => doors[d][w])) {
+              const c = doors[d][who]!;
               c.setProgram(size, ph.version);
               const x = await run(emu, c, ph.args);
               runs.push({ round: r, size, door: d, phase: ph.name, who, ...x });
@@ -193,7 +211,7 @@ async function main() {
     }
     const env = {
       date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-      pulumi: `Pulumi CLI ${String((Object.values(doors)[0].ours.project.must(["version"]) as { stdout: string }).stdout).trim()}`,
+      pulumi: `Pulumi CLI ${String((Object.values(doors)[0].ours!.project.must(["version"]) as { stdout: string }).stdout).trim()}`,
       node: process.version,
       cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}`,
       loadBefore,
@@ -210,14 +228,15 @@ async function main() {
     // The timed figures are kept before the profiles are taken (a failed profile run loses nothing).
     write();
     if (o.profile) {
+      // The native plugin is no Node process: nothing to profile.
       for (const d of o.doors)
         for (const who of ["ours", "floor"] as const)
           for (const ph of PHASES) {
             const dir = path.join(o.profile, `${d}-${who}`, ph.name.replace(/[^a-z]+/g, "-"));
             fs.rmSync(dir, { recursive: true, force: true });
             fs.mkdirSync(dir, { recursive: true });
-            doors[d][who].setProgram(5, ph.version);
-            await run(emu, doors[d][who], ph.args, dir);
+            doors[d][who]!.setProgram(5, ph.version);
+            await run(emu, doors[d][who]!, ph.args, dir);
             results.profiles.push({ door: d, who, phase: ph.name, ...summarize(dir) });
           }
       progress(`profiles in ${o.profile}`);
@@ -226,7 +245,7 @@ async function main() {
     console.log(report(results, median));
     progress(`wrote ${path.relative(ROOT, out)}`);
   } finally {
-    for (const pair of all) for (const c of Object.values(pair)) c.project.remove();
+    for (const pair of all) for (const c of Object.values(pair)) c!.project.remove();
     await emu.stop();
   }
 }

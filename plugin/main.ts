@@ -2,16 +2,23 @@
 // The plugin's entry: `pulumi-resource-pagerduty-dynamic`, the executable the engine starts for the
 // package "pagerduty-dynamic" (found on PATH, or installed with `pulumi plugin install resource`).
 // It serves the package's provider (provider.ts) with its gRPC server (server.ts). The provider's
-// modules load on the first call that needs them, from the bundle with its code cache
-// (provider/bundled.ts): the engine waits for the port before it calls anything, and some of its
-// starts only ask for the plugin's version or schema.
+// modules load on the first call that needs them, from the bundle (provider/bundled.ts): the engine
+// waits for the port before it calls anything, and some of its starts only ask for the plugin's
+// version or schema.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { fromBundle } from "../provider/bundled";
-import { warn } from "./engine-log";
-import type { PackageProvider } from "./provider";
-import { serve } from "./server";
+import { enableCompileCache, saveCompileCache } from "../provider/host/code-cache";
+
+// Before anything else loads: the server's modules (grpc-js, google-protobuf and the SDK's protos,
+// about 80 files) are most of the time to the port, and the engine starts the plugin two or three
+// times a command (docs/benchmarks.md, "Small stacks").
+const cached = enableCompileCache();
+
+const { fromBundle }: typeof import("../provider/bundled") = require("../provider/bundled");
+const { warn }: typeof import("./engine-log") = require("./engine-log");
+const { serve }: typeof import("./server") = require("./server");
+type PackageProvider = import("./provider").PackageProvider;
 
 // dist/plugin/main.js -> the package root, which holds plugin/schema.json and package.json.
 const root = path.join(__dirname, "..", "..");
@@ -51,7 +58,10 @@ serve({
   provider: () => (provider ??= makeProvider()),
   // Only the provider's code throws these, so no error before it loaded is one.
   expected: (e) => provider !== undefined && e instanceof errors().PagerDutyError,
-}).catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+})
+  // Once the port is out: the engine ends the plugin with a signal, and Node writes only at an exit.
+  .then(() => (cached ? saveCompileCache() : undefined))
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });

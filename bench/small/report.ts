@@ -1,11 +1,12 @@
 // The markdown tables `npm run bench:small` prints: each door against its floor phase by phase and
-// size by size, with issue 47's targets marked at 5 services; where the time went; the profiles.
+// size by size, with issue 47's targets marked at 5 services, and the package door against the native
+// do-nothing plugin (issue 55: at or below it); where the time went; the profiles.
 import type { Counts } from "../compare-math";
 import type { ProfileSummary } from "../compare/profile";
 import type { Breakdown, ProcessTimeline } from "./timeline";
 
 type DoorName = "ts" | "package";
-type Who = "ours" | "floor";
+type Who = "ours" | "floor" | "native";
 
 export interface SmallRun {
   seconds: number;
@@ -41,31 +42,38 @@ export function report(r: SmallResults, median: (xs: number[]) => number): strin
     "### bench:small",
     "",
     `${r.env.date}, ${r.env.pulumi}, Node ${r.env.node}, ${r.env.cpus}; load average (1, 5, 15 min) ${r.env.loadBefore} before the timed runs, ${r.env.load} after. ` +
-      `Each contender in its own stack, the two of a door run phase by phase, interleaved, the order flipped every round; ` +
+      `Each contender in its own stack, those of a door run phase by phase, interleaved, the order reversed every round; ` +
       `medians of ${r.options.rounds} rounds (min–max of the rounds' own ratios in parentheses). ` +
       `Targets (issue 47) at ${SMALL_TARGET.size} services: at most ${SMALL_TARGET.ratio}× the floor in every phase; ` +
       `the plugin's time to port at most ${SMALL_TARGET.toPortMs} ms and its credential check at most ${SMALL_TARGET.configureRequests} request.`,
   ];
 
   for (const door of r.options.doors) {
+    const native = r.runs.some((x) => x.door === door && x.who === "native");
     out.push(
       "",
-      `**${DOOR_TEXT[door].title}**, against the ${DOOR_TEXT[door].floor}:`,
+      `**${DOOR_TEXT[door].title}**, against the ${DOOR_TEXT[door].floor}${native ? " and the native do-nothing plugin (Go, Pulumi's Go SDK)" : ""}:`,
       "",
-      "| services × 3 | phase | this package | floor | ratio (rounds') | target |",
-      "|-|-|-|-|-|-|",
+      `| services × 3 | phase | this package | floor | ratio (rounds') | target |${native ? " native | ours / native (rounds') | floor / native |" : ""}`,
+      `|-|-|-|-|-|-|${native ? "-|-|-|" : ""}`,
     );
+    /** The median's ratio and the rounds' own ratios' min–max. */
+    const ratioOf = (a: SmallRun[], b: SmallRun[]) => {
+      const own = a.map((x, i) => x.seconds / (b[i]?.seconds ?? NaN));
+      const ratio = med(a, (x) => x.seconds) / med(b, (x) => x.seconds);
+      return { ratio, text: `${ratio.toFixed(2)}× (${Math.min(...own).toFixed(2)}–${Math.max(...own).toFixed(2)})` };
+    };
     for (const size of r.options.sizes)
       for (const phase of phases) {
         const ours = pick(door, size, phase, "ours");
         const floor = pick(door, size, phase, "floor");
         if (!ours.length || !floor.length) continue;
-        const ratio = med(ours, (x) => x.seconds) / med(floor, (x) => x.seconds);
-        const own = ours.map((x, i) => x.seconds / (floor[i]?.seconds ?? NaN));
+        const { ratio, text } = ratioOf(ours, floor);
         const target = size === SMALL_TARGET.size ? `≤ ${SMALL_TARGET.ratio}× ${mark(ratio <= SMALL_TARGET.ratio)}` : "";
+        const nat = pick(door, size, phase, "native");
+        const nativeCells = native ? ` ${med(nat, (x) => x.seconds).toFixed(2)} s | ${ratioOf(ours, nat).text} | ${ratioOf(floor, nat).text} |` : "";
         out.push(
-          `| ${size} | ${phase} | ${med(ours, (x) => x.seconds).toFixed(2)} s | ${med(floor, (x) => x.seconds).toFixed(2)} s | ` +
-            `${ratio.toFixed(2)}× (${Math.min(...own).toFixed(2)}–${Math.max(...own).toFixed(2)}) | ${target} |`,
+          `| ${size} | ${phase} | ${med(ours, (x) => x.seconds).toFixed(2)} s | ${med(floor, (x) => x.seconds).toFixed(2)} s | ${text} | ${target} |${nativeCells}`,
         );
       }
 
@@ -78,6 +86,7 @@ export function report(r: SmallResults, median: (xs: number[]) => number): strin
       "| phase | contender | total | processes | to port | Configure | credential check | GetSchema | first call | starting | serving | rest | REST requests |",
       "|-|-|-|-|-|-|-|-|-|-|-|-|-|",
     );
+    // The native plugin is no Node process: the probe sees none of it, so it has no row here.
     for (const phase of phases)
       for (const who of ["ours", "floor"] as const) {
         const runs = pick(door, SMALL_TARGET.size, phase, who);
@@ -100,6 +109,14 @@ export function report(r: SmallResults, median: (xs: number[]) => number): strin
       ...phases.map((p) => med(pick(door, SMALL_TARGET.size, p, "ours"), (x) => x.seconds) / med(pick(door, SMALL_TARGET.size, p, "floor"), (x) => x.seconds)),
     );
     const lines = [`- every phase within ${SMALL_TARGET.ratio}× the floor: the worst is ${worst.toFixed(2)}× ${mark(worst <= SMALL_TARGET.ratio)}`];
+    if (native) {
+      const worstNative = Math.max(
+        ...phases.map(
+          (p) => med(pick(door, SMALL_TARGET.size, p, "ours"), (x) => x.seconds) / med(pick(door, SMALL_TARGET.size, p, "native"), (x) => x.seconds),
+        ),
+      );
+      lines.push(`- every phase at or below the native do-nothing plugin (issue 55): the worst is ${worstNative.toFixed(2)}× ${mark(worstNative <= 1)}`);
+    }
     if (door === "package" && oursAt.length) {
       const toPort = median(oursAt.flatMap((x) => x.processes.flatMap((p) => (p.toPort === undefined ? [] : [p.toPort]))));
       const floorPort = median(at.filter((x) => x.who === "floor").flatMap((x) => x.processes.flatMap((p) => (p.toPort === undefined ? [] : [p.toPort]))));
