@@ -5,7 +5,7 @@
 // Usage: npm run bench:provider  (BENCH_SERVICES, default 60; BENCH_LATENCY_MS, default 150: an intercontinental round trip)
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "../tests/e2e/harness";
+import { PulumiProject, ROOT, startEmulatorProcess, type EmulatorProcess } from "../tests/e2e/harness";
 
 const N = Number(process.env.BENCH_SERVICES ?? 60);
 const LATENCY = Number(process.env.BENCH_LATENCY_MS ?? 150);
@@ -36,12 +36,12 @@ function timed(project: PulumiProject, args: string[]): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-async function stats(emu: RunningEmulator) {
+async function stats(emu: EmulatorProcess) {
   const s = (await emu.admin("GET", "/_emulator/stats")).body;
   return { total: s.total as number, rateLimited: s.rateLimited as number, tokens: s.tokensIssued.client_credentials as number };
 }
 
-async function run(emu: RunningEmulator, concurrency?: number): Promise<Figures> {
+async function run(emu: EmulatorProcess, concurrency?: number): Promise<Figures> {
   await emu.admin("POST", "/_emulator/reset");
   await emu.admin("POST", "/_emulator/faults", { route: "*", latencyMs: LATENCY, fraction: 1 });
   const extra: Record<string, string> = concurrency ? { "pagerduty:maxConcurrency": String(concurrency) } : {};

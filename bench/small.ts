@@ -26,7 +26,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { PulumiProject, ROOT, type RunningEmulator, startEmulatorProcess } from "../tests/e2e/harness";
+import { PulumiProject, ROOT, type EmulatorProcess, startEmulatorProcess } from "../tests/e2e/harness";
 import { installPlugin, PackageProject } from "../tests/e2e/plugin-support";
 import { type Counts, counts, delta, median } from "./compare-math";
 import { installFloor, program } from "./compare-program";
@@ -102,7 +102,7 @@ const TYPECHECK = { typecheck: true } as const;
 
 type Contenders = Partial<Record<Who, Contender>>;
 
-function tsContenders(emu: RunningEmulator): Contenders {
+function tsContenders(emu: EmulatorProcess): Contenders {
   const make = (who: Who): Contender => {
     const project = PulumiProject.create(`bench-small-${who}`, "", emu, {}, TYPECHECK);
     installFloor(project);
@@ -112,7 +112,7 @@ function tsContenders(emu: RunningEmulator): Contenders {
   return { ours: make("ours"), floor: make("floor") };
 }
 
-function packageContenders(emu: RunningEmulator): Contenders {
+function packageContenders(emu: EmulatorProcess): Contenders {
   const oursDir = PackageProject.make("bench-small-yaml");
   const oursBin = installPlugin(path.join(oursDir, ".plugin"));
   const floorDir = PackageProject.make("bench-small-noop");
@@ -142,7 +142,7 @@ function packageContenders(emu: RunningEmulator): Contenders {
 }
 
 /** One timed run: wall time, where it went, the requests the emulator answered. */
-async function run(emu: RunningEmulator, c: Contender, args: readonly string[], profileDir?: string): Promise<SmallRun> {
+async function run(emu: EmulatorProcess, c: Contender, args: readonly string[], profileDir?: string): Promise<SmallRun> {
   await freshWindows(emu, PER_MINUTE);
   const before = counts(await stats(emu));
   const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-start-"));

@@ -3,16 +3,16 @@
 // (plugin/provider.ts). A door holds the process's Deployment, with its settings read under the
 // door's own namespace (`pagerduty:*`, `pagerduty-dynamic:*`), so every message that names a setting
 // names the key its users set; configure records them and proves the credentials; each resource
-// kind's provider (engine/factory.ts) is made on first use; a lookup runs by the one path
-// (engine/lookup.ts). What stays at each door is its side of the wire: the dynamic host's
+// kind's provider (operations/factory.ts) is made on first use; a lookup runs by the one path
+// (operations/lookup.ts). What stays at each door is its side of the wire: the dynamic host's
 // provider objects and their upgrades, or the plugin's type tokens, secrets and import ids.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { AccountContext } from "./account/context";
 import { Deployment, type DeploymentOptions } from "./account/deployment";
 import { qualifiedStack, type StackLookup, stackOfUrn } from "./account/stack-name";
 import type { StackName } from "./account/stack-state";
-import { makeProvider } from "./engine/factory";
-import { type LookupCall, type LookupOutcome, performLookup } from "./engine/lookup";
+import { makeProvider } from "./operations/factory";
+import { type LookupCall, type LookupOutcome, performLookup } from "./operations/lookup";
 import { ACCOUNT_INPUT } from "./kernel/account-input";
 import { UNKNOWN } from "./kernel/check";
 import { originKey } from "./kernel/origin";
@@ -106,7 +106,7 @@ export class ProviderDoor {
 
   /**
    * Runs the lookup behind a function (`getService`) by the path the Lookup resource runs it
-   * (engine/lookup.ts); `at` is where its arguments sit in the failures. Undefined: no such function.
+   * (operations/lookup.ts); `at` is where its arguments sit in the failures. Undefined: no such function.
    */
   invoke(functionName: string, call: LookupCall, at: readonly string[] = []): Promise<LookupOutcome> | undefined {
     const lookup = lookupByFunction(functionName);

@@ -14,7 +14,7 @@ import { warn } from "./host/engine-log";
 import { installHostErrorFilter, reported, reportedProvider } from "./host/error-report";
 import { namingStack } from "./host/origin-stack";
 import { upgradingProvider } from "./host/provider-upgrade";
-import { lookupProvider } from "./engine/lookup-resource";
+import { lookupProvider } from "./operations/lookup-resource";
 import { lookupByQuery, lookupQueries } from "./registry";
 
 // Engine warnings inside the dynamic-provider host (counted in `pulumi up`), stderr elsewhere.

@@ -6,9 +6,9 @@
 // kinds its stack has and no others (a tenth of a small stack's first answer loaded them all); the
 // lists of every kind and lookup (`definitions()`, ...) load them all, for the generators and CLIs.
 import type { LookupDefinition, ResourceDefinition } from "./kernel/define";
-import type { Lookup } from "./engine/lookup";
+import type { Lookup } from "./operations/lookup";
 import { DOORS, type Door, recordedType } from "./kernel/recorded-type";
-import type { AnyResource } from "./engine/resource";
+import type { AnyResource } from "./operations/resource";
 
 /** An object whose properties are the loaders' results, each loaded when first read (then kept). */
 function onFirstUse<T extends Record<string, () => unknown>>(loaders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {

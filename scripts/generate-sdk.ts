@@ -106,7 +106,7 @@ function resourceModule(d: ResourceDefinition, registry: TypeRegistry): string {
   ].join("\n");
 }
 
-/** The input every resource takes beside its definition's (provider/engine/factory.ts handles it). */
+/** The input every resource takes beside its definition's (provider/operations/factory.ts handles it). */
 const ACCOUNT_ARG = [
   tsdoc(
     "The account the object lives in: a name declared in the stack config's `pagerduty:accounts`, or an `Account`. Unset: the default account (the top-level `pagerduty:*` settings). Changing it replaces the object.",

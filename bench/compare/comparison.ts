@@ -9,7 +9,7 @@
 // the pair in odd rounds and before it in even ones (the same project: its stack is empty between;
 // interleaving it phase by phase would put two stacks' services in one account, and a refresh's
 // service listing would see both).
-import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
+import type { PulumiProject, EmulatorProcess } from "../../tests/e2e/harness";
 import { atMost, median } from "../compare-math";
 import { type Impl, program } from "../compare-program";
 import { setLatency } from "./emulator";
@@ -66,7 +66,7 @@ const setVersion = (project: PulumiProject, o: Options, impl: Impl) => (version:
   project.setProgram(program({ services: o.services, prefix: "Compare", impl, version }));
 
 export async function comparison(
-  emu: RunningEmulator,
+  emu: EmulatorProcess,
   projects: Record<Contender, PulumiProject>,
   o: Options,
   parallel: number | undefined,

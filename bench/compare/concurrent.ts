@@ -1,7 +1,7 @@
 // The concurrent case: several stacks run `up` at once against one account (one OAuth app), at the
 // service's limit and, with --binding-limit, under a limit they exceed.
 import { spawn } from "node:child_process";
-import { PulumiProject, type RunResult, type RunningEmulator } from "../../tests/e2e/harness";
+import { PulumiProject, type RunResult, type EmulatorProcess } from "../../tests/e2e/harness";
 import { activeThroughput, atLeast, atMost, counts, delta, limitBoundSeconds, routeDelta, type Sample } from "../compare-math";
 import { program, RESOURCES_PER_SERVICE } from "../compare-program";
 import { freshWindows, PER_MINUTE, setLatency, snapshot, stats } from "./emulator";
@@ -53,7 +53,7 @@ function runAsync(project: PulumiProject, args: string[]): Promise<RunResult & {
 const dynamicResources = (project: PulumiProject) => project.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).length;
 
 /** Runs `up` in every project at once under `perMinute`, then destroys them all. */
-async function concurrent(emu: RunningEmulator, projects: PulumiProject[], o: Options, perMinute: number): Promise<ConcurrentResult> {
+async function concurrent(emu: EmulatorProcess, projects: PulumiProject[], o: Options, perMinute: number): Promise<ConcurrentResult> {
   await setLatency(emu, 0);
   const label = `concurrent at ${perMinute}/min`;
   projects.forEach((p, k) => p.setProgram(program({ services: o.stackServices, prefix: `Stack ${k + 1}`, impl: "provider" })));
@@ -116,7 +116,7 @@ async function concurrent(emu: RunningEmulator, projects: PulumiProject[], o: Op
 }
 
 /** The issue's case (the service's limit) and, with --binding-limit, the same stacks under a limit they exceed. */
-export async function concurrentCases(emu: RunningEmulator, first: PulumiProject, o: Options): Promise<ConcurrentResult[]> {
+export async function concurrentCases(emu: EmulatorProcess, first: PulumiProject, o: Options): Promise<ConcurrentResult[]> {
   const projects = [first];
   try {
     for (let k = 2; k <= o.stacks; k++) {

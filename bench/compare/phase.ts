@@ -1,7 +1,7 @@
 // One timed `pulumi` phase and what it cost: wall time, the CPU of each party (cpu.ts), and the
 // requests the emulator answered.
 import * as os from "node:os";
-import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
+import type { PulumiProject, EmulatorProcess } from "../../tests/e2e/harness";
 import { type Counts, counts, delta, routeDelta } from "../compare-math";
 import { RESOURCES_PER_SERVICE } from "../compare-program";
 import { processCpu, providerProbe, waitedChildrenCpu } from "./cpu";
@@ -46,7 +46,7 @@ export function setParallel(project: PulumiProject, parallel: number | undefined
 
 /** Runs `pulumi <args>` in a fresh rate-limit window and measures it; `profileDir`: profile its provider there. */
 export async function phase(
-  emu: RunningEmulator,
+  emu: EmulatorProcess,
   project: PulumiProject,
   args: readonly string[],
   o: { perMinute?: number; profileDir?: string } = {},
@@ -72,7 +72,7 @@ export async function phase(
 
 /** Every phase in order on one project, `version` setting the program each needs; `profileDir(phase)`: profile each. */
 export async function lifecycle(
-  emu: RunningEmulator,
+  emu: EmulatorProcess,
   project: PulumiProject,
   label: string,
   version: (v: 1 | 2) => void,

@@ -5,7 +5,7 @@
 // The floor's profiles show what Pulumi's dynamic-provider host costs by itself.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
+import type { PulumiProject, EmulatorProcess } from "../../tests/e2e/harness";
 import { program } from "../compare-program";
 import { type Contender, impl } from "./comparison";
 import { setLatency } from "./emulator";
@@ -46,7 +46,7 @@ const TOP = 15;
 const PROBES = /^(cpu|start)-probe\.js$/;
 const slug = (phase: string) => phase.replace(/[^a-z]+/g, "-");
 
-export async function profile(emu: RunningEmulator, projects: Record<Contender, PulumiProject>, o: Options, dir: string): Promise<ProfileSummary[]> {
+export async function profile(emu: EmulatorProcess, projects: Record<Contender, PulumiProject>, o: Options, dir: string): Promise<ProfileSummary[]> {
   await setLatency(emu, 0);
   const out: ProfileSummary[] = [];
   for (const who of ["ours", "floor"] as const) {

@@ -1,7 +1,7 @@
 // The scale case: create, the refresh check and destroy of a big stack, this provider without a
 // rate limit (what the engine and the provider cost) and under the real one, beside the minimal
 // floor and the heavy floor (which make no request, so no limit applies to them).
-import type { PulumiProject, RunningEmulator } from "../../tests/e2e/harness";
+import type { PulumiProject, EmulatorProcess } from "../../tests/e2e/harness";
 import { atMost, below, idealSeconds, limitBoundSeconds, smoothBoundSeconds } from "../compare-math";
 import { type Impl, program } from "../compare-program";
 import { FRESH, freshWindows, PER_MINUTE, setLatency, UNLIMITED } from "./emulator";
@@ -64,7 +64,7 @@ const NOTHING: PhaseRun = {
   routes: {},
 };
 
-export async function scale(emu: RunningEmulator, project: PulumiProject, o: Options): Promise<{ rows: ScaleRow[]; state: ScaleState }> {
+export async function scale(emu: EmulatorProcess, project: PulumiProject, o: Options): Promise<{ rows: ScaleRow[]; state: ScaleState }> {
   await setLatency(emu, 0);
   const runs = {} as Record<ScaleRun, Partial<Record<ScalePhase, PhaseRun>>>;
   const state: ScaleState = { checkpointBytes: {}, entryBytes: {} };

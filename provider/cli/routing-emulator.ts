@@ -157,7 +157,7 @@ export interface OutgoingEvent {
 }
 
 /** The calls a routing test makes. */
-export interface Emulator {
+export interface EmulatorClient {
   /** The trace of a dry run of `event`: its service, without changing anything. */
   dryRun(event: OutgoingEvent): Promise<Trace>;
   /** Forgets what events did to the service (POST /_emulator/services/{id}/events/reset). */
@@ -172,7 +172,7 @@ export interface Emulator {
 }
 
 /** The emulator at `target`; `dispatcher` replaces the connection (tests). */
-export function emulatorAt(target: EmulatorTarget, dispatcher?: Dispatcher): Emulator {
+export function emulatorAt(target: EmulatorTarget, dispatcher?: Dispatcher): EmulatorClient {
   const agent = dispatcher ?? (target.caFile ? new Agent({ connect: { ca: readFileSync(target.caFile) } }) : new Agent());
   const secrets: string[] = [target.adminToken];
 

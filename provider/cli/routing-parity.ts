@@ -21,7 +21,7 @@ import { ExitError, exitErrorOf } from "./exit";
 import type { Command, Terminal } from "./main";
 import { pulumiRunner, type Pulumi } from "./pulumi-runner";
 import { readCases, type RoutingCase } from "./routing-cases";
-import { type Emulator, emulatorAt, origin, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
+import { type EmulatorClient, emulatorAt, origin, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV } from "./routing-emulator";
 import { changesBetween, type EventOutcome, type OutcomeChange } from "./routing-outcome";
 import { PROBE } from "./routing-preflight";
 import { type ApiIncident, incidentsOfKey, outcomeOfAlert, readIncident, serviceOf } from "./routing-readback";
@@ -217,7 +217,7 @@ export function parityReport(total: number, diffs: readonly Difference[]): strin
 }
 
 /** The emulator service each integration's events reach, learnt by dry runs. */
-async function servicesOf(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+async function servicesOf(emu: EmulatorClient, keys: ReadonlyMap<string, string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const [name, key] of keys) out.set(name, (await emu.dryRun({ routing_key: key, ...PROBE })).service.id);
   return out;

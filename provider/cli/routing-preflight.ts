@@ -3,13 +3,13 @@
 // A service whose orchestration is not active (`/active` false) passes every event around its rules:
 // each case would fail for that one reason, so the run stops with it instead (nothing judged).
 import { PagerDutyError } from "../errors";
-import type { Emulator, Trace } from "./routing-emulator";
+import type { EmulatorClient, Trace } from "./routing-emulator";
 
 /** A trigger only a dry run sees: it tells the integration's service and changes nothing. */
 export const PROBE = { event_action: "trigger", payload: { summary: "pagerduty-routing-test probe", source: "pagerduty-routing-test", severity: "info" } };
 
 /** The services the cases send to, each with what a dry run of it showed (one per service). */
-export async function probeServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<Trace[]> {
+export async function probeServices(emu: EmulatorClient, keys: ReadonlyMap<string, string>): Promise<Trace[]> {
   const byService = new Map<string, Trace>();
   for (const key of keys.values()) {
     const trace = await emu.dryRun({ routing_key: key, ...PROBE });

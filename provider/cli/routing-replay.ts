@@ -15,7 +15,7 @@ import type { Command, Terminal } from "./main";
 import { type Pulumi, pulumiRunner } from "./pulumi-runner";
 import { type CaseFile, readCaseFile } from "./routing-cases";
 import { diffJunit, diffReport, diffRuns, diffSummary, type EventDiff, notRunJunit, notRunSummary, unexpected } from "./routing-diff";
-import { type Emulator, emulatorAt, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
+import { type EmulatorClient, emulatorAt, targetFromEnvironment, targetFromReadyLine, TOKEN_ENV, URL_ENV } from "./routing-emulator";
 import type { CaseResult } from "./routing-report";
 import { runCaseFile } from "./routing-run";
 import { integrationKeys } from "./routing-stack";
@@ -140,7 +140,7 @@ interface Side {
 }
 
 /** Runs the file through one side's stack; the stack is given back however the run ends. */
-async function runSide(side: Side, file: CaseFile, emu: Emulator, terminal: Terminal): Promise<CaseResult[]> {
+async function runSide(side: Side, file: CaseFile, emu: EmulatorClient, terminal: Terminal): Promise<CaseResult[]> {
   const deployed = side.stack();
   try {
     const keys = integrationKeys(

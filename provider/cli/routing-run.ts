@@ -3,7 +3,7 @@
 // anything is sent, the events of the services the cases reach reset, then the cases in order (the
 // clock moved to each one's `at`), each event's trace kept. Routing keys travel in event bodies only.
 import { CasesError, type CaseFile, type RoutingCase } from "./routing-cases";
-import type { Emulator, OutgoingEvent } from "./routing-emulator";
+import type { EmulatorClient, OutgoingEvent } from "./routing-emulator";
 import { judge } from "./routing-expect";
 import { assertOrchestrated, probeServices } from "./routing-preflight";
 import type { CaseResult } from "./routing-report";
@@ -24,7 +24,7 @@ export function outgoing(c: RoutingCase, key: string): OutgoingEvent {
  * Resets the events of every service the cases send to (learnt by dry runs), once none of them
  * would pass the events around its orchestration (routing-preflight.ts; it throws, nothing reset).
  */
-export async function resetServices(emu: Emulator, keys: ReadonlyMap<string, string>): Promise<number> {
+export async function resetServices(emu: EmulatorClient, keys: ReadonlyMap<string, string>): Promise<number> {
   const services = await probeServices(emu, keys);
   assertOrchestrated(services);
   for (const { service } of services) await emu.resetEvents(service.id);
@@ -64,12 +64,12 @@ export function checkTimes(cases: readonly RoutingCase[], now: number): void {
 }
 
 /** Moves the emulator's clock to a case's `at` (only a wall-clock time needs to know the clock first). */
-async function moveClock(emu: Emulator, c: RoutingCase): Promise<void> {
+async function moveClock(emu: EmulatorClient, c: RoutingCase): Promise<void> {
   if (c.at) await emu.moveClockTo(resolveCaseTime(c.at, c.at.kind === "instant" ? 0 : await emu.now()));
 }
 
 /** Runs the cases; resolves to the results, in order. */
-export async function runCases(cases: readonly RoutingCase[], emu: Emulator, keys: ReadonlyMap<string, string>): Promise<CaseResult[]> {
+export async function runCases(cases: readonly RoutingCase[], emu: EmulatorClient, keys: ReadonlyMap<string, string>): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const c of cases) {
     await moveClock(emu, c);
@@ -94,7 +94,7 @@ export interface RunOptions {
 }
 
 /** Runs `file` on the emulator: times moved and checked, services reset, cases in order. */
-export async function runCaseFile(file: CaseFile, emu: Emulator, keys: ReadonlyMap<string, string>, opts: RunOptions = {}): Promise<FileRun> {
+export async function runCaseFile(file: CaseFile, emu: EmulatorClient, keys: ReadonlyMap<string, string>, opts: RunOptions = {}): Promise<FileRun> {
   const now = await emu.now();
   const cases = casesAtClock(file, now, opts.moveEveryFile);
   checkTimes(cases, now);

@@ -7,7 +7,7 @@
 // - any other 404 gets a second look after a back-off before it is believed, so an object deleted
 //   by hand is still reported gone within seconds;
 // - "nothing matches" from a search is believed only once the window has passed since the object
-//   could have been made (engine/recovery.ts).
+//   could have been made (operations/recovery.ts).
 // None of this sends a request unless a 404 (or an empty search) came first: with no lag, requests
 // are what they were.
 import { setTimeout as sleep } from "node:timers/promises";

@@ -37,7 +37,7 @@ export interface ResourceDefinition {
   secretOutputs?: readonly string[];
   /**
    * Whether its create makes a remote object: the SDK then passes the `__origin` provenance key, and
-   * the create is journaled and recovered after an interruption (engine/recovery.ts).
+   * the create is journaled and recovered after an interruption (operations/recovery.ts).
    */
   creates: boolean;
   /**

@@ -1,7 +1,7 @@
 // getAlertGroupingSetting: the alert grouping setting with exactly this name. Names are not unique
 // here (the API allows two settings of one name): a repeated name is reported, not guessed.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { type ApiSetting, definition as settingDefinition, settingsOf, toOutputs } from "../resources/alert-grouping-setting";
 import { idOf, nameArg } from "./fields";

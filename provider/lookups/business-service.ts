@@ -1,7 +1,7 @@
 // getBusinessService: the business service with exactly this name. The listing takes no `query`:
 // every page is read and the name matched here, exactly (as Terraform's data source does).
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { BUSINESS_SERVICES, READ } from "../kernel/api-paths";
 import { defineLookup, named } from "../kernel/define";
 import { listOffset } from "../kernel/pages";

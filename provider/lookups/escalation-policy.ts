@@ -1,6 +1,6 @@
 // getEscalationPolicy: the escalation policy with exactly this name (the listing's `query` narrows).
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { ESCALATION_POLICIES, POLICIES_READ } from "../kernel/api-paths";
 import { defineLookup, named } from "../kernel/define";
 import { listOffset } from "../kernel/pages";

@@ -5,7 +5,7 @@
 // process created an object of that kind, is believed only once the consistency window has passed.
 import type { AccountContext } from "../account/context";
 import { isNotFound } from "../http/client";
-import { LookupMiss } from "../engine/lookup";
+import { LookupMiss } from "../operations/lookup";
 
 /** An object as a listing returns it: its id, and its name or summary. */
 export interface Named {

@@ -1,6 +1,6 @@
 // getPriority: the account's priority with exactly this name (every priority is read: a short list).
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { PRIORITIES, PRIORITIES_READ } from "../kernel/api-paths";
 import { defineLookup, named } from "../kernel/define";
 import { listOffset } from "../kernel/pages";

@@ -1,7 +1,7 @@
 // getServiceAuditRecords: a service's audit records in a window of at most 31 days, every cursor
 // page read.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { AUDIT_READ, auditRecordsPath } from "../kernel/api-paths";
 import { fromApi } from "../kernel/case";
 import { defineLookup, named } from "../kernel/define";

@@ -1,6 +1,6 @@
 // getServiceCustomFieldValues: every custom field of a service, its value by name and its definition.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { fromApi } from "../kernel/case";
 import { defineLookup, named } from "../kernel/define";
 import { definition as valuesDefinition, getFieldValues } from "../resources/service-custom-field-values";

@@ -1,6 +1,6 @@
 // getServiceEnablements: a service's feature switches, with the warnings the API attaches.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { enablementsPath, READ } from "../kernel/api-paths";
 import { defineLookup, named } from "../kernel/define";
 import { type ApiEnablement, enablementOf, warningsOf } from "../resources/service-enablement";

@@ -1,6 +1,6 @@
 // getServiceEventRules: a service's event rules, in position order, as the API returns them.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { READ, rulesPath } from "../kernel/api-paths";
 import { fromApi } from "../kernel/case";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";

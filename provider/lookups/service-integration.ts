@@ -1,7 +1,7 @@
 // getServiceIntegration: a service's integration by name, never with its routing key (a secret,
 // and a lookup's result is stored in plain text).
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { READ, servicePath } from "../kernel/api-paths";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { type ApiIntegration, definition as integrationDefinition, toOutputs } from "../resources/service-integration";

@@ -1,6 +1,6 @@
 // getService: the service with exactly this name.
 import { z } from "zod";
-import { type Lookup, LookupMiss } from "../engine/lookup";
+import { type Lookup, LookupMiss } from "../operations/lookup";
 import { defineLookup, documentedOutputs, named } from "../kernel/define";
 import { definition as serviceDefinition, servicesNamed, toOutputs } from "../resources/service";
 import { idOf, nameArg } from "./fields";

@@ -1,6 +1,6 @@
 // getVendor: a vendor of PagerDuty's catalogue by name, exact or else case-insensitive.
 import { z } from "zod";
-import type { Lookup } from "../engine/lookup";
+import type { Lookup } from "../operations/lookup";
 import { VENDORS, VENDORS_READ } from "../kernel/api-paths";
 import { defineLookup, named } from "../kernel/define";
 import { listOffset } from "../kernel/pages";

@@ -7,10 +7,10 @@ import type { ApiClient } from "../http/client";
 import { fromApi, toApi } from "../kernel/case";
 import { userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { orGone } from "../kernel/gone";
 import { MAX_PAGE } from "../kernel/pages";
-import { createOnce, type Candidate } from "../engine/recovery";
+import { createOnce, type Candidate } from "../operations/recovery";
 import { ALERT_GROUPING_SETTINGS, alertGroupingSettingPath, READ, WRITE } from "../kernel/api-paths";
 import { PagerDutyError } from "../errors";
 

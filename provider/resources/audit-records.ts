@@ -1,9 +1,9 @@
 // Who created what under a service, from its audit records: the candidates a search for an
-// interrupted or unanswered create weighs (engine/recovery.ts decides; this only asks the API).
+// interrupted or unanswered create weighs (operations/recovery.ts decides; this only asks the API).
 import type { ApiClient } from "../http/client";
 import { orGone } from "../kernel/gone";
 import { listCursor } from "../kernel/pages";
-import type { Candidate } from "../engine/recovery";
+import type { Candidate } from "../operations/recovery";
 import { AUDIT_READ, auditRecordsPath } from "../kernel/api-paths";
 
 interface AuditRecord {

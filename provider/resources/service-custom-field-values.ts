@@ -21,7 +21,7 @@ import type { Json } from "../kernel/case";
 import { satisfies } from "../kernel/diff";
 import { holdsUnknown, toFailure, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { fieldValuesPath, READ, WRITE } from "../kernel/api-paths";
 
 const scalar = z.union([z.boolean(), z.number(), z.string()]);

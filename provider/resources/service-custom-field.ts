@@ -21,9 +21,9 @@ import { UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
 import { diffManaged } from "../kernel/diff";
 import { orGone } from "../kernel/gone";
-import type { Candidate } from "../engine/recovery";
-import { createOnce, RECOVER_COMMAND } from "../engine/recovery";
-import type { Resource } from "../engine/resource";
+import type { Candidate } from "../operations/recovery";
+import { createOnce, RECOVER_COMMAND } from "../operations/recovery";
+import type { Resource } from "../operations/resource";
 
 export const DATA_TYPES = ["boolean", "integer", "float", "string", "datetime", "url"] as const;
 export const FIELD_TYPES = ["single_value", "single_value_fixed", "multi_value", "multi_value_fixed"] as const;

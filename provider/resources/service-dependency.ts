@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PagerDutyError } from "../errors";
 import { reads } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { DEPENDENCIES_ASSOCIATE, DEPENDENCIES_DISASSOCIATE, dependenciesOfPath, READ, WRITE } from "../kernel/api-paths";
 
 export const SIDE_TYPES = ["service", "business_service"] as const;

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AccountContext } from "../account/context";
 import { PagerDutyError } from "../errors";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { enablementsPath, READ, WRITE } from "../kernel/api-paths";
 
 export const FEATURES = ["aiops"] as const;

@@ -4,7 +4,7 @@
 // service stays converted, so read checks that the service still exists and keeps the recorded state.
 import { z } from "zod";
 import { defineResource, type OutputsOf } from "../kernel/define";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { READ, rulesConvertPath, servicePath, WRITE } from "../kernel/api-paths";
 
 export const conversionInputs = z

@@ -11,10 +11,10 @@ import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
 import { diffManaged, unsatisfied } from "../kernel/diff";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { orGone, parentService } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
-import { createOnce } from "../engine/recovery";
+import { createOnce } from "../operations/recovery";
 import { childrenLike } from "./audit-records";
 import { integrationsPath, READ, SERVICES, servicePath, WRITE } from "../kernel/api-paths";
 

@@ -21,8 +21,8 @@ import { fromApi, toApi } from "../kernel/case";
 import { userInputs } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { orGone, parentService } from "../kernel/gone";
-import { type Candidate, createOnce, RECOVER_COMMAND } from "../engine/recovery";
-import type { Resource } from "../engine/resource";
+import { type Candidate, createOnce, RECOVER_COMMAND } from "../operations/recovery";
+import type { Resource } from "../operations/resource";
 
 const CACHE_TYPES = ["recent_value", "trigger_event_count", "external_data"] as const;
 type CacheType = (typeof CACHE_TYPES)[number];

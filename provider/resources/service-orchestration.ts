@@ -12,7 +12,7 @@ import { fromApi, toApi } from "../kernel/case";
 import { holdsUnknown, reads, UNKNOWN } from "../kernel/check";
 import { defineResource, named, type OutputsOf } from "../kernel/define";
 import { finishCreate } from "../kernel/partial";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { orchestrationActivePath, orchestrationPath, READ, servicePath, WRITE } from "../kernel/api-paths";
 
 const text = (what: string) => z.string().min(1, "must not be empty").describe(what);

@@ -7,12 +7,12 @@ import { fromApi, toApi } from "../kernel/case";
 import { toFailure, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, diffRules, named, type OutputsOf } from "../kernel/define";
 import { diffManaged, unsatisfied } from "../kernel/diff";
-import type { Resource } from "../engine/resource";
+import type { Resource } from "../operations/resource";
 import { clockTime, timeZone } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { finishCreate } from "../kernel/partial";
-import { createOnce, RECOVER_COMMAND, type Candidate } from "../engine/recovery";
+import { createOnce, RECOVER_COMMAND, type Candidate } from "../operations/recovery";
 import { createdSince } from "./audit-records";
 import { escalationPolicyPath, POLICIES_READ, READ, servicePath, SERVICES, WRITE } from "../kernel/api-paths";
 

@@ -9,14 +9,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRoot } from "../../provider/fs/durable-file";
-import { ROOT, startEmulatorProcess, type RunningEmulator } from "../e2e/harness";
+import { ROOT, startEmulatorProcess, type EmulatorProcess } from "../e2e/harness";
 
 jest.setTimeout(10 * 60_000);
 
 const PYTHON_CLIENT = "pagerduty==7.2.0";
 const CACHE = cacheRoot();
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 
 beforeAll(async () => {
   emu = await startEmulatorProcess(["--tls"]);

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { clearFaults, killSession, recover, slowCreates, startDetached, waitFor } from "./crash-support";
 import { DRIFT } from "./fixtures";
-import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, ROOT, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -41,7 +41,7 @@ if (cfg.getBoolean("twins")) {
 }
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 /** The EU app's current client (the rotation test replaces it). */
 let euClient: { clientId: string; clientSecret: string };
@@ -64,7 +64,7 @@ function configureEu(p: PulumiProject): void {
   set("authUrl", emu.authUrl);
 }
 
-type Api = RunningEmulator["api"];
+type Api = EmulatorProcess["api"];
 
 /** The services of one account whose names start with `prefix`, with their integrations and rules. */
 async function holdings(api: Api, prefix: string): Promise<{ services: string[]; integrations: string[]; rules: string[] }> {

@@ -5,11 +5,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { aiops, createService, fieldValues, requestCounts, setAiops, setFieldValues } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 let checkout: string;
 let search: string;

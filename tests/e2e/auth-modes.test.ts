@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { loginForRefreshToken } from "../support/oauth-login";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -13,7 +13,7 @@ import * as pagerduty from "pulumi-pagerduty-dynamic";
 new pagerduty.Service("svc", { name: ${JSON.stringify(name)}, escalationPolicy: new pulumi.Config().require("escalationPolicyId") });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 const projects: PulumiProject[] = [];
 
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 // Bad input caught by `pulumi preview` (the real CLI, the real emulator): each error names the
 // program's field and says what is wrong without dumping the value, and nothing is created, not
 // even by an `up` (its preview fails first). (TLS failures: tests/e2e/https.test.ts.)
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { failsAtPreview as fails } from "./preview-failure";
 
 jest.setTimeout(10 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 const SCOPES = "services.read services.write custom_fields.read audit_records.read escalation_policies.read";

@@ -6,7 +6,7 @@
 // e2e: runs alone (it counts the requests of a refresh burst, which a neighbour's load spreads out)
 import { request } from "undici";
 import { DRIFT, requestCounts } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { resourceOf, serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
@@ -26,7 +26,7 @@ for (const [name, status] of [["paging", "active"], ["acked", "active"], ["off",
 new pagerduty.Service("legacy", { name: "Busy legacy", escalationPolicy, alertCreation: "create_incidents" });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 /** The routing keys, read from the API (never printed by pulumi; the harness scans for them), to send events with. */
 const keys: Record<string, string> = {};

@@ -17,12 +17,12 @@ import {
   TYPES,
   waitFor,
 } from "./crash-support";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
 const N = 3;
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

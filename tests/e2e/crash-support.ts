@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { BROKEN_CHECKPOINT, locateStack, repairCheckpoint, restoredMessage } from "../../provider/cli/checkpoint-repair";
 import { readLocalCheckpoint } from "../../provider/account/local-checkpoint";
 import { type Door, recordedType } from "../../provider/kernel/recorded-type";
-import type { PulumiCli, PulumiProject, RunningEmulator } from "./harness";
+import type { PulumiCli, PulumiProject, EmulatorProcess } from "./harness";
 
 /** The types the state records for the kinds that create objects (derived, not spelled again), through a door. */
 export const typesOf = (door: Door) =>
@@ -130,7 +130,7 @@ export interface Inventory {
 }
 
 /** What the emulator holds for the services whose names start with `prefix`. */
-export async function inventory(emu: RunningEmulator, prefix: string): Promise<Inventory> {
+export async function inventory(emu: EmulatorProcess, prefix: string): Promise<Inventory> {
   const r = await emu.api<{ services: Array<{ id: string; name: string; integrations?: Array<{ id: string; summary?: string }> }> }>(
     "GET",
     `/services?query=${encodeURIComponent(prefix)}&limit=100&include[]=integrations`,
@@ -146,7 +146,7 @@ export async function inventory(emu: RunningEmulator, prefix: string): Promise<I
 }
 
 /** Objects created so far (services + children), for choosing the moment to interrupt. */
-export async function countObjects(emu: RunningEmulator, prefix: string): Promise<{ services: number; children: number }> {
+export async function countObjects(emu: EmulatorProcess, prefix: string): Promise<{ services: number; children: number }> {
   const inv = await inventory(emu, prefix);
   return { services: inv.services.length, children: inv.integrations.length + inv.rules.length };
 }
@@ -202,7 +202,7 @@ export function stateOf(project: PulumiCli, stack?: string, types: Record<keyof 
  */
 export async function expectConverged(
   project: PulumiCli,
-  emu: RunningEmulator,
+  emu: EmulatorProcess,
   prefix: string,
   n: number,
   opts: { stack?: string; env?: NodeJS.ProcessEnv; stalePending?: boolean; types?: Record<keyof typeof TYPES, string>; ignore?: RegExp } = {},
@@ -242,7 +242,7 @@ export type Counts = { services: number; children: number };
  */
 export async function interruptedUp(
   project: PulumiCli,
-  emu: RunningEmulator,
+  emu: EmulatorProcess,
   stack: string,
   when: (c: Counts) => boolean,
   how: "cli" | "runner",
@@ -273,19 +273,19 @@ export async function interruptedUp(
 }
 
 /** Slows the creates (the reply leaves `ms` after the object is made) so an interruption lands mid-way. */
-export async function slowCreates(emu: RunningEmulator, ms: number): Promise<void> {
+export async function slowCreates(emu: EmulatorProcess, ms: number): Promise<void> {
   await slowRoutes(emu, ["POST /services", "POST /services/:id/integrations", "POST /services/:id/rules"], ms);
 }
 
 /** Slows the replies of `routes`: the request is carried out at once, its reply leaves `ms` later. */
-export async function slowRoutes(emu: RunningEmulator, routes: string[], ms: number): Promise<void> {
+export async function slowRoutes(emu: EmulatorProcess, routes: string[], ms: number): Promise<void> {
   for (const route of routes) {
     const r = await emu.admin("POST", "/_emulator/faults", { route, latencyMs: ms, after: true });
     if (r.status !== 201) throw new Error(`adding a fault: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
 
-export async function clearFaults(emu: RunningEmulator): Promise<void> {
+export async function clearFaults(emu: EmulatorProcess): Promise<void> {
   await emu.admin("DELETE", "/_emulator/faults");
 }
 

@@ -1,7 +1,7 @@
 // Drift checks that use the current credentials and fail loudly when they are wrong, the opt-in
 // report of unmanaged fields, and what of the configuration reaches state. Real CLI, emulator process.
 import { DRIFT } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { expectOnceWithoutTrace, serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
@@ -14,7 +14,7 @@ const svc = new pagerduty.Service("svc", { name: "Drift", escalationPolicy: new 
 new pagerduty.ServiceEventRule("rule", { service: svc.id, actions: { severity: { value: "warning" } } });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 const others: PulumiProject[] = [];
 

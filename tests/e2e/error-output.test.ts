@@ -1,7 +1,7 @@
 // How configuration and credential errors reach the user through the real CLI: each message once,
 // naming the config key to fix, without the provider's stack trace. (A wrong client secret on a
 // deployed stack: tests/e2e/drift.test.ts.)
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { count, diagnostics, expectOnceWithoutTrace } from "./stack";
 
 jest.setTimeout(10 * 60_000);
@@ -13,7 +13,7 @@ const svc = new pagerduty.Service("svc", { name: "Error output", escalationPolic
 new pagerduty.ServiceCustomFieldValues("fields", { service: svc.id, values: { tier: "gold" } });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 const projects: PulumiProject[] = [];
 
 beforeAll(async () => {

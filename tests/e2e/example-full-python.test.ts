@@ -12,14 +12,14 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { destroyTest, firstPreviewTest, releaseTests } from "./example-full-support";
-import { ROOT, type RunningEmulator, startEmulatorProcess } from "./harness";
+import { ROOT, type EmulatorProcess, startEmulatorProcess } from "./harness";
 import { builtHosts, installPlugin, languageHosts, PackageProject, pythonSdkRequirement } from "./plugin-support";
 
 jest.setTimeout(15 * 60_000);
 
 const EXAMPLE = path.join(ROOT, "examples/full-python");
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PackageProject;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RESOURCES, type ResourceKind } from "../../provider/registry";
 import { aiops, fieldValues } from "./fixtures";
-import type { PulumiCli, RunningEmulator } from "./harness";
+import type { PulumiCli, EmulatorProcess } from "./harness";
 
 type PreviewStep = ReturnType<PulumiCli["previewSteps"]>[number];
 
@@ -32,11 +32,11 @@ type Release = 1 | 2;
 
 interface KindCheck {
   /** What the emulator holds of the kind's objects, reduced to what the release changes. */
-  read(emu: RunningEmulator, ids: FullIds): Promise<unknown>;
+  read(emu: EmulatorProcess, ids: FullIds): Promise<unknown>;
   expected: Record<Release, unknown>;
 }
 
-async function body(emu: RunningEmulator, path: string): Promise<any> {
+async function body(emu: EmulatorProcess, path: string): Promise<any> {
   const r = await emu.api("GET", path);
   if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
@@ -109,7 +109,7 @@ export const KIND_CHECKS: Record<ResourceKind, KindCheck> = {
 };
 
 /** Every kind holds what `release` declares: the table read whole, so one failure shows every kind. */
-export async function expectRelease(emu: RunningEmulator, ids: FullIds, release: Release): Promise<void> {
+export async function expectRelease(emu: EmulatorProcess, ids: FullIds, release: Release): Promise<void> {
   expect(Object.keys(KIND_CHECKS).sort()).toEqual(Object.keys(RESOURCES).sort());
   const held: Record<string, unknown> = {};
   const expected: Record<string, unknown> = {};
@@ -151,7 +151,7 @@ function expectState(door: Door, ids: FullIds): void {
 }
 
 /** Nothing of the program is left: no service, setting or field of its own (the seeded fields stay). */
-export async function expectNothingLeft(emu: RunningEmulator): Promise<void> {
+export async function expectNothingLeft(emu: EmulatorProcess): Promise<void> {
   expect((await body(emu, "/services")).services).toEqual([]);
   expect((await body(emu, "/alert_grouping_settings")).alert_grouping_settings).toEqual([]);
   expect((await body(emu, "/services/custom_fields")).fields.map((f: { name: string }) => f.name).sort()).toEqual(["pci", "runbook", "tier"]);
@@ -160,7 +160,7 @@ export async function expectNothingLeft(emu: RunningEmulator): Promise<void> {
 /** A door: its stack, the emulator it runs against, and the type token of a kind in its state. */
 export interface Door {
   project(): PulumiCli;
-  emu(): RunningEmulator;
+  emu(): EmulatorProcess;
   type(kind: ResourceKind): string;
 }
 

@@ -10,12 +10,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { destroyTest, firstPreviewTest, releaseTests } from "./example-full-support";
 import { createService } from "./fixtures";
-import { ROOT, type RunningEmulator, startEmulatorProcess } from "./harness";
+import { ROOT, type EmulatorProcess, startEmulatorProcess } from "./harness";
 import { euProviderYaml, installPlugin, PackageProject } from "./plugin-support";
 
 jest.setTimeout(15 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PackageProject;
 
 beforeAll(async () => {

@@ -5,11 +5,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { destroyTest, firstPreviewTest, releaseTests } from "./example-full-support";
-import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, ROOT, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

@@ -25,13 +25,13 @@ import {
   stateOf,
   waitFor,
 } from "./crash-support";
-import { startEmulatorProcess, type RunningEmulator } from "./harness";
+import { startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { UserRepo } from "./user-repo";
 
 jest.setTimeout(10 * 60_000);
 
 const N = 4;
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let repo: UserRepo;
 const project = () => repo.project;
 

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { cacheRoot } from "../../provider/fs/durable-file";
-import { ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { ROOT, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { knowSecret } from "./secret-scan";
 import { INSTALL, runSteps, UserRepo, WORKFLOWS } from "./user-repo";
 
@@ -18,7 +18,7 @@ const CACHE = cacheRoot();
 const ACTIONLINT = path.join(CACHE, "tools/actionlint");
 const LOCATE = `echo "PAGERDUTY_GITOPS=$(node -p 'require("path").dirname(require.resolve("pulumi-pagerduty-dynamic/package.json"))')/examples/gitops" >> "$GITHUB_ENV"`;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let repo: UserRepo;
 /** Given to the workflows as a repository secret (not through `pulumi config`): the harness scans for it too. */
 const WRONG_SECRET = "wrong-secret-for-gitops";

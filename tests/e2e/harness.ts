@@ -88,7 +88,7 @@ function alive(pid: number): boolean {
 /** The emulator CLI's ready line. */
 export type EmulatorInfo = ReadyLine;
 
-export interface RunningEmulator extends EmulatorInfo {
+export interface EmulatorProcess extends EmulatorInfo {
   proc: ChildProcess;
   /** Calls the REST API out of band (as another tool or a person would), with the account API key (and `headers`). */
   api<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
@@ -99,7 +99,7 @@ export interface RunningEmulator extends EmulatorInfo {
   stop(): Promise<void>;
 }
 
-export async function startEmulatorProcess(args: string[] = []): Promise<RunningEmulator> {
+export async function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
   const proc = spawn(process.execPath, [path.join(ROOT, "emulator/dist/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr!.on("data", (d) => (stderr += d));
@@ -129,7 +129,7 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Running
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   };
-  const emu: RunningEmulator = {
+  const emu: EmulatorProcess = {
     ...info,
     proc,
     api: (m, p, b, h) => call({ authorization: `Token token=${info.apiKey}`, ...h }, m, p, b),

@@ -3,7 +3,7 @@
 // process), and the TLS failures: the same stack without the CA failing on the certificate, not
 // falling back to HTTP, and an https URL at a plain-HTTP server; each names the URL, the setting
 // and the way out.
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { resourceOf, serviceIdOf } from "./stack";
 
 jest.setTimeout(15 * 60_000);
@@ -17,7 +17,7 @@ const events = new pagerduty.ServiceIntegration("events", { service: svc.id, typ
 export const serviceId = svc.id;
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

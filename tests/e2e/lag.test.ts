@@ -4,9 +4,9 @@
 // CLI deploys services with integrations and event rules into both accounts, refreshes and updates
 // right after, and destroys. Each time the emulator must hold exactly what the state records (0
 // duplicates, 0 orphans, 0 missing) and a preview must be clean. A lost machine under lag is the
-// recovery's unit tests' (tests/unit/provider/engine/recovery.test.ts, "under the service's lag").
+// recovery's unit tests' (tests/unit/provider/operations/recovery.test.ts, "under the service's lag").
 import { inventory, stateOf, TYPES } from "./crash-support";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -40,7 +40,7 @@ for (const a of accounts) {
 }
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

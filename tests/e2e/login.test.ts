@@ -12,7 +12,7 @@ import * as readline from "node:readline";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { request } from "undici";
 import { LOGIN } from "../../provider/cli/login";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -28,7 +28,7 @@ import * as pagerduty from "pulumi-pagerduty-dynamic";
 new pagerduty.Service("svc", { name: "Via pagerduty-login", escalationPolicy: new pulumi.Config().require("escalationPolicyId") });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let browser: Browser;
 let project: PulumiProject;
 let admin: { email: string; password: string };

@@ -1,7 +1,7 @@
 // The get* lookups end to end: real Pulumi CLI, packed package, emulator process. They must be
 // fresh on preview and up, show no change while the data is unchanged, and never write anything.
 import { createService, setAiops, setFieldValues } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -32,7 +32,7 @@ export const ownDescription = ownLookup.description;
 export const ownId = own.id;
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 let pre: string;
 let ruleIds: string[];

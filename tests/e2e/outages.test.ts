@@ -7,12 +7,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { clearFaults, countObjects, expectConverged, newStack, PROGRAM, recover, slowCreates, startDetached, stateOf, waitFor } from "./crash-support";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(6 * 60_000);
 
 const PROJECT = "outages";
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 let dataFile: string;
 

@@ -12,12 +12,12 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { docBlock, mustBash, runBash } from "./doc-blocks";
-import { type RunningEmulator, startEmulatorProcess } from "./harness";
+import { type EmulatorProcess, startEmulatorProcess } from "./harness";
 import { builtHosts, installPlugin, nodejsHostCurrent, PackageProject } from "./plugin-support";
 
 jest.setTimeout(600_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let pluginBin: string;
 const projects: PackageProject[] = [];
 

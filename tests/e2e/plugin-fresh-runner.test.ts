@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { clearFaults, type Counts, expectConverged, freshRunnerEnv, interruptedUp, runWith, typesOf } from "./crash-support";
-import { type RunningEmulator, startEmulatorProcess } from "./harness";
+import { type EmulatorProcess, startEmulatorProcess } from "./harness";
 import { euProviderYaml, installPlugin, PackageProject } from "./plugin-support";
 import { type S3Backend, startS3Backend } from "./s3-backend";
 
@@ -19,7 +19,7 @@ jest.setTimeout(10 * 60_000);
 
 const N = 3;
 const TYPES = typesOf("package");
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let s3: S3Backend;
 let pluginBin: string;
 const projects: PackageProject[] = [];
@@ -29,7 +29,7 @@ const projects: PackageProject[] = [];
  * second account through an explicit provider resource, whose settings pagerduty-recover reads from
  * the state (its client secret a secret there).
  */
-const program = (e: RunningEmulator) =>
+const program = (e: EmulatorProcess) =>
   `name: plugin-fresh
 runtime: yaml
 ${euProviderYaml(e).config}resources:

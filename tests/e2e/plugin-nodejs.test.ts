@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ownId } from "../../provider/kernel/recorded-type";
 import { docBlock, mustBash, writesSoFar } from "./doc-blocks";
-import { PulumiProject, type RunningEmulator, startEmulatorProcess } from "./harness";
+import { PulumiProject, type EmulatorProcess, startEmulatorProcess } from "./harness";
 import { languageHosts, PackageProject } from "./plugin-support";
 
 jest.setTimeout(600_000);
@@ -36,7 +36,7 @@ export const foundId = found.id;
 export const routingKey = events.integrationKey;
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 /** The dynamic providers' stack to move; its copy of the package (installed once) also serves the plugin to the first test. */
 let dynamic: PulumiProject;
 const cleanup: Array<{ remove(): void }> = [];

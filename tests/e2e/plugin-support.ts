@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type EmulatorInfo, offlineEnv, PulumiCli, pulumiBin, ROOT, type RunningEmulator, sdkVersion, tarball } from "./harness";
+import { type EmulatorInfo, offlineEnv, PulumiCli, pulumiBin, ROOT, type EmulatorProcess, sdkVersion, tarball } from "./harness";
 
 /** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim), pulumi-sdkgen and hosts.json (what was built). */
 export function languageHosts(): string {
@@ -86,7 +86,7 @@ export class PackageProject extends PulumiCli {
  * A YAML program's second account: the config block declaring the secret `euClientSecret` and the
  * resource `eu`, an explicit provider of the emulator's EU account (resources pass `provider: ${eu}`).
  */
-export function euProviderYaml(e: RunningEmulator): { config: string; resource: string } {
+export function euProviderYaml(e: EmulatorProcess): { config: string; resource: string } {
   return {
     config: `config:
   euClientSecret:

@@ -3,12 +3,12 @@
 // holder; nothing is created, not even by an `up`. A ServiceOrchestration whose rules would not see
 // the service's events is a warning naming the service. Real CLI, emulator process.
 import { DRIFT } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { failsAtPreview as fails } from "./preview-failure";
 
 jest.setTimeout(10 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // A refresh hands the engine the inputs as they now are (kernel/declared.ts): `ignoreChanges` keeps a
 // value changed by hand through `pulumi up --refresh`, a planned update names the drifted field, a
 // secret input stays secret, and the drift check still reports drift. Real CLI, emulator process.
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { knowSecret } from "./secret-scan";
 import { serviceIdOf } from "./stack";
 
@@ -21,7 +21,7 @@ new pagerduty.Service("restored", { name: "Restored", description: "From the pro
 new pagerduty.Service("private", { name: "Private", description: pulumi.secret(${JSON.stringify(SECRET_NOTE)}), escalationPolicy: policy, acknowledgementTimeout: 600 });
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

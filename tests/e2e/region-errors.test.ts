@@ -1,7 +1,7 @@
 // Credentials of an account in one service region used with the other region's settings: the
 // preview fails naming the region settings and the account, not the credentials, and nothing is
 // created. Real CLI, emulator process (its EU account "globex" is served under /eu).
-import { PulumiProject, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -11,7 +11,7 @@ new pagerduty.Service("svc", { name: "Region", escalationPolicy: "PANY" });
 `;
 const namedProgram = program.replace('escalationPolicy: "PANY" }', 'escalationPolicy: "PANY", account: "eu" }');
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

@@ -4,12 +4,12 @@
 // dynamic-provider host with each resource's one-line `__provider` (its check and diff run there);
 // nothing is installed into the example. (The quickstart's up, drift check and destroy:
 // tests/e2e/quickstart.test.ts.)
-import { startEmulatorProcess, type RunningEmulator } from "./harness";
+import { startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { RootClone } from "./root-clone";
 
 jest.setTimeout(10 * 60_000);
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let clone: RootClone;
 
 beforeAll(async () => {

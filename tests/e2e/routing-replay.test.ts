@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PulumiProject, ROOT, startEmulatorProcess, type RunningEmulator } from "./harness";
+import { PulumiProject, ROOT, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -18,7 +18,7 @@ const program = fs.readFileSync(path.join(EXAMPLE, "index.ts"), "utf8");
 const HEALTH = "event.summary matches part 'health check'";
 const SCOPES = "services.read services.write custom_fields.read audit_records.read escalation_policies.read priorities.read";
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let base: PulumiProject;
 let head: PulumiProject;
 let work: string;

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { docBlock, userShellEnv } from "./doc-blocks";
-import { PulumiProject, ROOT, sdkVersion, startEmulatorProcess, type RunningEmulator, tarball } from "./harness";
+import { PulumiProject, ROOT, sdkVersion, startEmulatorProcess, type EmulatorProcess, tarball } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -21,7 +21,7 @@ const program = fs.readFileSync(path.join(EXAMPLE, "index.ts"), "utf8");
 
 const SCOPES = "services.read services.write custom_fields.read audit_records.read escalation_policies.read priorities.read";
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseShapeText } from "../../provider/kernel/shape-text";
 import { requestCounts } from "./fixtures";
-import { PulumiProject, startEmulatorProcess, tarball, type RunningEmulator } from "./harness";
+import { PulumiProject, startEmulatorProcess, tarball, type EmulatorProcess } from "./harness";
 import { installTarball, PREVIOUS_COMMIT, previousTarball } from "./previous-package";
 
 jest.setTimeout(15 * 60_000);
@@ -32,7 +32,7 @@ for (let i = 0; i < ${SERVICES}; i++) {
 }
 `;
 
-let emu: RunningEmulator;
+let emu: EmulatorProcess;
 let project: PulumiProject;
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ const FLOORS: string[][] = [
   ["auth"], // token sources and grants
   ["kernel"], // pure helpers: definitions, checks, diffs, pages, consistency, rule order, the API's paths
   ["account"], // one context per account: client, journal, listings, lanes, the stack's state
-  ["engine"], // the provider factory, create-once recovery, the lookups' one path and their resource
+  ["operations"], // the provider factory, create-once recovery, the lookups' one path and their resource
   ["resources"], // one module per resource, the audit-record search
   ["lookups"], // one module per lookup (they map what the resources read)
   ["registry"], // every kind, by name, and every lookup

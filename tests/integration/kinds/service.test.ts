@@ -3,7 +3,7 @@
 import { startEmulator } from "../../../emulator/src";
 import { PagerDutyError } from "../../../provider/errors";
 import { Deployment } from "../../../provider/account/deployment";
-import { makeProvider } from "../../../provider/engine/factory";
+import { makeProvider } from "../../../provider/operations/factory";
 import { resource } from "../../../provider/resources/service";
 import { client } from "../../emulator/helpers";
 

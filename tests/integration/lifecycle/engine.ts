@@ -1,6 +1,6 @@
 // The engine's side of a deployment, without the Pulumi CLI: the calls `pulumi up`, `refresh`,
 // `destroy` and `import` make of a provider, in their order and with their shapes. The provider is
-// the one both doors use (provider/engine/factory.ts over a Deployment); the dynamic-provider host
+// the one both doors use (provider/operations/factory.ts over a Deployment); the dynamic-provider host
 // adds `__provider` to what check, create, read and update return, and the SDK passes `__origin` for
 // kinds that create objects, so both are here too. An import goes through the plugin's provider, the
 // one door that imports.
@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { PackageProvider } from "../../../plugin/provider";
 import type { Deployment } from "../../../provider/account/deployment";
-import { makeProvider } from "../../../provider/engine/factory";
+import { makeProvider } from "../../../provider/operations/factory";
 import { RESOURCES, type ResourceKind } from "../../../provider/registry";
 
 type Props = Record<string, unknown>;

@@ -4,7 +4,7 @@
 // runs every row the same way; a step that does not apply to a kind is `notApplicable(reason)`, never
 // left out, and tests/unit/provider/registry.test.ts holds every row to that.
 import type { z } from "zod";
-import type { Definition } from "../../../provider/engine/resource";
+import type { Definition } from "../../../provider/operations/resource";
 import type { Client } from "../../emulator/helpers";
 import type { Deployed } from "./engine";
 

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PackageProvider } from "../../../plugin/provider";
 import { Deployment } from "../../../provider/account/deployment";
-import { lookupProvider } from "../../../provider/engine/lookup-resource";
+import { lookupProvider } from "../../../provider/operations/lookup-resource";
 import { UNKNOWN } from "../../../provider/kernel/check";
 import { lookups } from "../../../provider/registry";
 import { useMockAgent } from "../support/http-mock";

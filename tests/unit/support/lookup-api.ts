@@ -1,7 +1,7 @@
 // For lookup unit tests: the Lookup resource's check of one lookup over this test's account context
 // (support/resource-api.ts), as a preview runs it, and the scopes its requests asked for.
-import { lookupProvider } from "../../../provider/engine/lookup-resource";
-import type { Lookup } from "../../../provider/engine/lookup";
+import { lookupProvider } from "../../../provider/operations/lookup-resource";
+import type { Lookup } from "../../../provider/operations/lookup";
 import type { Api } from "./resource-api";
 
 /** The check of `lookup` alone: its arguments checked, the query run, a miss a failure. */

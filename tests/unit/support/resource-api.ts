@@ -11,7 +11,7 @@ import { createClient } from "../../../provider/account/client";
 import { AccountContext, type ContextParts } from "../../../provider/account/context";
 import { Journal } from "../../../provider/account/journal";
 import { resolveSettings } from "../../../provider/config";
-import { makeProvider, type Resource } from "../../../provider/engine/factory";
+import { makeProvider, type Resource } from "../../../provider/operations/factory";
 import { useMockAgent } from "./http-mock";
 import { virtualConsistency } from "./virtual-consistency";
 

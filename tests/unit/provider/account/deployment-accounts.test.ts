@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { Deployment } from "../../../../provider/account/deployment";
 import { ACCOUNTS_KEY, parseAccounts, resolveSettings } from "../../../../provider/config";
 import { ConfigError } from "../../../../provider/errors";
-import { makeProvider } from "../../../../provider/engine/factory";
+import { makeProvider } from "../../../../provider/operations/factory";
 import { resource as service } from "../../../../provider/resources/service";
 import { useMockAgent } from "../../support/http-mock";
 

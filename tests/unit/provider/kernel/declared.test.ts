@@ -6,7 +6,7 @@ import { PagerDutyError } from "../../../../provider/errors";
 import type { ApiClient } from "../../../../provider/http/client";
 import { cutTo, DECLARED, shapeOf } from "../../../../provider/kernel/declared";
 import { defineResource } from "../../../../provider/kernel/define";
-import { makeProvider, type Resource } from "../../../../provider/engine/factory";
+import { makeProvider, type Resource } from "../../../../provider/operations/factory";
 
 /** What the fake service holds, by id. */
 const live = new Map<string, Record<string, unknown>>();

@@ -5,7 +5,7 @@ import { resolveDriftAllFields } from "../../../../provider/config";
 import type { ApiClient } from "../../../../provider/http/client";
 import { defineResource } from "../../../../provider/kernel/define";
 import { unmanagedChanges } from "../../../../provider/kernel/drift";
-import { makeProvider, type Resource } from "../../../../provider/engine/factory";
+import { makeProvider, type Resource } from "../../../../provider/operations/factory";
 
 /** `summary` is an output only: the service maintains it (never drift of an unmanaged field). */
 const MAINTAINED = new Set(["summary"]);

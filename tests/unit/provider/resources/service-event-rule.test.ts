@@ -6,7 +6,7 @@ import { AccountContext } from "../../../../provider/account/context";
 import { Journal } from "../../../../provider/account/journal";
 import { ApiError } from "../../../../provider/errors";
 import type { ApiClient } from "../../../../provider/http/client";
-import { makeProvider } from "../../../../provider/engine/factory";
+import { makeProvider } from "../../../../provider/operations/factory";
 import { applyMove, effectivePosition, planMoves, targetOrder } from "../../../../provider/kernel/rule-order";
 import { actionsMatch, resource, toBody, toOutputs } from "../../../../provider/resources/service-event-rule";
 import { virtualConsistency } from "../../support/virtual-consistency";

@@ -1,7 +1,7 @@
 import { AccountContext } from "../../../../provider/account/context";
 import { ApiError } from "../../../../provider/errors";
 import type { ApiClient } from "../../../../provider/http/client";
-import { makeProvider } from "../../../../provider/engine/factory";
+import { makeProvider } from "../../../../provider/operations/factory";
 import { resource, toOutputs } from "../../../../provider/resources/service-event-rules-conversion";
 import { virtualConsistency } from "../../support/virtual-consistency";
 

@@ -1,7 +1,7 @@
 import { createClient } from "../../../../provider/account/client";
 import { AccountContext } from "../../../../provider/account/context";
 import { resolveSettings } from "../../../../provider/config";
-import { makeProvider } from "../../../../provider/engine/factory";
+import { makeProvider } from "../../../../provider/operations/factory";
 import { declaredStatus, LIVE_STATUSES, resource, toBody, toOutputs } from "../../../../provider/resources/service";
 import { reply, useApi } from "../../support/resource-api";
 import { useMockAgent } from "../../support/http-mock";

@@ -1,7 +1,7 @@
-// engine/lookup.ts: the one path both doors run a lookup by, over a made-up lookup (no HTTP).
+// operations/lookup.ts: the one path both doors run a lookup by, over a made-up lookup (no HTTP).
 import { z } from "zod";
 import type { AccountContext } from "../../../../provider/account/context";
-import { type Lookup, LookupMiss, performLookup } from "../../../../provider/engine/lookup";
+import { type Lookup, LookupMiss, performLookup } from "../../../../provider/operations/lookup";
 import { ConfigError } from "../../../../provider/errors";
 import { UNKNOWN } from "../../../../provider/kernel/check";
 import { defineLookup } from "../../../../provider/kernel/define";

@@ -1,6 +1,6 @@
-// engine/lookup-resource.ts: the Lookup resource behind the SDK's get* functions, over every
+// operations/lookup-resource.ts: the Lookup resource behind the SDK's get* functions, over every
 // registered lookup: check runs the query, diff shows only a changed result, nothing is written.
-import { lookupProvider } from "../../../../provider/engine/lookup-resource";
+import { lookupProvider } from "../../../../provider/operations/lookup-resource";
 import { UNKNOWN } from "../../../../provider/kernel/check";
 import { lookups } from "../../../../provider/registry";
 import { reply, useApi } from "../../support/resource-api";

@@ -2,7 +2,7 @@
 import { createClient } from "../../../../provider/account/client";
 import { AccountContext } from "../../../../provider/account/context";
 import { resolveSettings } from "../../../../provider/config";
-import { makeProvider } from "../../../../provider/engine/factory";
+import { makeProvider } from "../../../../provider/operations/factory";
 import { resource, toOutputs } from "../../../../provider/resources/service";
 import { apiService } from "../../support/api-objects";
 import { useMockAgent } from "../../support/http-mock";

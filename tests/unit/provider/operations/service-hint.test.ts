@@ -1,6 +1,6 @@
 // The 404 of a child's request under its service says which account was asked and what to set.
 import { ApiError, PagerDutyError } from "../../../../provider/errors";
-import { serviceNotFoundHint, withServiceNotFoundHint } from "../../../../provider/engine/service-hint";
+import { serviceNotFoundHint, withServiceNotFoundHint } from "../../../../provider/operations/service-hint";
 
 const notFound = new ApiError({
   method: "POST",

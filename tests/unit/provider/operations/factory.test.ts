@@ -1,10 +1,10 @@
-// engine/factory.ts: what every resource gets from its definition.
+// operations/factory.ts: what every resource gets from its definition.
 import { z } from "zod";
 import { AccountContext } from "../../../../provider/account/context";
 import { ApiError } from "../../../../provider/errors";
 import type { ApiClient } from "../../../../provider/http/client";
 import { defineResource } from "../../../../provider/kernel/define";
-import { makeProvider, type Resource } from "../../../../provider/engine/factory";
+import { makeProvider, type Resource } from "../../../../provider/operations/factory";
 import { virtualConsistency } from "../../support/virtual-consistency";
 
 describe("factory", () => {

@@ -49,7 +49,7 @@ export interface Resource<D extends Definition = Erased> {
   diff?(olds: StateOf<D>, news: Proposed<D>): dynamic.DiffResult;
   /**
    * Takes over the existing object `id` and brings its managed fields to the declared values: the
-   * create of a program that sets `adoptId`, and of an interrupted create's object (engine/recovery.ts).
+   * create of a program that sets `adoptId`, and of an interrupted create's object (operations/recovery.ts).
    */
   adopt?(ctx: AccountContext, id: string, news: Checked<D>): Promise<Made<D>>;
   create(ctx: AccountContext, news: Checked<D>): Promise<Made<D>>;
