@@ -55,7 +55,8 @@ function snapshot(dir: string): Record<string, string> {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       const rel = path.relative(dir, p);
-      if (rel === "node_modules" || rel === ".cache") continue;
+      // Pulumi 3.276 writes a log of every command it runs into PULUMI_HOME/logs: its own, not the project's.
+      if (rel === "node_modules" || rel === ".cache" || rel === path.join(".pulumi-home", "logs")) continue;
       if (e.isDirectory()) walk(p);
       else files[rel] = createHash("sha256").update(fs.readFileSync(p)).digest("hex");
     }
