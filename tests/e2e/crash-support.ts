@@ -302,8 +302,9 @@ export function freshRunnerEnv(project: PulumiCli, extra: NodeJS.ProcessEnv = {}
 
 /** `command args` in the project's directory with `env`; what it prints goes to the project's log too (the secret scan). */
 export function runWith(project: PulumiCli, env: NodeJS.ProcessEnv, command: string, args: string[]): { code: number; out: string } {
-  const r = spawnSync(command, args, { cwd: project.dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
-  const out = `${r.stdout}${r.stderr}`;
+  // Bounded: a synchronous run that hangs would hold the whole jest process past every test timeout.
+  const r = spawnSync(command, args, { cwd: project.dir, env, encoding: "utf8", maxBuffer: 64 << 20, timeout: 6 * 60_000, killSignal: "SIGKILL" });
+  const out = `${r.stdout}${r.stderr}${r.error ? `\n${command} did not finish: ${r.error.message}` : ""}`;
   project.log += out;
   return { code: r.status ?? -1, out };
 }
