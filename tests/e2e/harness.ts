@@ -28,6 +28,9 @@ export function sdkVersion(): string {
   return process.env.PPD_PULUMI_SDK || JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
 }
 
+/** The longest a test's synchronous `pulumi` command may take before it is killed and fails. */
+const PULUMI_TIMEOUT_MS = 6 * 60_000;
+
 /** Directory with pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
 export function pulumiBin(): string {
   if (process.env.PULUMI_BIN_DIR) return process.env.PULUMI_BIN_DIR;
@@ -216,9 +219,19 @@ export class PulumiCli {
 
   run(args: string[], input?: string): RunResult {
     noteSecretConfig(args, input);
-    const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20, input });
-    if (!showsSecrets(args)) this.log += r.stdout + r.stderr;
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    // Bounded: a synchronous command that hangs would hold the whole jest process past every test timeout.
+    const r = spawnSync("pulumi", ["--non-interactive", ...args], {
+      cwd: this.dir,
+      env: this.env,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      input,
+      timeout: PULUMI_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
+    const stderr = r.error ? `${r.stderr ?? ""}\npulumi ${args.join(" ")} did not finish: ${r.error.message}` : r.stderr;
+    if (!showsSecrets(args)) this.log += r.stdout + stderr;
+    return { code: r.status ?? -1, stdout: r.stdout, stderr };
   }
 
   /** Runs and throws with the CLI's output when the exit code is not the expected one. */
@@ -243,7 +256,14 @@ export class PulumiCli {
     if (this.env.PULUMI_BACKEND_URL?.startsWith("file://")) return filesText(path.join(this.dir, ".pulumi-state"));
     // Not through run(): what the scan reads is not what the test's CLI printed.
     const pulumi = (args: string[]) => {
-      const r = spawnSync("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 << 20 });
+      const r = spawnSync("pulumi", ["--non-interactive", ...args], {
+        cwd: this.dir,
+        env: this.env,
+        encoding: "utf8",
+        maxBuffer: 64 << 20,
+        timeout: PULUMI_TIMEOUT_MS,
+        killSignal: "SIGKILL",
+      });
       if (r.status !== 0) throw new Error(`reading the state of ${this.dir}: pulumi ${args.join(" ")} exited ${r.status}\n${r.stderr}`);
       return r.stdout;
     };
