@@ -7,7 +7,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-want=${1:-$(sed -n 's/.*"development": *"\([0-9.]*\)".*/\1/p' "$here/scripts/support-matrix.json")}
+# Any Node.js reads the JSON (npm brought one): the version is read, not matched out of the text.
+want=${1:-$(node -p "require('$here/scripts/support-matrix.json').node.development")}
 [ -n "$want" ] || { echo "setup-node: no development line in scripts/support-matrix.json" >&2; exit 1; }
 major=${want%%.*}
 # shellcheck source=scripts/cache-dir.sh
