@@ -27,26 +27,29 @@ export interface S3Backend {
 
 /** Starts moto on 127.0.0.1 (port 0: it prints the one it took) and makes `bucket`. */
 export async function startS3Backend(bucket = "pulumi-state"): Promise<S3Backend> {
-  const proc: ChildProcess = spawn(motoServer(), ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-aws-"));
+  // moto logs every request; its output goes to a file, never a pipe: a pipe is drained only while
+  // this process's event loop runs, and the tests run the CLI synchronously for minutes, so a full
+  // pipe would block moto's logging thread, and with it every request (the CLI then waits forever).
+  const log = path.join(home, "moto.log");
+  const fd = fs.openSync(log, "a");
+  const proc: ChildProcess = spawn(motoServer(), ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", fd, fd] });
+  fs.closeSync(fd);
   const endpoint = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`moto_server did not start:\n${seen}`)), 60_000);
-    const onData = (d: Buffer) => {
-      seen += d;
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const seen = fs.readFileSync(log, "utf8");
       const m = /Running on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    proc.stdout!.on("data", onData);
-    proc.stderr!.on("data", onData);
-    proc.once("exit", (code) => reject(new Error(`moto_server exited ${code}:\n${seen}`)));
+      if (m) resolve(m[1]);
+      else if (proc.exitCode !== null) reject(new Error(`moto_server exited ${proc.exitCode}:\n${seen}`));
+      else if (Date.now() - started > 60_000) reject(new Error(`moto_server did not start:\n${seen}`));
+      else return;
+      clearInterval(poll);
+    }, 50);
   });
   // moto checks no signature: a plain PUT makes the bucket.
   const made = await fetch(`${endpoint}/${bucket}`, { method: "PUT" });
   if (!made.ok) throw new Error(`creating bucket ${bucket}: ${made.status} ${await made.text()}`);
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-aws-"));
   return {
     url: `s3://${bucket}?endpoint=${endpoint}&use_path_style=true&region=us-east-1`,
     env: {
