@@ -9,13 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 status=0
-# The programs, split as scripts/test.sh splits the suite: those marked "// e2e: runs alone" run
-# alone, after the others.
-IFS=";" read -r together alone < <(node -e '
-  const fs = require("node:fs");
-  const programs = require("./scripts/support-matrix.json").programs;
-  const isAlone = (p) => /^\/\/ e2e: runs alone/m.test(fs.readFileSync(`tests/e2e/${p}.test.ts`, "utf8"));
-  console.log([programs.filter((p) => !isAlone(p)).join("|"), programs.filter(isAlone).join("|")].join(";"))')
+# The programs, split as scripts/test.sh splits the suite (scripts/e2e-split.js): those marked
+# "// e2e: runs alone" run alone, after the others.
+IFS=";" read -r together alone < <(node scripts/e2e-split.js $(node -p 'require("./scripts/support-matrix.json").programs.join(" ")'))
 # The reports scripts/test.sh sums up: one missing (a run that never finished) counts as a failure.
 : >.work/jest-matrix.list
 while IFS=$'\t' read -r -u 3 name node_version pulumi; do

@@ -13,7 +13,7 @@ export PATH
 npm install --no-audit --no-fund --no-save --loglevel=error
 npm run build --silent
 # Types (tests included: jest only transpiles) and the formatter and linter's verdict, in seconds.
-npx tsc --noEmit -p tsconfig.json
+npx tsc --noEmit --incremental --tsBuildInfoFile .work/tsc-check.tsbuildinfo -p tsconfig.json
 npx biome ci --error-on-warnings .
 export PULUMI_BIN_DIR=$(bash scripts/setup-pulumi.sh)
 # The YAML and Python language hosts and the SDK generator the package's e2e tests use (tests/e2e/example-full-python, -yaml, plugin-sdks, package-first-steps).
@@ -42,10 +42,10 @@ status=0
 npx jest --selectProjects unit emulator integration clients --json --outputFile=.work/jest-fast.json || status=$?
 # e2e: two files at a time (each waits on Pulumi processes much of the time: about 30 % less wall
 # time on 2 cores); the files that time kills against requests, or count requests per refresh burst,
-# say "// e2e: runs alone" and run alone afterwards, so the load of a neighbour cannot move what they measure.
-alone="tests/e2e/($(grep -l '^// e2e: runs alone' tests/e2e/*.test.ts | xargs -n1 basename | sed 's/\.test\.ts$//' | paste -sd'|'))\.test\.ts\$"
-npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "$alone" --json --outputFile=.work/jest-e2e.json || status=$?
-npx jest --selectProjects e2e --runInBand --testPathPatterns "$alone" --json --outputFile=.work/jest-e2e-alone.json || status=$?
+# say "// e2e: runs alone" and run alone afterwards (scripts/e2e-split.js), so the load of a neighbour cannot move what they measure.
+IFS=";" read -r _ alone < <(node scripts/e2e-split.js)
+npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=.work/jest-e2e.json || status=$?
+npx jest --selectProjects e2e --runInBand --testPathPatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=.work/jest-e2e-alone.json || status=$?
 
 # The support matrix: the programs users write first again on each other Node.js line and Pulumi
 # the README supports (scripts/support-matrix.json).

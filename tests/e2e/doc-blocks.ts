@@ -50,12 +50,21 @@ export async function writesSoFar(emu: { admin: (m: string, p: string) => Promis
 }
 
 /**
+ * How this machine reaches the package registries, which a user's shell here has too: the proxy, and
+ * the certificate authorities it trusts (a proxy that re-signs TLS needs its CA in NODE_EXTRA_CA_CERTS,
+ * else npm fails every fetch with SELF_SIGNED_CERT_IN_CHAIN and retries for minutes).
+ */
+const REACHING_REGISTRIES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+
+/**
  * A user's shell, as the docs' blocks run in it: a home of its own (nothing of this machine's Pulumi
- * login), the shared npm cache, the Pulumi CLI the tests use first on PATH, no update checks, no colour.
+ * login), the shared npm cache and the way to the registries, the Pulumi CLI the tests use first on
+ * PATH, no update checks, no colour.
  */
 export function userShellEnv(home: string): NodeJS.ProcessEnv {
   fs.mkdirSync(home, { recursive: true });
   return {
+    ...Object.fromEntries(REACHING_REGISTRIES.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
     PATH: `${pulumiBin()}${path.delimiter}${process.env.PATH}`,
     HOME: home,
     npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), ".npm"),

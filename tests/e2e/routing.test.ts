@@ -6,13 +6,13 @@
 // on one project, leaving its files and selected stack as they were, and says "not run" (exit 3, a
 // JUnit report) when the program cannot deploy. Last, docs/testing-routing.md's blocks as written,
 // from a new directory: the setup once, the run twice.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { docBlock, userShellEnv } from "./doc-blocks";
-import { PulumiProject, ROOT, sdkVersion, startEmulatorProcess, type EmulatorProcess, tarball } from "./harness";
+import { PulumiProject, ROOT, sdkVersion, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -189,7 +189,7 @@ test("the script when the cases cannot run: a program that does not deploy, a se
 });
 
 describe("docs/testing-routing.md as written, from a new directory", () => {
-  const INSTALL = "npm install pulumi-pagerduty-dynamic @pulumi/pulumi pagerduty-emulator";
+  const INSTALL = "npm install $packages @pulumi/pulumi";
   let work: string;
   afterAll(() => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -197,20 +197,10 @@ describe("docs/testing-routing.md as written, from a new directory", () => {
 
   test("the setup block once, then the run block twice: every case passes both times; the project's files and selected stack as they were", () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-routing-docs-"));
-    const emulatorTarball = path.join(
-      work,
-      execFileSync("npm", ["pack", "--silent", "--workspace", "emulator", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" })
-        .trim()
-        .split("\n")
-        .pop()!,
-    );
-    const sdk = sdkVersion();
     const setup = docBlock("docs/testing-routing.md", "routing-setup").split("\n");
-    // The only change: the packages are not on the registry yet, so their packed tarballs are installed in place of their names.
+    // The one change, in the support matrix's runs only: `@pulumi/pulumi` pinned to the run's SDK.
     expect(setup.filter((l) => l === INSTALL)).toHaveLength(1);
-    const setupScript = setup
-      .map((l) => (l === INSTALL ? `npm install --no-audit --no-fund --prefer-offline ${tarball()} @pulumi/pulumi@${sdk} ${emulatorTarball}` : l))
-      .join("\n");
+    const setupScript = setup.map((l) => (l === INSTALL ? `npm install $packages @pulumi/pulumi@${sdkVersion()}` : l)).join("\n");
     const run = docBlock("docs/testing-routing.md", "routing-run");
     // A user's shell: a home of its own, the shared npm cache (doc-blocks.ts).
     const env = userShellEnv(path.join(work, "home"));
@@ -219,9 +209,10 @@ describe("docs/testing-routing.md as written, from a new directory", () => {
       project.log += r.stdout + r.stderr;
       return { code: r.status, out: r.stdout + r.stderr, stdout: r.stdout };
     };
-    const made = bash(setupScript, work);
+    // From the clone's root, as the page says; the project's directory is in the shell's home.
+    const made = bash(setupScript, ROOT);
     if (made.code !== 0) throw new Error(`the setup block failed (exit ${made.code}):\n${made.out}`);
-    const dir = path.join(work, "pagerduty-routing");
+    const dir = path.join(env.HOME!, "pagerduty-routing");
     const own = { PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`, PULUMI_CONFIG_PASSPHRASE: "the user's own" };
     fs.mkdirSync(path.join(work, "state"));
     expect(bash("pulumi stack init --non-interactive dev", dir, own).code).toBe(0);
