@@ -5,8 +5,8 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { ApiError, invalid, notFound } from "./errors";
 import { parseFault } from "./faults";
-import { type Handler, params } from "./http";
-import { serviceStatus } from "./kinds/incident/model";
+import { type AdminRoute, params } from "./http";
+import type { AnyKind } from "./kinds/kind";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
@@ -50,7 +50,8 @@ function setFlag<K extends string>(target: Record<K, boolean>, b: Record<string,
   target[key] = b[key] as boolean;
 }
 
-export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
+/** `kinds`: the kinds served, each bringing its own controls (`Kind.adminRoutes`). */
+export function registerAdmin(app: FastifyInstance, core: EmulatorCore, kinds: readonly AnyKind[]): void {
   app.get(`${ADMIN_PREFIX}/health`, { config: { area: "admin" } }, () => ({ ok: true }));
 
   app.register(
@@ -60,8 +61,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
           throw new ApiError("ADMIN_UNAUTHORIZED", [`Send the admin token in the ${ADMIN_HEADER} header`]);
         }
       });
-      const route = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, handler: Handler) =>
-        admin.route({ method, url, config: { area: "admin" }, handler });
+      const route: AdminRoute = (method, url, handler) => admin.route({ method, url, config: { area: "admin" }, handler });
 
       route("POST", "/reset", () => {
         core.reset();
@@ -225,19 +225,9 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         return account;
       });
 
-      // Maintenance (the around-services API description has no maintenance windows): while on,
-      // the service's status is "maintenance" and events open, acknowledge and resolve nothing.
-      route("PUT", "/services/:service", (req) => {
-        const s = core.state.services[params(req).service];
-        if (!s) throw notFound(`Service ${params(req).service}`);
-        const flags = { maintenance: s.maintenance ?? false };
-        setFlag(flags, body(req.body), "maintenance");
-        s.maintenance = flags.maintenance;
-        return { id: s.id, maintenance: s.maintenance, status: serviceStatus(core, s) };
-      });
-
       // Traces, dry runs and a service's alerts (routing/routes.ts).
       registerRoutingAdmin(route, core);
+      for (const k of kinds) k.adminRoutes?.(route, core);
 
       route("POST", "/escalation-policies", (req, reply) => {
         const b = body(req.body);

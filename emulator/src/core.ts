@@ -58,6 +58,12 @@ export interface KindState {
    * outside the service's own record names a service.
    */
   readonly serviceDeleted?: ((core: EmulatorCore, s: ServiceRecord) => void) | { readonly kept: string };
+  /**
+   * Why service `s` is in maintenance now, by the kind (say, a maintenance window naming it that is
+   * ongoing by the core's clock), or undefined. A service some kind puts in maintenance shows the
+   * status "maintenance", and events sent to it change nothing (`EmulatorCore.maintenanceOf`).
+   */
+  readonly maintenance?: (core: EmulatorCore, s: ServiceRecord) => string | undefined;
 }
 
 export class EmulatorCore {
@@ -149,6 +155,15 @@ export class EmulatorCore {
   /** Each kind lets go of service `s`, which is about to be deleted (`KindState.serviceDeleted`). */
   serviceDeleted(s: ServiceRecord): void {
     for (const k of this.kinds) if (typeof k.serviceDeleted === "function") k.serviceDeleted(this, s);
+  }
+
+  /** Why service `s` is in maintenance now (the first kind that says so), or undefined (`KindState.maintenance`). */
+  maintenanceOf(s: ServiceRecord): string | undefined {
+    for (const k of this.kinds) {
+      const why = k.maintenance?.(this, s);
+      if (why !== undefined) return why;
+    }
+    return undefined;
   }
 
   /** Start the consistency-lag window (lag.ts) of an object just created in an account, by the account's region. */

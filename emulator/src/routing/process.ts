@@ -256,7 +256,9 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   const id = randomUUID().replace(/-/g, "");
   const routed = routedEvent(input.body, input.dedupKey, receivedAt);
   const o = orchestrationOf(s);
-  const ignored = s.status === "disabled" || s.maintenance;
+  // A disabled service, or one a kind puts in maintenance (core.maintenanceOf), takes no event.
+  const ignoredBecause = s.status === "disabled" ? "the service is disabled" : core.maintenanceOf(s);
+  const ignored = ignoredBecause !== undefined;
   const active = o.active && !ignored;
   const isTrigger = input.eventAction === "trigger";
   const cache = active ? updateCacheVariables(core, s, routed, isTrigger, now, !dryRun) : { values: {}, trace: [] };
@@ -275,7 +277,7 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   const result = resultOf(core, s, ev, routed, input.dedupKey, now, problems);
   if (ignored && !dryRun) core.stats.events.ignored++;
   const outcome = ignored
-    ? nothing("ignored", `the service is ${s.status === "disabled" ? "disabled" : "in maintenance"}: the event changes nothing`)
+    ? nothing("ignored", `${ignoredBecause}: the event changes nothing`)
     : enact(
         core,
         s,

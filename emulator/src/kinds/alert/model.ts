@@ -184,7 +184,7 @@ export function releaseHeld(core: EmulatorCore): void {
     delete a.heldUntil;
     delete a.held;
     const trace = memoryOf(core.state).traces.find((t) => t.id === a.eventId);
-    if (trace && (s.status === "disabled" || s.maintenance)) assume(trace.assumed, "release-after-disable");
+    if (trace && (s.status === "disabled" || core.maintenanceOf(s) !== undefined)) assume(trace.assumed, "release-after-disable");
     if (trace)
       trace.released = {
         at: new Date(at).toISOString(),

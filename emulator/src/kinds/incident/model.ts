@@ -132,7 +132,7 @@ export function incidentsOf(core: EmulatorCore, s: ServiceRecord): IncidentRecor
 
 export function serviceStatus(core: EmulatorCore, s: ServiceRecord): string {
   if (s.status === "disabled") return "disabled";
-  if (s.maintenance) return "maintenance";
+  if (core.maintenanceOf(s) !== undefined) return "maintenance";
   let acknowledged = false;
   for (const i of incidentsOf(core, s)) {
     if (i.status === "triggered") return "critical";
