@@ -30,7 +30,7 @@ export interface MaintenanceWindowArgs {
 
 /**
  * A maintenance window: while it lasts, its services open no incidents from events (PagerDuty's
- * `/maintenance_windows`). Times are ISO 8601 with an offset or Z and compared as instants;
+ * maintenance windows). Times are ISO 8601 with an offset or Z and compared as instants;
  * `services` is a set. A window's past is history: a window that has begun keeps its start, one that
  * has ended takes no change (a change other than its times fails at preview) and is never drift, and
  * deleting a window that has begun ends it at once, while one that has ended is left as PagerDuty's

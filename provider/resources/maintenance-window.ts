@@ -48,14 +48,14 @@ export function instantOf(text: unknown): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
+const EXAMPLES = '"2030-03-14T02:00:00Z" or "2030-03-14T03:00:00+01:00"';
+
 const instant = (role: string) =>
   z
     .string()
     .refine(
       (v) => instantOf(v) !== undefined,
-      (v) => ({
-        message: `must be an ISO 8601 date and time with an offset or Z, such as "2030-03-14T02:00:00Z" or "2030-03-14T03:00:00+01:00"; got ${JSON.stringify(v)}`,
-      }),
+      (v) => ({ message: `must be an ISO 8601 date and time with an offset or Z, such as ${EXAMPLES}; got ${JSON.stringify(v)}` }),
     )
     .describe(role);
 
@@ -97,7 +97,7 @@ export const definition = defineResource({
   kind: "MaintenanceWindow",
   description:
     "A maintenance window: while it lasts, its services open no incidents from events (PagerDuty's\n" +
-    "`/maintenance_windows`). Times are ISO 8601 with an offset or Z and compared as instants;\n" +
+    "maintenance windows). Times are ISO 8601 with an offset or Z and compared as instants;\n" +
     "`services` is a set. A window's past is history: a window that has begun keeps its start, one that\n" +
     "has ended takes no change (a change other than its times fails at preview) and is never drift, and\n" +
     "deleting a window that has begun ends it at once, while one that has ended is left as PagerDuty's\n" +
