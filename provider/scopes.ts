@@ -2,9 +2,9 @@
 // re-exports them beside the paths) and what a token asks for by default (config.ts). They are those
 // the API description's `x-pd-requires-scope` names for the paths.
 
-/** `services.read`: reading services and everything under them, and maintenance windows (the API description gives them no scope of their own). */
+/** `services.read`: reading services and everything under them. */
 export const READ = ["services.read"];
-/** `services.write`: creating, changing and deleting them, and maintenance windows. */
+/** `services.write`: creating, changing and deleting them. */
 export const WRITE = ["services.write"];
 /** `custom_fields.read`: the account's custom field definitions. */
 export const FIELDS_READ = ["custom_fields.read"];
