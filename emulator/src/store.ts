@@ -87,7 +87,7 @@ export interface ServiceRecord {
   acknowledgement_timeout: number | null;
   /**
    * The user's choice only: "active" (enabled) or "disabled". The status a service shows is
-   * computed from this, `maintenance` and its open incidents (kinds/incident/model.ts).
+   * computed from this, the maintenance the kinds put it in (`EmulatorCore.maintenanceOf`) and its open incidents (kinds/incident/model.ts).
    */
   status: string;
   incident_urgency_rule: unknown;
@@ -109,8 +109,6 @@ export interface ServiceRecord {
   enablements: Record<string, Enablement>;
   /** Incident ids, oldest first (absent in data files written before incidents existed). */
   incidentIds?: string[];
-  /** In maintenance (set through the admin API): events open nothing. */
-  maintenance?: boolean;
   /** Its event orchestration (kinds/orchestration/model.ts); absent until first used. */
   orchestration?: OrchestrationRecord;
   /** Alert ids, oldest first (kinds/alert/model.ts; absent in data files written before alerts existed). */

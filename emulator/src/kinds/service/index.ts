@@ -4,14 +4,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { audit, changes } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
-import { invalid, notFound } from "../../errors";
+import { invalid } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "../../http";
 import { SCOPES } from "../../oauth/scopes";
 import { owned, type ServiceRecord, type State } from "../../store";
 import { type Json, Validator } from "../../validate";
 import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { leaveSetting } from "../alert-grouping-setting/model";
-import { serviceStatus } from "../incident/model";
 import { checkResult, createServiceBody, type Managed, managed, parseFields, updateServiceBody, updateServicesBody } from "./fields";
 import { findService, serviceRef } from "./model";
 import { ALERTS_AND_INCIDENTS, renderService } from "./view";
@@ -38,19 +37,6 @@ export const kind = defineKind({
       body: { service: { name: "example", escalation_policy: { id: ids.escalationPolicy, type: "escalation_policy_reference" } } },
     }),
     found: ({ id }) => ({ get: `/services/${id}` }),
-  },
-  maintenance: (_core, s) => (s.maintenance ? "the service is in maintenance (the admin switch)" : undefined),
-  adminRoutes: (route, core) => {
-    // Maintenance switched on or off by hand: while on, the service's status is "maintenance" and
-    // events open, acknowledge and resolve nothing.
-    route("PUT", "/services/:service", (req) => {
-      const s = core.state.services[params(req).service];
-      if (!s) throw notFound(`Service ${params(req).service}`);
-      const b = (req.body ?? {}) as Json;
-      if (b.maintenance !== undefined && typeof b.maintenance !== "boolean") throw invalid('"maintenance" must be a boolean');
-      if (typeof b.maintenance === "boolean") s.maintenance = b.maintenance;
-      return { id: s.id, maintenance: s.maintenance ?? false, status: serviceStatus(core, s) };
-    });
   },
 });
 
