@@ -292,11 +292,12 @@ async function put(ctx: AccountContext, id: string, state: Partial<WindowOutputs
   if (ended) throw new PagerDutyError("ERR_INPUT", `maintenance window ${id} ended at ${state.endTime}: PagerDuty refuses changes to a window that has ended`);
   const endsNow = begun && (instantOf(inputs.endTime) ?? Number.POSITIVE_INFINITY) <= now;
   let live: ApiWindow | undefined;
-  const rest = { ...inputs, endTime: endsNow ? (state.endTime ?? inputs.endTime) : inputs.endTime };
+  // What the PUT sends: the declared values, but the end the window has while the DELETE below is what ends it.
+  const sent = { ...inputs, endTime: endsNow ? (state.endTime ?? inputs.endTime) : inputs.endTime };
   if (!endsNow || !sameSet(inputs.services, state.services ?? []) || (inputs.description !== undefined && inputs.description !== state.description)) {
     // Services made moments ago may answer 404 for a while: nothing was changed, so it is asked again.
     const res = await ctx.consistency.untilVisible(ctx.consistency.youngest("Service", inputs.services), () =>
-      ctx.client.request<{ maintenance_window: ApiWindow }>("PUT", maintenanceWindowPath(id), { body: toBody(rest, begun), scopes: WRITE }),
+      ctx.client.request<{ maintenance_window: ApiWindow }>("PUT", maintenanceWindowPath(id), { body: toBody(sent, begun), scopes: WRITE }),
     );
     live = res.maintenance_window;
   }
