@@ -10,7 +10,6 @@ import type { AnyKind } from "./kinds/kind";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
-import { registerRoutingAdmin } from "./routing/routes";
 import { applySeed, type SeedDocument, SeedError } from "./seed";
 import { accountBySubdomain, type App, appByClientId } from "./store";
 import { isObject } from "./validate";
@@ -152,7 +151,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore, kinds: r
         const copy = structuredClone(core.state);
         const used = new Set(core.ids.used);
         try {
-          const resolved = applySeed(copy, core.ids, req.body as SeedDocument, core.clock.iso());
+          const resolved = applySeed(copy, core.ids, req.body as SeedDocument, core.clock.iso(), core.seedSections);
           core.state = copy;
           reply.code(201);
           return resolved;
@@ -225,8 +224,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore, kinds: r
         return account;
       });
 
-      // Traces, dry runs and a service's alerts (routing/routes.ts).
-      registerRoutingAdmin(route, core);
+      // Each kind's own controls (the alert kind's: traces, dry runs and a service's alerts).
       for (const k of kinds) k.adminRoutes?.(route, core);
 
       route("POST", "/escalation-policies", (req, reply) => {

@@ -17,7 +17,7 @@ import { params, rest, who } from "../../emulator/src/http";
 import { KIND_MODULES, TABLE_KINDS } from "../../emulator/src/kinds";
 import { type AnyKind, type ExampleIds, ownedFind } from "../../emulator/src/kinds/kind";
 import { findService } from "../../emulator/src/kinds/service/model";
-import { SCOPES } from "../../emulator/src/oauth/scopes";
+import { SCOPES } from "../../emulator/src/scopes";
 import { ACCEPT, type Res, send } from "./helpers";
 
 /** `self` links name this origin before and after a restart (ports differ). */

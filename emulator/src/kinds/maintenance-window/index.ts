@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { ApiError, invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, single, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, nullable, object, reference as referenceSchema } from "../../schemas";
 import { owned } from "../../store";
 import type { Json } from "../../validate";

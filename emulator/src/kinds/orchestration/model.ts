@@ -4,9 +4,9 @@
 // set to false (emulator/README.md, "Which events an orchestration sees"). A PUT replaces it whole. Rule ids
 // sent are kept (PagerDuty's Terraform provider sends back the ids it read, by position); a rule
 // without one gets a new 8-hex id, the form of the description's examples. Conditions, paths and
-// regexes are checked as PagerDuty checks them (routing/checks.ts).
+// regexes are checked as PagerDuty checks them (pcl/checks.ts).
 import { randomString } from "../../ids";
-import { checkedExpression, checkedPath, checkedRegex } from "../../routing/checks";
+import { checkedExpression, checkedPath, checkedRegex } from "../../pcl/checks";
 import type { OrchestrationRecord, OrchestrationRule, ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
 
