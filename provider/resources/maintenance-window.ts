@@ -103,7 +103,8 @@ export const definition = defineResource({
     "deleting a window that has begun ends it at once, while one that has ended is left as PagerDuty's\n" +
     "history. A start or an end moved into the future of a window that has begun or ended replaces it.",
   notes:
-    "Times compared as instants, `services` as a set. Only what is still to come is compared: a window that has begun or ended is never " +
+    "Times compared as instants, `services` as a set; the times replace only a window that has begun or ended (one still to come updates " +
+    "in place). Only what is still to come is compared: a window that has begun or ended is never " +
     "drift. Delete ends a window that has begun and leaves one that has ended as history (a warning says which).",
   inputs: windowInputs,
   outputs: z.object({
