@@ -5,7 +5,7 @@ import { parseOrchestration } from "../../../emulator/src/kinds/orchestration/mo
 import { programOf } from "../../../emulator/src/pcl/compile";
 import { routedEvent } from "../../../emulator/src/pcl/event-model";
 import { evaluate } from "../../../emulator/src/pcl/evaluate";
-import type { OrchestrationRecord } from "../../../emulator/src/store";
+import type { OrchestrationRecord } from "../../../emulator/src/kinds/orchestration/model";
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,8 @@
 // service or account does not have. PagerDuty accepts such an orchestration; so does the emulator.
 import { cacheVariablesOf } from "../cache-variable/model";
 import type { EmulatorCore } from "../../core";
-import type { OrchestrationRecord, ServiceRecord } from "../../store";
+import type { ServiceRecord } from "../../store";
+import type { OrchestrationRecord } from "./model";
 import { nodesOf } from "../../pcl/checks";
 import { compileCondition } from "../../pcl/compile";
 import type { PathNode } from "../../pcl/pcl-ast";
