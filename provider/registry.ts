@@ -34,6 +34,7 @@ const KINDS = onFirstUse({
   ServiceEnablement: () => (require("./resources/service-enablement") as typeof import("./resources/service-enablement")).resource,
   AlertGroupingSetting: () => (require("./resources/alert-grouping-setting") as typeof import("./resources/alert-grouping-setting")).resource,
   ServiceDependency: () => (require("./resources/service-dependency") as typeof import("./resources/service-dependency")).resource,
+  MaintenanceWindow: () => (require("./resources/maintenance-window") as typeof import("./resources/maintenance-window")).resource,
 });
 
 export type ResourceKind = keyof typeof KINDS;

@@ -12,6 +12,7 @@ import serviceCustomFieldValues = require("./providers/service-custom-field-valu
 import serviceEnablement = require("./providers/service-enablement");
 import alertGroupingSetting = require("./providers/alert-grouping-setting");
 import serviceDependency = require("./providers/service-dependency");
+import maintenanceWindow = require("./providers/maintenance-window");
 
 export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> = {
   Service: service,
@@ -25,4 +26,5 @@ export const KIND_PROVIDERS: Readonly<Record<string, dynamic.ResourceProvider>> 
   ServiceEnablement: serviceEnablement,
   AlertGroupingSetting: alertGroupingSetting,
   ServiceDependency: serviceDependency,
+  MaintenanceWindow: maintenanceWindow,
 };

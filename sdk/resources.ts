@@ -11,3 +11,4 @@ export * from "./service-custom-field-values";
 export * from "./service-enablement";
 export * from "./alert-grouping-setting";
 export * from "./service-dependency";
+export * from "./maintenance-window";

@@ -5,12 +5,11 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { ApiError, invalid, notFound } from "./errors";
 import { parseFault } from "./faults";
-import { type Handler, params } from "./http";
-import { serviceStatus } from "./kinds/incident/model";
+import { type AdminRoute, params } from "./http";
+import type { AnyKind } from "./kinds/kind";
 import { parseLag } from "./lag";
 import { randomString, secret } from "./ids";
 import { revokeAllTokens } from "./oauth/tokens";
-import { registerRoutingAdmin } from "./routing/routes";
 import { applySeed, type SeedDocument, SeedError } from "./seed";
 import { accountBySubdomain, type App, appByClientId } from "./store";
 import { isObject } from "./validate";
@@ -50,7 +49,8 @@ function setFlag<K extends string>(target: Record<K, boolean>, b: Record<string,
   target[key] = b[key] as boolean;
 }
 
-export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
+/** `kinds`: the kinds served, each bringing its own controls (`Kind.adminRoutes`). */
+export function registerAdmin(app: FastifyInstance, core: EmulatorCore, kinds: readonly AnyKind[]): void {
   app.get(`${ADMIN_PREFIX}/health`, { config: { area: "admin" } }, () => ({ ok: true }));
 
   app.register(
@@ -60,8 +60,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
           throw new ApiError("ADMIN_UNAUTHORIZED", [`Send the admin token in the ${ADMIN_HEADER} header`]);
         }
       });
-      const route = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, handler: Handler) =>
-        admin.route({ method, url, config: { area: "admin" }, handler });
+      const route: AdminRoute = (method, url, handler) => admin.route({ method, url, config: { area: "admin" }, handler });
 
       route("POST", "/reset", () => {
         core.reset();
@@ -152,7 +151,7 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         const copy = structuredClone(core.state);
         const used = new Set(core.ids.used);
         try {
-          const resolved = applySeed(copy, core.ids, req.body as SeedDocument, core.clock.iso());
+          const resolved = applySeed(copy, core.ids, req.body as SeedDocument, core.clock.iso(), core.seedSections);
           core.state = copy;
           reply.code(201);
           return resolved;
@@ -225,19 +224,8 @@ export function registerAdmin(app: FastifyInstance, core: EmulatorCore): void {
         return account;
       });
 
-      // Maintenance (the around-services API description has no maintenance windows): while on,
-      // the service's status is "maintenance" and events open, acknowledge and resolve nothing.
-      route("PUT", "/services/:service", (req) => {
-        const s = core.state.services[params(req).service];
-        if (!s) throw notFound(`Service ${params(req).service}`);
-        const flags = { maintenance: s.maintenance ?? false };
-        setFlag(flags, body(req.body), "maintenance");
-        s.maintenance = flags.maintenance;
-        return { id: s.id, maintenance: s.maintenance, status: serviceStatus(core, s) };
-      });
-
-      // Traces, dry runs and a service's alerts (routing/routes.ts).
-      registerRoutingAdmin(route, core);
+      // Each kind's own controls (the alert kind's: traces, dry runs and a service's alerts).
+      for (const k of kinds) k.adminRoutes?.(route, core);
 
       route("POST", "/escalation-policies", (req, reply) => {
         const b = body(req.body);

@@ -224,6 +224,6 @@ export function buildApp(core: EmulatorCore, kinds: readonly AnyKind[], https?: 
   registerEscalationPolicies(app, core);
   registerCatalog(app, core);
   registerOAuth(app, core);
-  registerAdmin(app, core);
+  registerAdmin(app, core, kinds);
   return app;
 }

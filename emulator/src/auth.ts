@@ -2,7 +2,7 @@
 // The emulator's admin token is deliberately not recognised here (and vice versa in admin.ts).
 import { ApiError } from "./errors";
 import { tokenHash } from "./ids";
-import { effectiveScopes, KNOWN_SCOPES, roleAllows } from "./oauth/scopes";
+import { effectiveScopes, KNOWN_SCOPES, roleAllows } from "./scopes";
 import type { Role, State } from "./store";
 
 export interface Principal {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { invalid, notFound } from "./errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "./http";
-import { SCOPES } from "./oauth/scopes";
+import { SCOPES } from "./scopes";
 import { origin } from "./region";
 import type { Account, Role } from "./store";
 import { type Vendor, VENDORS, vendorById } from "./vendors";

@@ -8,10 +8,10 @@ import { IssuedSecrets } from "./issued";
 import { Lag, type LagSettings, NO_LAG } from "./lag";
 import { loadState, saveState } from "./persistence";
 import { RateLimiter } from "./ratelimit";
-import { applySeed, defaultSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
+import { applySeed, defaultSeed, type KindSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
 import { Stats } from "./stats";
 import { emptyCoreState, type KindTables, type ServiceRecord, type State } from "./store";
-import type { AuthCode, PendingAuthorization } from "./oauth/codes";
+import type { AuthCode, PendingAuthorization } from "./auth-codes";
 
 export interface EmulatorOptions {
   /** Seed document or path of a seed JSON file; default: `defaultSeed()`. */
@@ -58,6 +58,24 @@ export interface KindState {
    * outside the service's own record names a service.
    */
   readonly serviceDeleted?: ((core: EmulatorCore, s: ServiceRecord) => void) | { readonly kept: string };
+  /**
+   * Why service `s` is in maintenance now, by the kind (say, a maintenance window naming it that is
+   * ongoing by the core's clock), or undefined. A service some kind puts in maintenance shows the
+   * status "maintenance", and events sent to it change nothing (`EmulatorCore.maintenanceOf`).
+   */
+  readonly maintenance?: (core: EmulatorCore, s: ServiceRecord) => string | undefined;
+  /**
+   * Fields it shows on service `s` as the API renders one (references to its children there, a
+   * status computed from what it keeps); `include` is the request's `include[]`. They replace the
+   * service's own (kinds/service/view.ts; `EmulatorCore.serviceView`).
+   */
+  readonly serviceView?: (core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string>) => Record<string, unknown>;
+  /** What it does once service `s`'s fields were written; `sent`, the fields the request sent (a service's own alert grouping parameters take it out of its setting). */
+  readonly serviceWritten?: (core: EmulatorCore, s: ServiceRecord, sent: Readonly<Record<string, unknown>>) => void;
+  /** What it lets go of when an object of another kind, not a service (`serviceDeleted`), is deleted, by id (a business service's dependencies). */
+  readonly objectDeleted?: (core: EmulatorCore, id: string) => void;
+  /** Its section of the seed document, which fills its tables at start (list them in `seeded` too, so a reset gives them back). */
+  readonly seed?: KindSeed;
 }
 
 export class EmulatorCore {
@@ -95,11 +113,16 @@ export class EmulatorCore {
       this.state = this.emptyState(opts.adminToken ?? secret());
       this.ids = new IdAllocator();
       const doc = typeof opts.seed === "string" ? readSeedFile(opts.seed) : (opts.seed ?? defaultSeed());
-      applySeed(this.state, this.ids, doc, this.clock.iso());
+      applySeed(this.state, this.ids, doc, this.clock.iso(), this.seedSections);
     }
     const kept = [...REGISTRY_KEYS, ...kinds.flatMap((k) => k.seeded ?? [])];
     this.registry = structuredClone(Object.fromEntries(kept.map((k) => [k, this.state[k]])));
     this.save();
+  }
+
+  /** The kinds' sections of the seed document (`KindState.seed`). */
+  get seedSections(): KindSeed[] {
+    return this.kinds.flatMap((k) => (k.seed ? [k.seed] : []));
   }
 
   /** Every kind's tables, empty (their values are cloned: a kind's declaration is never the live table). */
@@ -149,6 +172,30 @@ export class EmulatorCore {
   /** Each kind lets go of service `s`, which is about to be deleted (`KindState.serviceDeleted`). */
   serviceDeleted(s: ServiceRecord): void {
     for (const k of this.kinds) if (typeof k.serviceDeleted === "function") k.serviceDeleted(this, s);
+  }
+
+  /** What the kinds show on service `s` (`KindState.serviceView`), later kinds' fields over earlier ones'. */
+  serviceView(base: string, s: ServiceRecord, include: ReadonlySet<string>): Record<string, unknown> {
+    return Object.assign({}, ...this.kinds.map((k) => k.serviceView?.(this, base, s, include) ?? {}));
+  }
+
+  /** Each kind hears that service `s`'s fields were written (`KindState.serviceWritten`). */
+  serviceWritten(s: ServiceRecord, sent: Readonly<Record<string, unknown>>): void {
+    for (const k of this.kinds) k.serviceWritten?.(this, s, sent);
+  }
+
+  /** Each kind lets go of object `id`, just deleted (`KindState.objectDeleted`). */
+  objectDeleted(id: string): void {
+    for (const k of this.kinds) k.objectDeleted?.(this, id);
+  }
+
+  /** Why service `s` is in maintenance now (the first kind that says so), or undefined (`KindState.maintenance`). */
+  maintenanceOf(s: ServiceRecord): string | undefined {
+    for (const k of this.kinds) {
+      const why = k.maintenance?.(this, s);
+      if (why !== undefined) return why;
+    }
+    return undefined;
   }
 
   /** Start the consistency-lag window (lag.ts) of an object just created in an account, by the account's region. */

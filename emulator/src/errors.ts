@@ -14,6 +14,7 @@ export const API_ERRORS = {
   ACCESS_DENIED: { status: 403, code: 2010, message: "Access Denied" },
   NOT_FOUND: { status: 404, code: 2100, message: "Not Found" },
   ROUTE_NOT_FOUND: { status: 404, code: 2100, message: "Not Found" },
+  METHOD_NOT_ALLOWED: { status: 405, code: 2001, message: "Method Not Allowed" },
   UNSUPPORTED_VERSION: { status: 406, code: 2001, message: "Unsupported API version" },
   RULES_READ_ONLY: { status: 409, code: 2001, message: "Event rules of this service were converted and are read-only" },
   PAYLOAD_TOO_LARGE: { status: 413, code: 2001, message: "Request body too large" },

@@ -3,10 +3,9 @@
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "./core";
 import { notFound } from "./errors";
-import { baseUrl, paginate, params, query, rest, single, who } from "./http";
-import { SCOPES } from "./oauth/scopes";
+import { baseUrl, paginate, params, query, reference, rest, single, who } from "./http";
+import { SCOPES } from "./scopes";
 import { type EscalationPolicy, owned } from "./store";
-import { serviceRef } from "./kinds/service/model";
 
 function render(core: EmulatorCore, base: string, p: EscalationPolicy) {
   return {
@@ -21,7 +20,8 @@ function render(core: EmulatorCore, base: string, p: EscalationPolicy) {
     escalation_rules: [],
     services: Object.values(core.state.services)
       .filter((s) => s.escalationPolicyId === p.id)
-      .map((s) => serviceRef(base, s)),
+      // The service reference as kinds/service/model.ts writes it (the core imports no kind).
+      .map((s) => reference("service", s.id, s.name, `${base}/services/${s.id}`, `${base}/service-directory/${s.id}`)),
     teams: [],
   };
 }

@@ -23,6 +23,9 @@ declare module "fastify" {
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
+/** Registers a control route under /_emulator, inside the admin plugin (admin.ts), which checks the admin token. */
+export type AdminRoute = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, handler: Handler) => void;
+
 /** Register an authenticated REST route needing `scope`; `body` is its request body's JSON schema (schemas.ts). */
 export function rest(app: FastifyInstance, method: HTTPMethods, url: string, scope: string, handler: Handler, body?: object): void {
   app.route({ method, url, config: { area: "rest", scope }, handler, ...(body ? { schema: { body } } : {}) });

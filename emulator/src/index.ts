@@ -5,7 +5,7 @@ import { buildApp } from "./app";
 import { EmulatorCore, type EmulatorOptions } from "./core";
 import { KIND_MODULES } from "./kinds";
 import { EU_PREFIX } from "./region";
-import { EVENTS_PATH } from "./routing/events-api";
+import { EVENTS_PATH } from "./kinds/alert/events-api";
 import type { SeedSummary } from "./seed";
 import type { State } from "./store";
 import { generateTls, readTls, type TlsFiles, tlsDirFor } from "./tls";
@@ -18,8 +18,8 @@ export { type AccountSummary, defaultSeed, type SeedDocument, type SeedSummary }
 export type { State } from "./store";
 export { fetchAppToken, type ReadyCredentials, type ReadyLine } from "./client";
 // The JSON of `GET /_emulator/events/{id}/trace` and of a dry run, for routing tests.
-export type { Outcome, OutcomeKind, RoutingResult, Trace } from "./routing/trace";
-export { EVENT_ID_HEADER } from "./routing/process";
+export type { Outcome, OutcomeKind, RoutingResult, Trace } from "./pcl/trace";
+export { EVENT_ID_HEADER } from "./kinds/alert/process";
 
 export interface Emulator {
   app: FastifyInstance;

@@ -3,9 +3,8 @@
 // gets fresh credentials on every start; a seed file or a data file fixes them.
 import { readFileSync } from "node:fs";
 import { deepestPath, MAX_DEPTH, pathText } from "./depth";
-import { createFieldDef } from "./kinds/custom-field/model";
 import { type IdAllocator, randomString, secret } from "./ids";
-import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./oauth/scopes";
+import { CLASSIC_SCOPES, DEFAULT_APP_SCOPES } from "./scopes";
 import type { Account, App, AppKind, Region, Role, State } from "./store";
 import { accountBySubdomain } from "./store";
 
@@ -37,7 +36,21 @@ export interface SeedDocument {
     readOnly?: boolean;
   }[];
   escalationPolicies?: { id?: string; account: string; name: string }[];
-  customFields?: ({ account: string } & Record<string, unknown>)[];
+  /** The custom-field kind's section (kinds/custom-field/: its `seed`); a kind's section is a list of entries, each naming its account. */
+  customFields?: SeedEntry[];
+}
+
+/** One entry of a kind's section of the seed: the subdomain of its account, an optional id, and the kind's own fields. */
+export type SeedEntry = { account: string } & Record<string, unknown>;
+
+/**
+ * A kind's section of the seed document (`KindState.seed`): the core reads the entries and their
+ * accounts, the kind makes each entry's object in its tables and returns its id, or throws saying
+ * what is wrong (the core adds where).
+ */
+export interface KindSeed {
+  readonly key: keyof SeedDocument & string;
+  add(state: State, ids: IdAllocator, accountId: string, fields: Record<string, unknown>, now: string, id?: string): string;
 }
 
 /** One account's credentials: its first usable Scoped app, read/write account key and policy. */
@@ -143,7 +156,7 @@ export function readSeedFile(file: string): SeedDocument {
  * filled in. Throws SeedError naming the entry (e.g. `apps[1].account`) on bad input; on error
  * the state may be partly seeded, so callers seed a copy.
  */
-export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now: string): SeedDocument {
+export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now: string, sections: readonly KindSeed[] = []): SeedDocument {
   const resolved: Required<SeedDocument> = {
     accounts: [],
     users: [],
@@ -273,18 +286,21 @@ export function applySeed(state: State, ids: IdAllocator, doc: SeedDocument, now
     resolved.escalationPolicies.push({ ...p, id });
   });
 
-  list(doc.customFields, "customFields").forEach((f, i) => {
-    const where = `customFields[${i}]`;
-    types(f, where, { id: "a token" });
-    const acc = account(f?.account, where);
-    const { account: _a, id, ...fields } = f;
-    try {
-      const def = createFieldDef(state, ids, acc.id, fields, now, id === undefined ? undefined : takeId(id as string, where));
-      resolved.customFields.push({ ...f, id: def.id });
-    } catch (e) {
-      throw new SeedError(`${where}: ${(e as Error).message}`);
-    }
-  });
+  for (const section of sections) {
+    const out: SeedEntry[] = [];
+    list(doc[section.key] as SeedEntry[] | undefined, section.key).forEach((f, i) => {
+      const where = `${section.key}[${i}]`;
+      types(f, where, { id: "a token" });
+      const acc = account(f?.account, where);
+      const { account: _a, id, ...fields } = f;
+      try {
+        out.push({ ...f, id: section.add(state, ids, acc.id, fields, now, id === undefined ? undefined : takeId(id as string, where)) });
+      } catch (e) {
+        throw new SeedError(`${where}: ${(e as Error).message}`);
+      }
+    });
+    (resolved as Record<string, unknown>)[section.key] = out;
+  }
 
   return resolved;
 }

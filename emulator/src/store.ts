@@ -87,7 +87,7 @@ export interface ServiceRecord {
   acknowledgement_timeout: number | null;
   /**
    * The user's choice only: "active" (enabled) or "disabled". The status a service shows is
-   * computed from this, `maintenance` and its open incidents (kinds/incident/model.ts).
+   * computed from this, the maintenance the kinds put it in (`EmulatorCore.maintenanceOf`) and its open incidents (kinds/incident/model.ts).
    */
   status: string;
   incident_urgency_rule: unknown;
@@ -109,30 +109,8 @@ export interface ServiceRecord {
   enablements: Record<string, Enablement>;
   /** Incident ids, oldest first (absent in data files written before incidents existed). */
   incidentIds?: string[];
-  /** In maintenance (set through the admin API): events open nothing. */
-  maintenance?: boolean;
-  /** Its event orchestration (kinds/orchestration/model.ts); absent until first used. */
-  orchestration?: OrchestrationRecord;
   /** Alert ids, oldest first (kinds/alert/model.ts; absent in data files written before alerts existed). */
   alertIds?: string[];
-}
-
-export interface OrchestrationRule {
-  id: string;
-  label?: string;
-  conditions: { expression: string }[];
-  actions: Record<string, unknown>;
-  disabled: boolean;
-}
-
-export interface OrchestrationRecord {
-  sets: { id: string; rules: OrchestrationRule[] }[];
-  catch_all: { actions: Record<string, unknown> };
-  /** Whether events are evaluated by the orchestration (true) or by the service's event rules. */
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 /** Who made or changed an object, as the API records it (`created_by`, `updated_by`; kinds/audit-record/model.ts `actorRef`). */

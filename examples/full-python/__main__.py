@@ -3,7 +3,8 @@
 The same setup as examples/full (TypeScript), through the Pulumi package `pagerduty-dynamic`:
 the services on the checkout path and what they depend on, how their alerts reach PagerDuty and
 are grouped, routed and enriched, the service catalogue's fields, and the move of the last legacy
-services off event rules. Every resource of the package is here; lookups are functions.
+services off event rules, and the database's planned maintenance. Every resource of the package
+is here; lookups are functions.
 
 Generate the SDK and install it (docs/package-python.md), set the credentials
 (`pagerduty-dynamic:*`, docs/package.md) and `pulumi config set escalationPolicyId <id>`, then
@@ -237,6 +238,19 @@ stock = pd.ServiceDependency(
     dependent_service={"id": checkout.id},
 )
 
+# --- Planned maintenance: the orders database moves to Postgres 17 on a Saturday night, written in
+# the team's own time zone (PagerDuty answers in the account's: the times compare as instants). While
+# the window lasts its services open no incidents from events. The times are fixed: a window computed
+# from the clock would change on every run.
+# Release 2: the upgrade is planned an hour longer, and Payments, which writes to the database, joins it.
+upgrade = pd.MaintenanceWindow(
+    "orders-db-upgrade",
+    services=[orders_db.id, payments.id] if r2 else [orders_db.id],
+    start_time="2030-03-16T02:00:00+01:00",
+    end_time="2030-03-16T05:00:00+01:00" if r2 else "2030-03-16T04:00:00+01:00",
+    description="Orders database: upgrade to Postgres 17",
+)
+
 # --- Lookups are functions here: they read the live objects on every preview and up. `depends_on`
 # makes them read after the writes above, and while those objects do not exist yet (the first
 # preview) their results are unknown instead of "not found".
@@ -276,6 +290,7 @@ pulumi.export(
         "owningTeam": owning_team.id,
         "searchDisk": search_rules[0].id,
         "searchHeartbeat": search_rules[1].id,
+        "upgrade": upgrade.id,
     },
 )
 pulumi.export("convertedService", conversion.service)

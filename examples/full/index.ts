@@ -1,7 +1,7 @@
 // A platform team's whole PagerDuty setup for an online shop, in one program: the services on the
 // checkout path and what they depend on, how their alerts reach PagerDuty and are grouped, routed
 // and enriched, the service catalogue's fields, and the move of the last legacy services off event
-// rules. It uses every resource of the package, and lookups read the result back.
+// rules, and the database's planned maintenance. It uses every resource of the package, and lookups read the result back.
 //
 // Install the package next to this file (`npm install pulumi-pagerduty-dynamic`), set the
 // credentials (see the README) and `pulumi config set escalationPolicyId <id>`, then `pulumi up`.
@@ -216,6 +216,18 @@ const stock = new pagerduty.ServiceDependency("checkout-stock", {
   dependentService: { id: checkout.id },
 });
 
+// --- Planned maintenance: the orders database moves to Postgres 17 on a Saturday night, written in
+// the team's own time zone (PagerDuty answers in the account's: the times compare as instants). While
+// the window lasts its services open no incidents from events. The times are fixed: a window computed
+// from the clock would change on every run.
+// Release 2: the upgrade is planned an hour longer, and Payments, which writes to the database, joins it.
+const upgrade = new pagerduty.MaintenanceWindow("orders-db-upgrade", {
+  services: r2 ? [ordersDb.id, payments.id] : [ordersDb.id],
+  startTime: "2030-03-16T02:00:00+01:00",
+  endTime: r2 ? "2030-03-16T05:00:00+01:00" : "2030-03-16T04:00:00+01:00",
+  description: "Orders database: upgrade to Postgres 17",
+});
+
 // --- Lookups read the live objects back. Their arguments are outputs, so they are named
 // explicitly; `dependsOn` makes them read after the writes above, and while those objects do not
 // exist yet (the first preview) their results are unknown instead of "not found".
@@ -251,6 +263,7 @@ export const ids = {
   owningTeam: owningTeam.id,
   searchDisk: searchRules[0].id,
   searchHeartbeat: searchRules[1].id,
+  upgrade: upgrade.id,
 };
 export const convertedService = conversion.service;
 export const stormRule = ordersDbRouting.sets.apply((sets) => sets[0].rules?.[0]?.conditions?.[0]?.expression);

@@ -10,7 +10,7 @@ import { InsecureUrlError, PagerDutyError, scrub } from "../errors";
 
 /** The emulator's admin header (emulator/src/admin.ts; tests/unit/provider/cli/routing-emulator.test.ts holds the two equal). */
 export const ADMIN_HEADER = "x-emulator-admin-token";
-/** The reply header of `POST /v2/enqueue` naming the event's trace (emulator/src/routing/process.ts; held equal by the same test). */
+/** The reply header of `POST /v2/enqueue` naming the event's trace (emulator/src/kinds/alert/process.ts; held equal by the same test). */
 export const EVENT_ID_HEADER = "x-emulator-event-id";
 /** The environment variables a run without --emulator reads. */
 export const URL_ENV = "PAGERDUTY_EMULATOR_URL";
@@ -69,7 +69,7 @@ export function origin(setting: string, raw: string): string {
   return raw.replace(/\/+$/, "");
 }
 
-// ---- what the emulator answers (emulator/src/routing/trace.ts; the parts this command reads) ----
+// ---- what the emulator answers (emulator/src/pcl/trace.ts; the parts this command reads) ----
 
 /** A value a condition read: a path (found or not), `now`, a trigger count. */
 export interface ValueRead {

@@ -77,3 +77,10 @@ export const INCIDENTS = "/incidents";
 export const incidentPath = (id: string) => `${INCIDENTS}/${seg(id)}`;
 export const incidentAlertsPath = (id: string) => `${incidentPath(id)}/alerts`;
 export const incidentNotesPath = (id: string) => `${incidentPath(id)}/notes`;
+
+/**
+ * The account's maintenance windows, and one of them (scopes: services.read/write, as PagerDuty's API
+ * description says of every maintenance-window path: there is no scope of their own).
+ */
+export const MAINTENANCE_WINDOWS = "/maintenance_windows";
+export const maintenanceWindowPath = (id: string) => `${MAINTENANCE_WINDOWS}/${seg(id)}`;

@@ -26,6 +26,7 @@ export interface FullIds {
   owningTeam: string;
   searchDisk: string;
   searchHeartbeat: string;
+  upgrade: string;
 }
 
 type Release = 1 | 2;
@@ -106,6 +107,19 @@ export const KIND_CHECKS: Record<ResourceKind, KindCheck> = {
     },
     expected: { 1: ["inventory", "payments"], 2: ["payments", "shipping"] },
   },
+  // The database's upgrade: its services by the program's names, and its end as an instant (the
+  // program writes it in +01:00, the emulator answers in UTC).
+  MaintenanceWindow: {
+    read: async (emu, ids) => {
+      const names = new Map(Object.entries(ids).map(([name, id]) => [id, name]));
+      const w = (await body(emu, `/maintenance_windows/${ids.upgrade}`)).maintenance_window;
+      return { services: w.services.map((s: { id: string }) => names.get(s.id)).sort(), end: new Date(w.end_time).toISOString() };
+    },
+    expected: {
+      1: { services: ["ordersDb"], end: "2030-03-16T03:00:00.000Z" },
+      2: { services: ["ordersDb", "payments"], end: "2030-03-16T04:00:00.000Z" },
+    },
+  },
 };
 
 /** Every kind holds what `release` declares: the table read whole, so one failure shows every kind. */
@@ -154,6 +168,8 @@ function expectState(door: Door, ids: FullIds): void {
 export async function expectNothingLeft(emu: EmulatorProcess): Promise<void> {
   expect((await body(emu, "/services")).services).toEqual([]);
   expect((await body(emu, "/alert_grouping_settings")).alert_grouping_settings).toEqual([]);
+  // The window was still to come: deleted, not kept as history.
+  expect((await body(emu, "/maintenance_windows?filter=all")).maintenance_windows).toEqual([]);
   expect((await body(emu, "/services/custom_fields")).fields.map((f: { name: string }) => f.name).sort()).toEqual(["pci", "runbook", "tier"]);
 }
 

@@ -67,11 +67,12 @@ describe("the service's status follows its open incidents", () => {
     expect((await api.put(`/services/${id}`, { service: { status: "bogus" } })).status).toBe(400);
   });
 
-  test("maintenance (admin switch): status maintenance, events open and resolve nothing, the REST API still resolves", async () => {
+  test("maintenance (an ongoing maintenance window): status maintenance, events open and resolve nothing, the REST API still resolves", async () => {
     const { id, key } = await serviceWithKey(e, api);
     await sendEvent(e, trigger(key, { dedup_key: "open" }));
-    const on = await admin(e, "PUT", `/services/${id}`, { maintenance: true });
-    expect(on.json).toEqual({ id, maintenance: true, status: "maintenance" });
+    const now = Date.now() + (await admin(e, "GET", "/clock")).json.offsetMs;
+    const w = { start_time: new Date(now).toISOString(), end_time: new Date(now + 3_600_000).toISOString(), services: [{ id, type: "service_reference" }] };
+    const window = (await api.post("/maintenance_windows", { maintenance_window: w })).json.maintenance_window;
     expect(await status(id)).toBe("maintenance");
     await sendEvent(e, trigger(key, { dedup_key: "new" }));
     await act(key, "resolve", "open");
@@ -81,13 +82,14 @@ describe("the service's status follows its open incidents", () => {
     expect((await api.put(`/incidents/${incident.id}`, { incident: { type: "incident_reference", status: "resolved" } }, FROM)).json.incident.status).toBe(
       "resolved",
     );
-    expect((await admin(e, "PUT", `/services/${id}`, { maintenance: false })).json.status).toBe("active");
+    // Ending the window ends the maintenance.
+    expect((await api.delete(`/maintenance_windows/${window.id}`)).status).toBe(204);
+    expect(await status(id)).toBe("active");
     // Disabled wins over maintenance.
-    await admin(e, "PUT", `/services/${id}`, { maintenance: true });
+    await api.post("/maintenance_windows", { maintenance_window: w });
+    expect(await status(id)).toBe("maintenance");
     await api.put(`/services/${id}`, { service: { status: "disabled" } });
     expect(await status(id)).toBe("disabled");
-    expect((await admin(e, "PUT", `/services/${id}`, { maintenance: "yes" })).status).toBe(400);
-    expect((await admin(e, "PUT", "/services/PNOPE00", { maintenance: true })).status).toBe(404);
   });
 
   test("deleting a service deletes its incidents", async () => {

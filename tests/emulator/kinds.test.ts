@@ -17,7 +17,7 @@ import { params, rest, who } from "../../emulator/src/http";
 import { KIND_MODULES, TABLE_KINDS } from "../../emulator/src/kinds";
 import { type AnyKind, type ExampleIds, ownedFind } from "../../emulator/src/kinds/kind";
 import { findService } from "../../emulator/src/kinds/service/model";
-import { SCOPES } from "../../emulator/src/oauth/scopes";
+import { SCOPES } from "../../emulator/src/scopes";
 import { ACCEPT, type Res, send } from "./helpers";
 
 /** `self` links name this origin before and after a restart (ports differ). */
@@ -170,54 +170,56 @@ test("every table of the state is one kind's, and each kind says why when it is 
   }
 });
 
-describe("a made-up kind, a service's maintenance windows", () => {
-  interface Window {
+// Made up on purpose (PagerDuty has no such thing, so no one mistakes it for its API): a service's
+// sticky notes, one text each, under the service.
+describe("a made-up kind, a service's sticky notes", () => {
+  interface Note {
     id: string;
     accountId: string;
     serviceId: string;
-    start: string;
+    text: string;
   }
-  const ONE = "/services/:id/maintenance_windows/:window_id";
-  const tableOf = (core: EmulatorCore) => (core.state as unknown as { maintenanceWindows: Record<string, Window> }).maintenanceWindows;
+  const ONE = "/services/:id/sticky_notes/:note_id";
+  const tableOf = (core: EmulatorCore) => (core.state as unknown as { stickyNotes: Record<string, Note> }).stickyNotes;
 
   /** The whole kind in one module, as kinds/<kind>.ts would be; `forget` leaves one thing out. */
-  function windows(forget?: "table" | "lag" | "serviceDeleted"): AnyKind {
+  function notes(forget?: "table" | "lag" | "serviceDeleted"): AnyKind {
     // Forgetting the table: kept in the emulator's memory instead, as a Map beside the core would be.
-    const memory = new WeakMap<EmulatorCore, Record<string, Window>>();
+    const memory = new WeakMap<EmulatorCore, Record<string, Note>>();
     const inMemory = (core: EmulatorCore) => memory.get(core) ?? memory.set(core, {}).get(core)!;
     const table = (core: EmulatorCore) => (forget === "table" ? inMemory(core) : tableOf(core));
     return {
-      name: "maintenance window",
-      tables: { maintenanceWindows: {} } as AnyKind["tables"],
+      name: "sticky note",
+      tables: { stickyNotes: {} } as AnyKind["tables"],
       async routes(app, { core }) {
-        rest(app, "POST", "/services/:id/maintenance_windows", SCOPES.servicesWrite, (req, reply) => {
+        rest(app, "POST", "/services/:id/sticky_notes", SCOPES.servicesWrite, (req, reply) => {
           const s = findService(core, who(req), params(req).id);
-          const w: Window = { id: core.ids.next(), accountId: s.accountId, serviceId: s.id, start: (req.body as { start: string }).start };
-          table(core)[w.id] = w;
-          if (forget !== "lag") core.startLag(w.accountId, w.id);
+          const n: Note = { id: core.ids.next(), accountId: s.accountId, serviceId: s.id, text: (req.body as { text: string }).text };
+          table(core)[n.id] = n;
+          if (forget !== "lag") core.startLag(n.accountId, n.id);
           reply.code(201);
-          return { maintenance_window: w };
+          return { sticky_note: n };
         });
         rest(app, "GET", ONE, SCOPES.servicesRead, (req) => {
-          const w = table(core)[params(req).window_id];
-          if (!w || w.serviceId !== params(req).id) throw notFound(`Maintenance window ${params(req).window_id}`);
-          return { maintenance_window: w };
+          const n = table(core)[params(req).note_id];
+          if (!n || n.serviceId !== params(req).id) throw notFound(`Sticky note ${params(req).note_id}`);
+          return { sticky_note: n };
         });
       },
       lag: {
         paths: [ONE],
-        find: ownedFind(table, "window_id", "Maintenance window", "id"),
+        find: ownedFind(table, "note_id", "Sticky note", "id"),
       },
       ...(forget === "serviceDeleted"
         ? {}
         : {
             serviceDeleted: (core: EmulatorCore, s: { id: string }) => {
-              for (const w of Object.values(table(core))) if (w.serviceId === s.id) delete table(core)[w.id];
+              for (const n of Object.values(table(core))) if (n.serviceId === s.id) delete table(core)[n.id];
             },
           }),
       example: {
-        create: (ids) => ({ method: "POST", path: `/services/${ids.service}/maintenance_windows`, body: { start: "2026-12-24T18:00:00Z" } }),
-        found: ({ id }, ids) => ({ get: `/services/${ids.service}/maintenance_windows/${id}` }),
+        create: (ids) => ({ method: "POST", path: `/services/${ids.service}/sticky_notes`, body: { text: "back at six" } }),
+        found: ({ id }, ids) => ({ get: `/services/${ids.service}/sticky_notes/${id}` }),
       },
     };
   }
@@ -228,11 +230,11 @@ describe("a made-up kind, a service's maintenance windows", () => {
   };
 
   test("one module added to the list: served, persisted, lagged and let go by a deleted service", async () => {
-    expect(await checks(windows())).toEqual({ persisted: undefined, lagged: undefined, letGo: undefined });
+    expect(await checks(notes())).toEqual({ persisted: undefined, lagged: undefined, letGo: undefined });
   });
 
   test("kept outside the state: not persisted, and the test says so", async () => {
-    expect(await checks(windows("table"))).toEqual({
+    expect(await checks(notes("table"))).toEqual({
       persisted: expect.stringMatching(/^not persisted: after a restart GET .* shows \[404,/),
       lagged: undefined,
       letGo: undefined,
@@ -240,18 +242,18 @@ describe("a made-up kind, a service's maintenance windows", () => {
   });
 
   test("no lag window started at its create: not lagged, and the test says so", async () => {
-    expect(await checks(windows("lag"))).toEqual({
+    expect(await checks(notes("lag"))).toEqual({
       persisted: undefined,
-      lagged: expect.stringMatching(/^not lagged: right after the create GET \/services\/\w+\/maintenance_windows\/\w+ shows it$/),
+      lagged: expect.stringMatching(/^not lagged: right after the create GET \/services\/\w+\/sticky_notes\/\w+ shows it$/),
       letGo: undefined,
     });
   });
 
   test("nothing done when its service is deleted: left behind, and the test says so", async () => {
-    expect(await checks(windows("serviceDeleted"))).toEqual({
+    expect(await checks(notes("serviceDeleted"))).toEqual({
       persisted: undefined,
       lagged: undefined,
-      letGo: "a deleted service is still named in maintenanceWindows",
+      letGo: "a deleted service is still named in stickyNotes",
     });
   });
 });

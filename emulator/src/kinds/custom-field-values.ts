@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
 import { baseUrl, params, reference, rest, who } from "../http";
-import { SCOPES } from "../oauth/scopes";
+import { SCOPES } from "../scopes";
 import { envelope } from "../schemas";
 import { isObject } from "../validate";
 import { audit, changes } from "./audit-record/model";

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../core";
 import { invalid } from "../errors";
 import { baseUrl, params, reference, rest, who } from "../http";
-import { SCOPES } from "../oauth/scopes";
+import { SCOPES } from "../scopes";
 import { envelope, object } from "../schemas";
 import type { ServiceRecord } from "../store";
 import { audit } from "./audit-record/model";

@@ -14,6 +14,7 @@ import { kind as enablement } from "./enablement";
 import { kind as eventRule } from "./event-rule";
 import { kind as incident } from "./incident";
 import { kind as integration } from "./integration";
+import { kind as maintenanceWindow } from "./maintenance-window";
 import type { AnyKind } from "./kind";
 import { kind as orchestration } from "./orchestration";
 import { kind as service } from "./service";
@@ -35,6 +36,7 @@ export const KIND_MODULES = [
   incident,
   alert,
   auditRecord,
+  maintenanceWindow,
 ] as const;
 
 type TablesOf<K> = K extends { readonly tables: infer T } ? keyof T : never;

@@ -6,6 +6,7 @@
 // is missing from what the kind does.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore, KindState } from "../core";
+import type { AdminRoute } from "../http";
 import { type KindTables, owned } from "../store";
 
 /** What a kind's routes receive as the plugin's options: the core, instead of importing it. */
@@ -79,6 +80,8 @@ export interface Kind<T extends keyof KindTables = never> extends KindState {
   /** Its routes, registered in an encapsulated fastify context with `{ core }` as options. */
   routes(app: FastifyInstance, opts: KindOptions): Promise<void>;
   readonly lag: KindLag;
+  /** Its test controls under /_emulator (admin.ts registers them in its plugin, behind the admin token). */
+  readonly adminRoutes?: (route: AdminRoute, core: EmulatorCore) => void;
   /** What it does before any request is handled (the clock may have moved since the last one). */
   readonly beforeRequest?: (core: EmulatorCore) => void;
   readonly example: Example;

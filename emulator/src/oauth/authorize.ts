@@ -6,9 +6,9 @@ import type { EmulatorCore } from "../core";
 import { OAUTH_ERRORS, OAuthError, type OAuthErrorName } from "../errors";
 import { secret } from "../ids";
 import { type App, appByClientId } from "../store";
-import { CODE_TTL_MS, PENDING_TTL_MS, type PendingAuthorization } from "./codes";
+import { CODE_TTL_MS, PENDING_TTL_MS, type PendingAuthorization } from "../auth-codes";
 import { CHALLENGE } from "./pkce";
-import { CLASSIC_SCOPES, OPENID } from "./scopes";
+import { CLASSIC_SCOPES, OPENID } from "../scopes";
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 

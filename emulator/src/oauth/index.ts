@@ -5,9 +5,9 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../core";
 import { origin } from "../region";
 import { registerAuthorize } from "./authorize";
-import { purgeExpired } from "./codes";
+import { purgeExpired } from "../auth-codes";
 import { signingKey } from "./keys";
-import { KNOWN_SCOPES, OPENID } from "./scopes";
+import { KNOWN_SCOPES, OPENID } from "../scopes";
 import { registerTokenEndpoint } from "./token-endpoint";
 
 export function registerOAuth(app: FastifyInstance, core: EmulatorCore): void {

@@ -10,7 +10,7 @@ import { tokenHash } from "../ids";
 import { origin, restBase } from "../region";
 import { accountBySubdomain, type App, appByClientId } from "../store";
 import { signingKey } from "./keys";
-import { OPENID } from "./scopes";
+import { OPENID } from "../scopes";
 import { s256, VERIFIER } from "./pkce";
 import { issueAccessToken, issueRefreshToken, revokeHashes } from "./tokens";
 

@@ -2,10 +2,10 @@
 // order, first match, route_to, catch-all, disabled rules, loops; variables, extractions and
 // templates; the actions that decide what the event becomes.
 import { parseOrchestration } from "../../../emulator/src/kinds/orchestration/model";
-import { programOf } from "../../../emulator/src/routing/compile";
-import { routedEvent } from "../../../emulator/src/routing/event-model";
-import { evaluate } from "../../../emulator/src/routing/evaluate";
-import type { OrchestrationRecord } from "../../../emulator/src/store";
+import { programOf } from "../../../emulator/src/pcl/compile";
+import { routedEvent } from "../../../emulator/src/pcl/event-model";
+import { evaluate } from "../../../emulator/src/pcl/evaluate";
+import type { OrchestrationRecord } from "../../../emulator/src/kinds/orchestration/model";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 // fidelity table (emulator/README.md) names the same cases, and the last test keeps the two in step.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ASSUMPTIONS, type AssumptionId } from "../../../emulator/src/routing/assumptions";
+import { ASSUMPTIONS, type AssumptionId } from "../../../emulator/src/pcl/assumptions";
 import { admin, bearer, type Client, type Emu, sendEvent, serviceWithKey, startWithClient, trigger } from "../helpers";
 
 type Json = Record<string, unknown>;

@@ -1,9 +1,9 @@
 // PCL, per operator, against PagerDuty's "PCL Overview": its examples are the expected results.
 // Parsing (errors with their character), then evaluation of each operation.
-import { type ConditionContext, evaluateCondition, MISSING } from "../../../emulator/src/routing/conditions";
-import { PclError } from "../../../emulator/src/routing/pcl-ast";
-import { PCL_LIMITS, parsePcl, pclProblem } from "../../../emulator/src/routing/pcl";
-import { renderTemplate } from "../../../emulator/src/routing/templates";
+import { type ConditionContext, evaluateCondition, MISSING } from "../../../emulator/src/pcl/conditions";
+import { PclError } from "../../../emulator/src/pcl/pcl-ast";
+import { PCL_LIMITS, parsePcl, pclProblem } from "../../../emulator/src/pcl/pcl";
+import { renderTemplate } from "../../../emulator/src/pcl/templates";
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -6,13 +6,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { ApiError, invalid, notFound } from "../../errors";
 import { baseUrl, intParam, MAX_LIMIT, many, params, query, rest, single, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, nullable, object, reference, type Schema } from "../../schemas";
 import { owned } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
 import { defineKind, type KindOptions, ownedFind } from "../kind";
 import { findService } from "../service/model";
-import { type AlertGroupingSettingRecord, leaveSetting, settingOf } from "./model";
+import { type AlertGroupingSettingRecord, leaveSetting, settingOf, settingReference } from "./model";
 
 const ONE = "/alert_grouping_settings/:id";
 
@@ -25,6 +25,16 @@ export const kind = defineKind({
     find: ownedFind((core) => core.state.alertGroupingSettings, "id", "Alert grouping setting"),
   },
   serviceDeleted: (core, s) => leaveSetting(core, s.id),
+  // A service under a setting shows a reference to it instead of its own parameters.
+  serviceView: (core, base, s) => {
+    const g = settingOf(core, s.id);
+    return g ? { alert_grouping_parameters: settingReference(base, g) } : {};
+  },
+  // Its own parameters take a service out of its setting (the Terraform provider warns that dropping
+  // them "might delete an alert_grouping_setting depending on it").
+  serviceWritten: (core, s, sent) => {
+    if (sent.alert_grouping_parameters !== undefined) leaveSetting(core, s.id);
+  },
   example: {
     create: (ids) => ({
       method: "POST",

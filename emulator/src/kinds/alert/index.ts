@@ -1,16 +1,18 @@
 // The alert kind: what events make. `POST /v2/enqueue` (the Events API v2, checked in
-// routing/events-api.ts) runs an event through its service (routing/process.ts), which keeps alerts
-// as PagerDuty does (model.ts) and opens incidents (kinds/incident/); the REST API shows an
-// incident's alerts. Before any request, suspended alerts whose hold has ended trigger. A deleted
-// service's alerts go with it; the admin API lists a service's every alert (routing/routes.ts).
+// events-api.ts) runs an event through its service (process.ts: the event pipeline, which evaluates
+// the service's orchestration with the condition language of pcl/), which keeps alerts as PagerDuty
+// does (model.ts) and opens incidents (kinds/incident/); the REST API shows an incident's alerts.
+// Before any request, suspended alerts whose hold has ended trigger. A deleted service's alerts go
+// with it; its admin routes (admin-routes.ts) give events' traces, dry runs and a service's every alert.
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
-import { EVENTS_PATH, parseEvent } from "../../routing/events-api";
-import { EVENT_ID_HEADER, processEvent } from "../../routing/process";
+import { SCOPES } from "../../scopes";
+import { alertAdminRoutes } from "./admin-routes";
+import { EVENTS_PATH, parseEvent } from "./events-api";
+import { EVENT_ID_HEADER, processEvent } from "./process";
 import type { Json } from "../../validate";
 import { findIncident, type IncidentRecord } from "../incident/model";
 import { integrationByKey } from "../integration/model";
@@ -24,6 +26,7 @@ export const kind = defineKind({
   lag: { never: "alerts are made by events, which read no REST replica; the lag hides what REST clients create" },
   serviceDeleted: dropAlerts,
   beforeRequest: releaseHeld,
+  adminRoutes: alertAdminRoutes,
   example: {
     create: (ids) => ({
       method: "POST",

@@ -10,8 +10,8 @@
 // Urgency"); so does an alert of higher severity that joins the incident.
 import type { EmulatorCore } from "../../core";
 import { reference } from "../../http";
-import { assume } from "../../routing/assumptions";
-import { memoryOf, type Outcome } from "../../routing/trace";
+import { assume } from "../../pcl/assumptions";
+import { memoryOf, type Outcome } from "../../pcl/trace";
 import type { ServiceRecord } from "../../store";
 import { dropCacheValues } from "../cache-variable/model";
 import { type IncidentRecord, openIncident, openNew, raiseUrgency, type Severity, severityAbove, transition, urgencyFor } from "../incident/model";
@@ -26,7 +26,7 @@ declare module "../../store" {
 }
 
 /**
- * An alert: what a trigger event makes on its service (routing/process.ts). One is open per
+ * An alert: what a trigger event makes on its service (process.ts). One is open per
  * integration and dedup key; a suppressed one has no incident, a suspended one has none until
  * `heldUntil`, then opens one with `held`.
  */
@@ -184,7 +184,7 @@ export function releaseHeld(core: EmulatorCore): void {
     delete a.heldUntil;
     delete a.held;
     const trace = memoryOf(core.state).traces.find((t) => t.id === a.eventId);
-    if (trace && (s.status === "disabled" || s.maintenance)) assume(trace.assumed, "release-after-disable");
+    if (trace && (s.status === "disabled" || core.maintenanceOf(s) !== undefined)) assume(trace.assumed, "release-after-disable");
     if (trace)
       trace.released = {
         at: new Date(at).toISOString(),

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { ApiError, notFound } from "../../errors";
 import { intParam, MAX_LIMIT, params, query, rest, single, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { owned } from "../../store";
 import { defineKind, type KindOptions } from "../kind";
 import type { AuditRecord } from "./model";

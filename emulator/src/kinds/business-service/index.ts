@@ -1,14 +1,14 @@
 // The business service kind, minimal: enough to be a side of a service dependency (create, list,
-// show, delete). Teams and subscribers are not modelled. A deleted one takes its dependencies along.
+// show, delete). Teams and subscribers are not modelled. A deleted one takes its dependencies along
+// (the service dependencies' `objectDeleted`).
 import type { FastifyInstance } from "fastify";
 import { notFound } from "../../errors";
 import { baseUrl, paginate, params, query, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, nullable, object } from "../../schemas";
 import { owned } from "../../store";
 import type { Json } from "../../validate";
 import { defineKind, type KindOptions, ownedFind } from "../kind";
-import { dropDependencies } from "../service-dependency/model";
 import { type BusinessServiceRecord, findBusinessService } from "./model";
 
 const ONE = "/business_services/:id";
@@ -91,7 +91,7 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
   rest(app, "DELETE", ONE, SCOPES.servicesWrite, (req, reply) => {
     const b = owned(core.state.businessServices, params(req).id, who(req).accountId);
     if (!b) throw notFound(`Business service ${params(req).id}`);
-    dropDependencies(core, b.id);
+    core.objectDeleted(b.id);
     delete core.state.businessServices[b.id];
     return reply.code(204).send();
   });

@@ -1,14 +1,14 @@
 // The cache variable kind: the variables of a service's event orchestration, list, create, show,
 // update (partial), delete, under `/event_orchestrations/services/:id` (a hidden service, or a hidden
 // variable, is a 404). Scopes as the description's x-pd-requires-scope: services.read/write. Create
-// answers 200, as the description lists (no 201). Their values between events (routing/cache-values.ts)
+// answers 200, as the description lists (no 201). Their values between events (kinds/cache-variable/values.ts)
 // are the kind's table too, and go with them.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { actorRef } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
 import { notFound } from "../../errors";
 import { baseUrl, params, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope } from "../../schemas";
 import type { ServiceRecord } from "../../store";
 import type { Json } from "../../validate";

@@ -9,12 +9,12 @@
 // Each type's keys are required (the description's examples always send them; the Terraform provider
 // refuses a configuration without them); keys of other types are ignored, as unknown fields are.
 // Names are unique within an orchestration (the Terraform provider's data source relies on it).
-// Conditions, `source` and `regex` are checked as an orchestration's are (routing/checks.ts); their
-// values are kept by routing/cache-values.ts.
+// Conditions, `source` and `regex` are checked as an orchestration's are (pcl/checks.ts); their
+// values are kept by kinds/cache-variable/values.ts.
 import type { Principal } from "../../auth";
 import { actorRef } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
-import { checkedExpression, checkedPath, checkedRegex } from "../../routing/checks";
+import { checkedExpression, checkedPath, checkedRegex } from "../../pcl/checks";
 import type { ActorRef } from "../../store";
 import { type Json, Validator } from "../../validate";
 
@@ -43,7 +43,7 @@ export interface CacheVariableRecord {
   updated_by: ActorRef;
 }
 
-/** What a service orchestration keeps of a cache variable between events (routing/cache-values.ts). */
+/** What a service orchestration keeps of a cache variable between events (kinds/cache-variable/values.ts). */
 export interface CacheValueRecord {
   type: string;
   value?: string;

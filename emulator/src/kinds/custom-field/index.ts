@@ -3,7 +3,7 @@
 // values go from every service; the values themselves are their own kind (kinds/custom-field-values.ts).
 import type { FastifyInstance } from "fastify";
 import { baseUrl, params, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, nullable, object, type Schema } from "../../schemas";
 import type { Json } from "../../validate";
 import { defineKind, type KindOptions, ownedFind } from "../kind";
@@ -17,6 +17,8 @@ export const kind = defineKind({
   name: "custom field",
   tables: { customFields: {} },
   seeded: ["customFields"],
+  // The seed's `customFields`: definitions each account starts with.
+  seed: { key: "customFields", add: (state, ids, accountId, fields, now, id) => createFieldDef(state, ids, accountId, fields, now, id).id },
   routes,
   lag: {
     // A field made a moment ago is hidden as services are: clients wait for it before naming it in values.

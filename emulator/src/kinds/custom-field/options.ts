@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { invalid, notFound } from "../../errors";
 import { params, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, object } from "../../schemas";
 import { type Json, Validator } from "../../validate";
 import { type CustomFieldDef, carryValues, type FieldOption, isFixed, optionValue } from "./model";

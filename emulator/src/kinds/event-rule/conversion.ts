@@ -2,7 +2,7 @@
 // per event rule, in position order, in the "start" set (PagerDuty: "remaining rules are migrated
 // one to one"). Conditions become PCL expressions, actions the orchestration's flat actions. The
 // emulator's own mapping, documented in its README ("Event orchestrations").
-import type { OrchestrationRule } from "../../store";
+import type { OrchestrationRule } from "../orchestration/model";
 import type { RuleRecord } from "./model";
 
 type Json = Record<string, unknown>;

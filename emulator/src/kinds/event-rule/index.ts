@@ -7,7 +7,7 @@ import type { Principal } from "../../auth";
 import type { EmulatorCore } from "../../core";
 import { ApiError, invalid, notFound } from "../../errors";
 import { baseUrl, many, paginate, params, query, reference, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope } from "../../schemas";
 import type { ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";

@@ -6,11 +6,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { ApiError, invalid } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, object } from "../../schemas";
 import { defineKind, type KindOptions } from "../kind";
 import { renderService } from "../service/view";
-import { type Agent, findIncident, type IncidentRecord, type IncidentStatus, renderIncident, transition } from "./model";
+import { type Agent, findIncident, type IncidentRecord, type IncidentStatus, renderIncident, transition, lastIncidentAt, serviceStatus } from "./model";
 
 export const kind = defineKind({
   name: "incident",
@@ -20,6 +20,8 @@ export const kind = defineKind({
   serviceDeleted: (core, s) => {
     for (const id of s.incidentIds ?? []) delete core.state.incidents[id];
   },
+  // A service's status and last incident are computed from its incidents (model.ts).
+  serviceView: (core, _base, s) => ({ status: serviceStatus(core, s), last_incident_timestamp: lastIncidentAt(core, s) }),
   example: {
     // Events open incidents: an incident has no create of its own.
     create: (ids) => ({

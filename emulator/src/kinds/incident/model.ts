@@ -46,7 +46,7 @@ export interface IncidentRecord {
   acknowledgements: { at: string; by: Agent }[];
   /** Alerts grouped into it (kinds/alert/model.ts keeps the alerts themselves). */
   alerts: { triggered: number; resolved: number };
-  /** What an event orchestration set when it opened (routing/): a priority id, an escalation policy id instead of the service's. */
+  /** What an event orchestration set when it opened (kinds/alert/process.ts): a priority id, an escalation policy id instead of the service's. */
   priorityId?: string;
   escalationPolicyId?: string;
   /** Notes (`annotate`), oldest first. */
@@ -132,7 +132,7 @@ export function incidentsOf(core: EmulatorCore, s: ServiceRecord): IncidentRecor
 
 export function serviceStatus(core: EmulatorCore, s: ServiceRecord): string {
   if (s.status === "disabled") return "disabled";
-  if (s.maintenance) return "maintenance";
+  if (core.maintenanceOf(s) !== undefined) return "maintenance";
   let acknowledged = false;
   for (const i of incidentsOf(core, s)) {
     if (i.status === "triggered") return "critical";

@@ -6,7 +6,7 @@ import type { EmulatorCore } from "../../core";
 import { invalid, notFound } from "../../errors";
 import { baseUrl, params, reference, rest, who } from "../../http";
 import { integrationKey, randomString } from "../../ids";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, nullable, object, reference as referenceSchema } from "../../schemas";
 import type { ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
@@ -23,6 +23,17 @@ export const kind = defineKind({
     paths: ["/services/:id/integrations/:integration_id"],
     find: ownedFind((core) => core.state.integrations, "integration_id", "Integration", "id"),
   },
+  // A service lists its integrations (those still in their consistency-lag window left out: lag.ts).
+  serviceView: (core, base, s, include) => ({
+    integrations: core.lag
+      .visible(s.integrationIds, (id) => id)
+      .map((id) => {
+        const i = core.state.integrations[id];
+        return include.has("integrations")
+          ? renderIntegration(core, base, i)
+          : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
+      }),
+  }),
   serviceDeleted: (core, s) => {
     for (const id of s.integrationIds) delete core.state.integrations[id];
   },

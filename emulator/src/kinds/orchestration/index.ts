@@ -5,9 +5,9 @@
 import type { FastifyInstance } from "fastify";
 import { audit } from "../audit-record/model";
 import { baseUrl, many, params, query, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { orchestrationOf, parseOrchestration, renderOrchestration } from "./model";
-import { orchestrationWarnings } from "../../routing/warnings";
+import { orchestrationWarnings } from "./warnings";
 import { findService, serviceRef } from "../service/model";
 import { isObject, Validator } from "../../validate";
 import { defineKind, type KindOptions } from "../kind";

@@ -4,11 +4,30 @@
 // set to false (emulator/README.md, "Which events an orchestration sees"). A PUT replaces it whole. Rule ids
 // sent are kept (PagerDuty's Terraform provider sends back the ids it read, by position); a rule
 // without one gets a new 8-hex id, the form of the description's examples. Conditions, paths and
-// regexes are checked as PagerDuty checks them (routing/checks.ts).
+// regexes are checked as PagerDuty checks them (pcl/checks.ts).
 import { randomString } from "../../ids";
-import { checkedExpression, checkedPath, checkedRegex } from "../../routing/checks";
-import type { OrchestrationRecord, OrchestrationRule, ServiceRecord } from "../../store";
+import { checkedExpression, checkedPath, checkedRegex } from "../../pcl/checks";
+import type { ProgramSource, RuleSource } from "../../pcl/compile";
+import type { ServiceRecord } from "../../store";
 import { isObject, type Json, Validator } from "../../validate";
+
+declare module "../../store" {
+  interface ServiceRecord {
+    /** Its event orchestration; absent until first used. */
+    orchestration?: OrchestrationRecord;
+  }
+}
+
+/** A rule as the orchestration keeps it: the shape the condition language runs (pcl/compile.ts). */
+export type OrchestrationRule = RuleSource;
+
+/** A service's orchestration: its sets and catch-all, as pcl/ compiles them, and what the API shows besides. */
+export interface OrchestrationRecord extends ProgramSource {
+  /** Whether events are evaluated by the orchestration (true) or by the service's event rules. */
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+}
 
 const HEX = "0123456789abcdef";
 const SEVERITIES = ["info", "warning", "error", "critical"] as const;

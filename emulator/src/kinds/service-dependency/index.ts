@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorCore } from "../../core";
 import { notFound } from "../../errors";
 import { params, rest, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { envelope, object } from "../../schemas";
 import { Validator } from "../../validate";
 import { findBusinessService } from "../business-service/model";
@@ -20,6 +20,8 @@ export const kind = defineKind({
   routes,
   lag: { listedOnly: "no path names a relationship: the listings of its sides leave a new one out" },
   serviceDeleted: (core, s) => dropDependencies(core, s.id),
+  // A deleted business service takes its relationships along.
+  objectDeleted: dropDependencies,
   example: {
     create: (ids) => ({
       method: "POST",

@@ -6,11 +6,10 @@ import { audit, changes } from "../audit-record/model";
 import type { EmulatorCore } from "../../core";
 import { invalid } from "../../errors";
 import { baseUrl, many, paginate, params, query, rest, single, who } from "../../http";
-import { SCOPES } from "../../oauth/scopes";
+import { SCOPES } from "../../scopes";
 import { owned, type ServiceRecord, type State } from "../../store";
 import { type Json, Validator } from "../../validate";
 import { defineKind, type KindOptions, ownedFind } from "../kind";
-import { leaveSetting } from "../alert-grouping-setting/model";
 import { checkResult, createServiceBody, type Managed, managed, parseFields, updateServiceBody, updateServicesBody } from "./fields";
 import { findService, serviceRef } from "./model";
 import { ALERTS_AND_INCIDENTS, renderService } from "./view";
@@ -187,9 +186,7 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
       v.done();
       const before = managed(s);
       applyManaged(core, s, next, core.clock.iso());
-      // Its own parameters take the service out of its setting (the Terraform provider warns that
-      // dropping them "might delete an alert_grouping_setting depending on it").
-      if (patch.alert_grouping_parameters !== undefined) leaveSetting(core, s.id);
+      core.serviceWritten(s, patch);
       const base = baseUrl(core, req);
       audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
       return { service: renderService(core, base, s) };
@@ -208,7 +205,7 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
       const items = (req.body as { services: (Json & { id: string })[] }).services;
       const v = new Validator();
       const seen = new Set<string>();
-      const plan: { s: ServiceRecord; next: Managed; regroups: boolean }[] = [];
+      const plan: { s: ServiceRecord; next: Managed; patch: Partial<Managed> }[] = [];
       items.forEach((item, i) => {
         const n = v.nested(`services[${i}].`);
         const s = owned(core.state.services, item.id, p.accountId);
@@ -218,7 +215,7 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
         if (seen.has(s.id)) return n.fail(`"services[${i}]": service ${s.id} is listed twice`);
         seen.add(s.id);
         const patch = parseFields(n, item);
-        plan.push({ s, next: { ...managed(s), ...patch }, regroups: patch.alert_grouping_parameters !== undefined });
+        plan.push({ s, next: { ...managed(s), ...patch }, patch });
       });
       v.done();
       for (const { s, next } of plan) checkResult(core, p.accountId, next, v, managed(s));
@@ -226,10 +223,10 @@ async function routes(app: FastifyInstance, { core }: KindOptions): Promise<void
       v.done();
       const now = core.clock.iso();
       const base = baseUrl(core, req);
-      for (const { s, next, regroups } of plan) {
+      for (const { s, next, patch } of plan) {
         const before = managed(s);
         applyManaged(core, s, next, now);
-        if (regroups) leaveSetting(core, s.id);
+        core.serviceWritten(s, patch);
         audit(core, p, serviceRef(base, s), "update", serviceRef(base, s), changes(before, managed(s)));
       }
       return { services: plan.map(({ s }) => renderService(core, base, s)) };

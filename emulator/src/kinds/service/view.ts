@@ -1,10 +1,8 @@
 // The representation of a service: its own routes show it, and incidents embed it with
-// `include[]=services`. `status` and `last_incident_timestamp` are computed from its incidents.
+// `include[]=services`. What other kinds keep of it they show through the core's hook
+// (`KindState.serviceView`): `status` and `last_incident_timestamp` computed from its incidents (and
+// the maintenance the kinds put it in), its `integrations`, the alert grouping setting it is under.
 import type { EmulatorCore } from "../../core";
-import { reference } from "../../http";
-import { lastIncidentAt, serviceStatus } from "../incident/model";
-import { settingOf, settingReference } from "../alert-grouping-setting/model";
-import { renderIntegration } from "../integration/model";
 import { policyRef } from "./model";
 import type { ServiceRecord } from "../../store";
 
@@ -14,7 +12,7 @@ export const ALERTS_AND_INCIDENTS = "create_alerts_and_incidents";
 export function renderService(core: EmulatorCore, base: string, s: ServiceRecord, include: ReadonlySet<string> = new Set()) {
   const policy = core.state.escalationPolicies[s.escalationPolicyId];
   const policyReference = policyRef(core, base, s);
-  return {
+  const own = {
     id: s.id,
     type: "service",
     summary: s.name,
@@ -24,33 +22,22 @@ export function renderService(core: EmulatorCore, base: string, s: ServiceRecord
     description: s.description,
     auto_resolve_timeout: s.auto_resolve_timeout,
     acknowledgement_timeout: s.acknowledgement_timeout,
-    status: serviceStatus(core, s),
+    // The user's choice; the incidents' kind shows the status computed from it.
+    status: s.status,
     created_at: s.created_at,
-    last_incident_timestamp: lastIncidentAt(core, s),
+    last_incident_timestamp: null as string | null,
     escalation_policy: include.has("escalation_policies") && policy ? { ...policyReference, type: "escalation_policy", name: policy.name } : policyReference,
     teams: [],
-    // Integrations still in their consistency-lag window are left out (lag.ts).
-    integrations: core.lag
-      .visible(s.integrationIds, (id) => id)
-      .map((id) => {
-        const i = core.state.integrations[id];
-        return include.has("integrations")
-          ? renderIntegration(core, base, i)
-          : reference(i.type, i.id, i.name, `${base}/services/${s.id}/integrations/${i.id}`);
-      }),
+    integrations: [] as unknown[],
     addons: [],
     incident_urgency_rule: s.incident_urgency_rule,
     support_hours: s.support_hours,
     scheduled_actions: s.scheduled_actions,
     // Incident-only services reached their end of life (fields.ts stores nothing else).
     alert_creation: ALERTS_AND_INCIDENTS,
-    alert_grouping_parameters: groupingView(core, base, s),
+    alert_grouping_parameters: s.alert_grouping_parameters,
     auto_pause_notifications_parameters: s.auto_pause_notifications_parameters,
   };
-}
-
-/** A service under an alert grouping setting shows a reference to it (kinds/alert-grouping-setting/model.ts). */
-function groupingView(core: EmulatorCore, base: string, s: ServiceRecord): unknown {
-  const g = settingOf(core, s.id);
-  return g ? settingReference(base, g) : s.alert_grouping_parameters;
+  // Assigned over the service's own, so each field keeps its place.
+  return Object.assign(own, core.serviceView(base, s, include));
 }

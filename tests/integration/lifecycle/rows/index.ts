@@ -3,6 +3,7 @@
 import type { ResourceKind } from "../../../../provider/registry";
 import type { Row } from "../row";
 import { row as alertGroupingSetting } from "./alert-grouping-setting";
+import { row as maintenanceWindow } from "./maintenance-window";
 import { row as service } from "./service";
 import { row as customField } from "./service-custom-field";
 import { row as customFieldValues } from "./service-custom-field-values";
@@ -26,4 +27,5 @@ export const ROWS: Readonly<Record<ResourceKind, Row>> = {
   ServiceEnablement: enablement,
   AlertGroupingSetting: alertGroupingSetting,
   ServiceDependency: dependency,
+  MaintenanceWindow: maintenanceWindow,
 };

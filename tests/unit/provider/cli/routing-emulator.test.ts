@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ADMIN_HEADER as EMULATOR_ADMIN_HEADER } from "../../../../emulator/src/admin";
-import { EVENT_ID_HEADER as EMULATOR_EVENT_ID_HEADER } from "../../../../emulator/src/routing/process";
+import { EVENT_ID_HEADER as EMULATOR_EVENT_ID_HEADER } from "../../../../emulator/src/kinds/alert/process";
 import { ADMIN_HEADER, EVENT_ID_HEADER, targetFromEnvironment, targetFromReadyLine } from "../../../../provider/cli/routing-emulator";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "routing-emulator-"));

@@ -1,5 +1,5 @@
 // Scope names (case sensitive) and what each user role may do with them.
-import type { Role } from "../store";
+import type { Role } from "./store";
 
 export const SCOPES = {
   servicesRead: "services.read",

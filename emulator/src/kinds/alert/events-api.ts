@@ -2,12 +2,12 @@
 // events.eu.pagerduty.com is `/eu/v2/enqueue` here, as the EU REST host is `/eu`). No Authorization:
 // the body's `routing_key` is an events integration's `integration_key`. The event is checked here
 // and answered 202 (the route: kinds/alert/); what it does (its service's orchestration, alerts,
-// incidents) is routing/'s: a disabled service or one in maintenance opens nothing and changes
+// incidents) is process.ts's: a disabled service or one in maintenance opens nothing and changes
 // nothing, yet the event is accepted. The reply's `x-emulator-event-id` header names the event's
 // trace (`/_emulator/events`).
-import { EventError } from "../errors";
-import { SEVERITIES, type Severity } from "../kinds/incident/model";
-import { isObject, type Json } from "../validate";
+import { EventError } from "../../errors";
+import { SEVERITIES, type Severity } from "../incident/model";
+import { isObject, type Json } from "../../validate";
 
 export const EVENTS_PATH = "/v2/enqueue";
 const ACTIONS = ["trigger", "acknowledge", "resolve"] as const;

@@ -2,9 +2,24 @@
 // extraction parsed, once per write of the orchestration (its `version`) rather than per event.
 // A condition that does not parse (a rule the rules conversion wrote, or one from a data file) is
 // kept with its error: the rule cannot match, and the trace names the expression.
-import type { OrchestrationRecord, OrchestrationRule } from "../store";
 import { PclError, type PathNode, type PclNode } from "./pcl-ast";
 import { parsePath, parsePcl } from "./pcl";
+
+/** A rule as an orchestration holds it (kinds/orchestration/ keeps them: this floor knows only their shape). */
+export interface RuleSource {
+  id: string;
+  label?: string;
+  conditions: { expression: string }[];
+  actions: Record<string, unknown>;
+  disabled: boolean;
+}
+
+/** An orchestration's sets and catch-all, and its version (a write makes a new one). */
+export interface ProgramSource {
+  sets: { id: string; rules: RuleSource[] }[];
+  catch_all: { actions: Record<string, unknown> };
+  version: number;
+}
 
 export interface CompiledCondition {
   expression: string;
@@ -23,7 +38,7 @@ export interface CompiledActions {
 }
 
 export interface CompiledRule extends CompiledActions {
-  rule: OrchestrationRule;
+  rule: RuleSource;
   conditions: CompiledCondition[];
 }
 
@@ -65,10 +80,10 @@ function compileActions(actions: Json): CompiledActions {
   };
 }
 
-const programs = new WeakMap<OrchestrationRecord, Program>();
+const programs = new WeakMap<ProgramSource, Program>();
 
 /** The compiled form of `o`, made again only after a write changed its version. */
-export function programOf(o: OrchestrationRecord): Program {
+export function programOf(o: ProgramSource): Program {
   const hit = programs.get(o);
   if (hit && hit.version === o.version) return hit;
   const program: Program = {

@@ -3,7 +3,6 @@
 // incident or alert that resulted. A routing test prints `outcome` and `result` as a table row and
 // the rest for a failing case. Traces are kept in memory (the newest 1000, per emulator state, so a
 // reset or a restart forgets them), like the statistics.
-import type { State } from "../store";
 import type { Assumption } from "./assumptions";
 import type { ValueRead } from "./conditions";
 
@@ -140,16 +139,16 @@ interface Memory {
   thresholds: Map<string, number[]>;
 }
 
-const memories = new WeakMap<State, Memory>();
+const memories = new WeakMap<object, Memory>();
 
 /** What routing keeps for a state in memory only. */
-export function memoryOf(state: State): Memory {
+export function memoryOf(state: object): Memory {
   let m = memories.get(state);
   if (!m) memories.set(state, (m = { traces: [], thresholds: new Map() }));
   return m;
 }
 
-export function remember(state: State, t: Trace): void {
+export function remember(state: object, t: Trace): void {
   const list = memoryOf(state).traces;
   list.push(t);
   if (list.length > KEEP) list.splice(0, list.length - KEEP);
@@ -164,7 +163,7 @@ export function traceMatches(t: Trace, key: string | undefined, serviceId?: stri
 }
 
 /** The trace of an event by its id, or the newest of events with this dedup key (optionally of one service). */
-export function findTrace(state: State, key: string, serviceId?: string): Trace | undefined {
+export function findTrace(state: object, key: string, serviceId?: string): Trace | undefined {
   const list = memoryOf(state).traces;
   for (let i = list.length - 1; i >= 0; i--) {
     if (traceMatches(list[i], key, serviceId, true)) return list[i];

@@ -3,29 +3,19 @@
 // carry that out; the trace records why. A dry run goes through the same steps and changes nothing:
 // no alert, incident, cache variable value or trigger count.
 import { randomUUID } from "node:crypto";
-import type { EmulatorCore } from "../core";
-import { prioritiesOf } from "../catalog";
-import {
-  type AlertRecord,
-  addAlert,
-  alertStatus,
-  type IncidentPlan,
-  incidentSummary,
-  openAlert,
-  raiseSeverity,
-  resolveAlert,
-  triggerIncident,
-} from "../kinds/alert/model";
-import { type Severity, transition, urgencyFor } from "../kinds/incident/model";
-import type { IntegrationRecord } from "../kinds/integration/model";
-import { orchestrationOf } from "../kinds/orchestration/model";
-import type { ServiceRecord } from "../store";
-import { type Assumption, assume } from "./assumptions";
-import { updateCacheVariables } from "./cache-values";
-import { programOf } from "./compile";
-import { alertBody, type RoutedEvent, routedEvent } from "./event-model";
-import { type Evaluation, evaluate, type Thresholds } from "./evaluate";
-import { memoryOf, type Outcome, type Problem, type RoutingResult, remember, type Trace } from "./trace";
+import type { EmulatorCore } from "../../core";
+import { prioritiesOf } from "../../catalog";
+import { type AlertRecord, addAlert, alertStatus, type IncidentPlan, incidentSummary, openAlert, raiseSeverity, resolveAlert, triggerIncident } from "./model";
+import { type Severity, transition, urgencyFor } from "../incident/model";
+import type { IntegrationRecord } from "../integration/model";
+import { orchestrationOf } from "../orchestration/model";
+import type { ServiceRecord } from "../../store";
+import { type Assumption, assume } from "../../pcl/assumptions";
+import { updateCacheVariables } from "../cache-variable/values";
+import { programOf } from "../../pcl/compile";
+import { alertBody, type RoutedEvent, routedEvent } from "../../pcl/event-model";
+import { type Evaluation, evaluate, type Thresholds } from "../../pcl/evaluate";
+import { memoryOf, type Outcome, type Problem, type RoutingResult, remember, type Trace } from "../../pcl/trace";
 
 type Json = Record<string, unknown>;
 type Action = RoutingResult["event_action"];
@@ -256,7 +246,9 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   const id = randomUUID().replace(/-/g, "");
   const routed = routedEvent(input.body, input.dedupKey, receivedAt);
   const o = orchestrationOf(s);
-  const ignored = s.status === "disabled" || s.maintenance;
+  // A disabled service, or one a kind puts in maintenance (core.maintenanceOf), takes no event.
+  const ignoredBecause = s.status === "disabled" ? "the service is disabled" : core.maintenanceOf(s);
+  const ignored = ignoredBecause !== undefined;
   const active = o.active && !ignored;
   const isTrigger = input.eventAction === "trigger";
   const cache = active ? updateCacheVariables(core, s, routed, isTrigger, now, !dryRun) : { values: {}, trace: [] };
@@ -275,7 +267,7 @@ export function processEvent(core: EmulatorCore, s: ServiceRecord, integration: 
   const result = resultOf(core, s, ev, routed, input.dedupKey, now, problems);
   if (ignored && !dryRun) core.stats.events.ignored++;
   const outcome = ignored
-    ? nothing("ignored", `the service is ${s.status === "disabled" ? "disabled" : "in maintenance"}: the event changes nothing`)
+    ? nothing("ignored", `${ignoredBecause}: the event changes nothing`)
     : enact(
         core,
         s,

@@ -8,15 +8,15 @@
 //   the current event included); 0 when there are none;
 // - external_data: set through its data endpoint, which the emulator does not serve: nil.
 // Disabled variables are nil. A dry run computes the same values and keeps none.
-import { type CacheValueRecord, cacheVariablesOf } from "../kinds/cache-variable/model";
-import type { EmulatorCore } from "../core";
-import type { ServiceRecord } from "../store";
-import { compiledCacheVariable } from "./compile";
-import { asText, evaluateCondition, MISSING, resolvePath } from "./conditions";
-import type { RoutedEvent } from "./event-model";
-import { PclError } from "./pcl-ast";
-import { cachedRegex, extract } from "./regex";
-import type { CacheVariableTrace } from "./trace";
+import { type CacheValueRecord, cacheVariablesOf } from "./model";
+import type { EmulatorCore } from "../../core";
+import type { ServiceRecord } from "../../store";
+import { compiledCacheVariable } from "../../pcl/compile";
+import { asText, evaluateCondition, MISSING, resolvePath } from "../../pcl/conditions";
+import type { RoutedEvent } from "../../pcl/event-model";
+import { PclError } from "../../pcl/pcl-ast";
+import { cachedRegex, extract } from "../../pcl/regex";
+import type { CacheVariableTrace } from "../../pcl/trace";
 
 export interface CacheEvaluation {
   /** By name, as `cache_var.<name>` reads them. */

@@ -2,13 +2,14 @@
 // has them (`warning_type: "invalid_data"`; its features include `cache_variable:conditions`,
 // `cache_variable:annotate` and `escalation_policy`): what the orchestration names that the
 // service or account does not have. PagerDuty accepts such an orchestration; so does the emulator.
-import { cacheVariablesOf } from "../kinds/cache-variable/model";
-import type { EmulatorCore } from "../core";
-import type { OrchestrationRecord, ServiceRecord } from "../store";
-import { nodesOf } from "./checks";
-import { compileCondition } from "./compile";
-import type { PathNode } from "./pcl-ast";
-import { templateRefs } from "./templates";
+import { cacheVariablesOf } from "../cache-variable/model";
+import type { EmulatorCore } from "../../core";
+import type { ServiceRecord } from "../../store";
+import type { OrchestrationRecord } from "./model";
+import { nodesOf } from "../../pcl/checks";
+import { compileCondition } from "../../pcl/compile";
+import type { PathNode } from "../../pcl/pcl-ast";
+import { templateRefs } from "../../pcl/templates";
 
 export interface OrchestrationWarning {
   message: string;

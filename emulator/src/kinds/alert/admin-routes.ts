@@ -1,24 +1,22 @@
-// The routing admin routes (under /_emulator, registered inside the admin plugin, which checks the
-// admin token): the traces of recent events, a dry run, and every alert of a service, suppressed and
+// The alert kind's admin routes (under /_emulator, registered inside the admin plugin, which checks
+// the admin token): the traces of recent events, a dry run, and every alert of a service, suppressed and
 // suspended ones included (they belong to no incident, so the REST API has no place for them).
 import { randomUUID } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { EmulatorCore } from "../core";
-import { notFound } from "../errors";
-import { type Handler, intParam, params, query, single } from "../http";
-import { alertsOf, forgetEvents, renderAlert } from "../kinds/alert/model";
-import { integrationByKey } from "../kinds/integration/model";
-import { restBase } from "../region";
+import type { EmulatorCore } from "../../core";
+import { notFound } from "../../errors";
+import { type AdminRoute, intParam, params, query, single } from "../../http";
+import { alertsOf, forgetEvents, renderAlert } from "./model";
+import { integrationByKey } from "../integration/model";
+import { restBase } from "../../region";
 import { parseEvent } from "./events-api";
 import { processEvent } from "./process";
-import { findTrace, memoryOf, traceMatches } from "./trace";
-
-type AdminRoute = (method: "GET" | "POST", url: string, handler: Handler) => void;
+import { findTrace, memoryOf, traceMatches } from "../../pcl/trace";
 
 const serviceBase = (core: EmulatorCore, req: FastifyRequest, accountId: string) => restBase(core, req, core.state.accounts[accountId]?.region ?? "us");
 
 /** The admin routes (registered inside the admin plugin, which checks the admin token). */
-export function registerRoutingAdmin(route: AdminRoute, core: EmulatorCore): void {
+export function alertAdminRoutes(route: AdminRoute, core: EmulatorCore): void {
   route("GET", "/events", (req) => {
     const q = query(req);
     const serviceId = single(q.service_id);
