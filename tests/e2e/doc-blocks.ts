@@ -54,7 +54,17 @@ export async function writesSoFar(emu: { admin: (m: string, p: string) => Promis
  * the certificate authorities it trusts (a proxy that re-signs TLS needs its CA in NODE_EXTRA_CA_CERTS,
  * else npm fails every fetch with SELF_SIGNED_CERT_IN_CHAIN and retries for minutes).
  */
-const REACHING_REGISTRIES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+const REACHING_REGISTRIES = [
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
 
 /**
  * A user's shell, as the docs' blocks run in it: a home of its own (nothing of this machine's Pulumi
