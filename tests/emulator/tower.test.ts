@@ -3,8 +3,8 @@
 // indirectly, no two folders import each other both ways, and nothing below the kinds imports a
 // kind: a kind's effects on others (a service's maintenance, its seed section, its admin routes)
 // reach the core through the hooks it offers (kinds/kind.ts, core.ts `KindState`).
-import * as fs from "node:fs";
 import * as path from "node:path";
+import { readTower } from "../support/tower";
 
 const ROOT = path.join(__dirname, "../../emulator/src");
 
@@ -25,39 +25,8 @@ const FLOORS: string[][] = [
   ["cli"], // the command line
 ];
 
-const unitOf = (file: string): string => {
-  const rel = path.relative(ROOT, file).split(path.sep);
-  return rel.length > 1 ? rel[0] : path.basename(rel[0], ".ts");
-};
-
-const floorOf = (file: string): number => {
-  const floor = FLOORS.findIndex((f) => f.includes(unitOf(file)));
-  if (floor < 0) throw new Error(`${path.relative(ROOT, file)} is on no floor: add "${unitOf(file)}" to FLOORS`);
-  return floor;
-};
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sources(p) : p.endsWith(".ts") && !p.endsWith(".d.ts") ? [p] : [];
-  });
-}
-
-/** The emulator files `file` imports (type imports and re-exports included). */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, "utf8");
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/g)) {
-    const target = path.resolve(path.dirname(file), m[1]);
-    const found = [`${target}.ts`, path.join(target, "index.ts")].find((p) => fs.existsSync(p));
-    if (found) out.push(found);
-  }
-  return out;
-}
-
-const FILES = sources(ROOT);
-const GRAPH = new Map(FILES.map((f) => [f, importsOf(f)]));
-const rel = (f: string) => path.relative(ROOT, f);
+const TOWER = readTower(ROOT, FLOORS);
+const { files: FILES, graph: GRAPH, rel, unitOf, floorOf } = TOWER;
 const KINDS = path.join(ROOT, "kinds");
 
 test("every emulator file sits on a floor", () => {
@@ -65,26 +34,11 @@ test("every emulator file sits on a floor", () => {
 });
 
 test("no import climbs: each file imports only its own floor or floors below", () => {
-  const climbs: string[] = [];
-  for (const [file, targets] of GRAPH) for (const t of targets) if (floorOf(t) > floorOf(file)) climbs.push(`${rel(file)} -> ${rel(t)}`);
-  expect(climbs).toEqual([]);
+  expect(TOWER.climbs()).toEqual([]);
 });
 
 test("no cycle between files", () => {
-  const state = new Map<string, "open" | "done">();
-  const cycles: string[] = [];
-  const visit = (f: string, trail: string[]) => {
-    if (state.get(f) === "done") return;
-    if (state.get(f) === "open") {
-      cycles.push([...trail.slice(trail.indexOf(f)), f].map(rel).join(" -> "));
-      return;
-    }
-    state.set(f, "open");
-    for (const t of GRAPH.get(f) ?? []) visit(t, [...trail, f]);
-    state.set(f, "done");
-  };
-  for (const f of FILES) visit(f, []);
-  expect(cycles).toEqual([]);
+  expect(TOWER.cycles()).toEqual([]);
 });
 
 test("no folder whose files import each other both ways (a folder and one inside it excepted: kinds/index.ts lists the kinds, which use kinds/kind.ts)", () => {

@@ -1,7 +1,9 @@
 // provider/ as a tower: each floor imports only floors below it (type imports included), and no two
 // files import each other, however indirectly. A new import that climbs or closes a loop fails here.
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import { readTower } from "../support/tower";
 
 const ROOT = path.join(__dirname, "../../provider");
 
@@ -23,72 +25,42 @@ const FLOORS: string[][] = [
   ["bundled", "index"], // the loader of both doors' bundle, the entry point the serialized providers require
 ];
 
-const floorOf = (file: string): number => {
-  const rel = path.relative(ROOT, file).split(path.sep);
-  const unit = rel.length > 1 ? rel[0] : path.basename(rel[0], ".ts");
-  const floor = FLOORS.findIndex((f) => f.includes(unit));
-  if (floor < 0) throw new Error(`${path.relative(ROOT, file)} is on no floor: add "${unit}" to FLOORS`);
-  return floor;
-};
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
-
-/** The provider files `file` imports (type imports, re-exports and the modules it loads on first use, `require("./x")`, included). */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, "utf8");
-  const out: string[] = [];
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/g), ...text.matchAll(/\b(?:require|import)\("(\.[^"]+)"\)/g)];
-  for (const m of specifiers) {
-    const target = path.resolve(path.dirname(file), m[1]);
-    const found = [`${target}.ts`, path.join(target, "index.ts")].find((p) => fs.existsSync(p));
-    if (found) out.push(found);
-  }
-  return out;
-}
-
-const FILES = sources(ROOT);
-const GRAPH = new Map(FILES.map((f) => [f, importsOf(f)]));
+const TOWER = readTower(ROOT, FLOORS);
 
 test("every provider file sits on a floor", () => {
-  for (const f of FILES) expect(() => floorOf(f)).not.toThrow();
+  for (const f of TOWER.files) expect(() => TOWER.floorOf(f)).not.toThrow();
 });
 
 test("no import climbs: each file imports only its own floor or floors below", () => {
-  const climbs: string[] = [];
-  for (const [file, targets] of GRAPH) {
-    for (const t of targets) if (floorOf(t) > floorOf(file)) climbs.push(`${path.relative(ROOT, file)} -> ${path.relative(ROOT, t)}`);
-  }
-  expect(climbs).toEqual([]);
+  expect(TOWER.climbs()).toEqual([]);
 });
 
 test("no cycle between files", () => {
-  const state = new Map<string, "open" | "done">();
-  const cycles: string[] = [];
-  const visit = (f: string, trail: string[]) => {
-    if (state.get(f) === "done") return;
-    if (state.get(f) === "open") {
-      cycles.push([...trail.slice(trail.indexOf(f)), f].map((x) => path.relative(ROOT, x)).join(" -> "));
-      return;
-    }
-    state.set(f, "open");
-    for (const t of GRAPH.get(f) ?? []) visit(t, [...trail, f]);
-    state.set(f, "done");
-  };
-  for (const f of FILES) visit(f, []);
-  expect(cycles).toEqual([]);
+  expect(TOWER.cycles()).toEqual([]);
 });
 
 test("no provider line is wider than the formatter's 160 columns (it wraps code; long messages are split by hand)", () => {
-  const wide = sources(ROOT).flatMap((f) =>
+  const wide = TOWER.files.flatMap((f) =>
     fs
       .readFileSync(f, "utf8")
       .split("\n")
       .flatMap((line, i) => (line.length > 160 ? [`${path.relative(ROOT, f)}:${i + 1}`] : [])),
   );
   expect(wide).toEqual([]);
+});
+
+test("the tower's reader finds a climbing import and a cycle in a made-up tree (tests/support/tower.ts, which the emulator's test uses too)", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "ppd-tower-"));
+  try {
+    fs.mkdirSync(path.join(root, "low"));
+    fs.writeFileSync(path.join(root, "low", "a.ts"), 'import { b } from "../high";\nexport const a = 1;\n');
+    fs.writeFileSync(path.join(root, "high.ts"), 'import type { c } from "./low/c";\nexport const b = require("./low/a");\n');
+    fs.writeFileSync(path.join(root, "low", "c.ts"), "export type c = number;\n");
+    const tower = readTower(root, [["low"], ["high"]]);
+    expect(tower.climbs()).toEqual([`low${path.sep}a.ts -> high.ts`]);
+    expect(tower.cycles()).toEqual([`high.ts -> low${path.sep}a.ts -> high.ts`]);
+    expect(() => readTower(root, [["low"]]).floorOf(path.join(root, "high.ts"))).toThrow('high.ts is on no floor: add "high" to FLOORS');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
