@@ -3,9 +3,10 @@
 // the clock) rather than a date that a later run would find in the past. An ISO 8601 instant with a
 // zone is taken as it is and must not be before the clock. Zones are IANA names, read with Intl.
 
+import { ISO_INSTANT } from "../kernel/formats";
+
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 const WALL = /^(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s+(\S+)$/;
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** A case's time: the instant it resolves to, given the emulator's clock (epoch ms). */
 export type CaseTime = { kind: "instant"; ms: number } | { kind: "wall"; day?: number; seconds: number; zone: string };
@@ -13,7 +14,7 @@ export type CaseTime = { kind: "instant"; ms: number } | { kind: "wall"; day?: n
 /** The problem with `text` as a case's `at`, or its meaning. */
 export function parseCaseTime(text: string): CaseTime | string {
   const t = text.trim();
-  if (INSTANT.test(t)) {
+  if (ISO_INSTANT.test(t)) {
     const ms = Date.parse(t);
     return Number.isNaN(ms) ? `"${t}" is not a date and time` : { kind: "instant", ms };
   }

@@ -43,3 +43,23 @@ export const timeZone = z.string().superRefine((name, ctx) => {
 
 /** A time of day "HH:MM:SS", 00:00:00 to 23:59:59. */
 export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'must be a time of day "HH:MM:SS" from 00:00:00 to 23:59:59');
+
+/** ISO 8601 date and time with seconds optional, a fraction, and an offset or Z (RFC 3339's profile, minutes optional). */
+export const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * The instant an ISO 8601 time with an offset names (epoch ms), or undefined when it is not one: a
+ * day the month lacks (Date.parse rolls "02-30" over into March) and a time without an offset (which
+ * PagerDuty would read in the account's zone) are not.
+ */
+export function instantOf(text: unknown): number | undefined {
+  if (typeof text !== "string") return undefined;
+  const m = ISO_INSTANT.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+  const [offsetHours, offsetMinutes] = [Number(m[8] ?? 0), Number(m[9] ?? 0)];
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : at;
+}

@@ -23,30 +23,11 @@ import type { ApiClient } from "../http/client";
 import { MAINTENANCE_WINDOWS, maintenanceWindowPath, READ, WRITE } from "../kernel/api-paths";
 import { holdsUnknown, reads, UNKNOWN, userInputs } from "../kernel/check";
 import { defineResource, type OutputsOf } from "../kernel/define";
+import { instantOf } from "../kernel/formats";
 import { orGone } from "../kernel/gone";
 import { listOffset } from "../kernel/pages";
 import { AmbiguousCreateError, createOnce } from "../operations/recovery";
 import type { Recorded, Resource, StateOf } from "../operations/resource";
-
-/** ISO 8601 date and time with seconds optional, a fraction, and an offset or Z (RFC 3339's profile, minutes optional). */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
-
-/**
- * The instant an ISO 8601 time with an offset names (epoch ms), or undefined when it is not one: a
- * day the month lacks (Date.parse rolls "02-30" over into March) and a time without an offset (which
- * PagerDuty would read in the account's zone) are not.
- */
-export function instantOf(text: unknown): number | undefined {
-  if (typeof text !== "string") return undefined;
-  const m = ISO_INSTANT.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
-  const [offsetHours, offsetMinutes] = [Number(m[8] ?? 0), Number(m[9] ?? 0)];
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : at;
-}
 
 const EXAMPLES = '"2030-03-14T02:00:00Z" or "2030-03-14T03:00:00+01:00"';
 
@@ -284,6 +265,13 @@ const describeWindow = (inputs: Recorded<typeof definition>) =>
   `of ${Array.isArray(inputs.services) ? inputs.services.join(", ") : "?"} from ${String(inputs.startTime ?? "?")} to ${String(inputs.endTime ?? "?")}`;
 
 /**
+ * Sends a request naming `services`, asked again while one of them that this process made moments ago
+ * may still answer 404: such a 404 made and changed nothing.
+ */
+const whileServicesYoung = <T>(ctx: AccountContext, services: readonly string[], send: () => Promise<T>): Promise<T> =>
+  ctx.consistency.untilVisible(ctx.consistency.youngest("Service", services), send);
+
+/**
  * Brings window `id` (whose state is `state`) to the declared values: a PUT (without the start of a
  * window that has begun), then, when the declared end has passed, a DELETE, which ends it now.
  */
@@ -296,8 +284,7 @@ async function put(ctx: AccountContext, id: string, state: Partial<WindowOutputs
   // What the PUT sends: the declared values, but the end the window has while the DELETE below is what ends it.
   const sent = { ...inputs, endTime: endsNow ? (state.endTime ?? inputs.endTime) : inputs.endTime };
   if (!endsNow || !sameSet(inputs.services, state.services ?? []) || (inputs.description !== undefined && inputs.description !== state.description)) {
-    // Services made moments ago may answer 404 for a while: nothing was changed, so it is asked again.
-    const res = await ctx.consistency.untilVisible(ctx.consistency.youngest("Service", inputs.services), () =>
+    const res = await whileServicesYoung(ctx, inputs.services, () =>
       ctx.client.request<{ maintenance_window: ApiWindow }>("PUT", maintenanceWindowPath(id), { body: toBody(sent, begun), scopes: WRITE }),
     );
     live = res.maintenance_window;
@@ -339,9 +326,8 @@ export const resource: Resource<typeof definition> = {
       definition,
       origin: news.__origin,
       what: `maintenance window ${describeWindow(inputs)}`,
-      // A 404 naming a service made moments ago made nothing: asked again while that service may be invisible.
       post: () =>
-        ctx.consistency.untilVisible(ctx.consistency.youngest("Service", inputs.services), async () => {
+        whileServicesYoung(ctx, inputs.services, async () => {
           const res = await client.request<{ maintenance_window: ApiWindow }>("POST", MAINTENANCE_WINDOWS, { body: toBody(inputs), scopes: WRITE });
           return { id: res.maintenance_window.id, value: res.maintenance_window };
         }),

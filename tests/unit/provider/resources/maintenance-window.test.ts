@@ -1,6 +1,7 @@
 import { UNKNOWN } from "../../../../provider/kernel/check";
 import { AmbiguousCreateError } from "../../../../provider/operations/recovery";
-import { instantOf, resource, windowDiff, windowProblems } from "../../../../provider/resources/maintenance-window";
+import { instantOf } from "../../../../provider/kernel/formats";
+import { resource, windowDiff, windowProblems } from "../../../../provider/resources/maintenance-window";
 import { offline, reply, replyGone, useApi } from "../../support/resource-api";
 import { virtualConsistency } from "../../support/virtual-consistency";
 
