@@ -233,6 +233,14 @@ export async function expectConverged(
 export type Counts = { services: number; children: number };
 
 /**
+ * What `up` says when it adopts an object a cut-off run made while its create stayed pending. The
+ * object is whichever create reached PagerDuty first: a service or an integration (ids P…) or an
+ * event rule (a UUID), so the pattern takes either.
+ */
+export const ADOPTED_PENDING =
+  /adopted (?:P[A-Z0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) instead of creating a second one: an earlier deployment of this stack was interrupted while creating it \(its create is still pending in the stack's state\)/;
+
+/**
  * Makes a new stack (`stack`, by `makeStack`), starts `up` with slow create replies and cuts it off
  * (`how`: only the CLI's process group, as a cancelled job; or the whole session, as a lost runner)
  * once `when` holds for the emulator's objects. A kill that lands while the file backend writes its
