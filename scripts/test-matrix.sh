@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 status=0
 # The programs, split as scripts/test.sh splits the suite (scripts/e2e-split.js): those marked
 # "// e2e: runs alone" run alone, after the others.
-IFS=";" read -r together alone < <(node scripts/e2e-split.js $(node -p 'require("./scripts/support-matrix.json").programs.join(" ")'))
+IFS=";" read -r together alone workers < <(node scripts/e2e-split.js $(node -p 'require("./scripts/support-matrix.json").programs.join(" ")'))
 # The reports scripts/test.sh sums up: one missing (a run that never finished) counts as a failure.
 : >.work/jest-matrix.list
 while IFS=$'\t' read -r -u 3 name node_version pulumi; do
@@ -22,7 +22,7 @@ while IFS=$'\t' read -r -u 3 name node_version pulumi; do
   run() { PATH="$node_bin:$PATH" PULUMI_BIN_DIR=$bin PULUMI_HOSTS_DIR=$hosts PPD_PULUMI_SDK=$pulumi npx jest --selectProjects e2e "$@"; }
   if [ -n "$together" ]; then
     echo ".work/jest-matrix-$name.json" >>.work/jest-matrix.list
-    run --maxWorkers=2 --testPathPatterns "tests/e2e/($together)\.test\.ts\$" --json --outputFile=".work/jest-matrix-$name.json" || status=$?
+    run --maxWorkers="$workers" --testPathPatterns "tests/e2e/($together)\.test\.ts\$" --json --outputFile=".work/jest-matrix-$name.json" || status=$?
   fi
   if [ -n "$alone" ]; then
     echo ".work/jest-matrix-$name-alone.json" >>.work/jest-matrix.list

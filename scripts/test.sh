@@ -40,11 +40,11 @@ export PPD_TARBALL=$PWD/.work/$(npm pack --silent --pack-destination .work | tai
 
 status=0
 npx jest --selectProjects unit emulator integration clients --maxWorkers=2 --json --outputFile=.work/jest-fast.json || status=$?
-# e2e: two files at a time (each waits on Pulumi processes much of the time: about 30 % less wall
-# time on 2 cores); the files that time kills against requests, or count requests per refresh burst,
-# say "// e2e: runs alone" and run alone afterwards (scripts/e2e-split.js), so the load of a neighbour cannot move what they measure.
-IFS=";" read -r _ alone < <(node scripts/e2e-split.js)
-npx jest --selectProjects e2e --maxWorkers=2 --testPathIgnorePatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=.work/jest-e2e.json || status=$?
+# e2e: several files at a time (each waits on Pulumi processes part of the time; how many:
+# scripts/e2e-split.js); the files that time kills against requests, or count requests per refresh
+# burst, say "// e2e: runs alone" and run alone afterwards, so the load of a neighbour cannot move what they measure.
+IFS=";" read -r _ alone workers < <(node scripts/e2e-split.js)
+npx jest --selectProjects e2e --maxWorkers="$workers" --testPathIgnorePatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=.work/jest-e2e.json || status=$?
 npx jest --selectProjects e2e --runInBand --testPathPatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=.work/jest-e2e-alone.json || status=$?
 
 # The support matrix: the programs users write first again on each other Node.js line and Pulumi

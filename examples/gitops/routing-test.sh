@@ -64,11 +64,14 @@ export PULUMI_CONFIG_PASSPHRASE
 unset PULUMI_CONFIG_PASSPHRASE_FILE
 make_stack() {
   pulumi stack init --non-interactive --no-select "$stack" || return
-  local pair
+  # The plain settings in one command (each `pulumi` run costs a CLI start), the secret on stdin.
+  local pair value settings=()
   for pair in url:pagerduty:apiUrl url:pagerduty:authUrl account.subdomain:pagerduty:subdomain account.region:pagerduty:serviceRegion \
     oauth.clientId:pagerduty:clientId escalationPolicyId:escalationPolicyId; do
-    pulumi config set --non-interactive --stack "$stack" -- "${pair#*:}" "$(ready "${pair%%:*}")" || return
+    value=$(ready "${pair%%:*}") || return
+    settings+=(--plaintext "${pair#*:}=$value")
   done
+  pulumi config set-all --non-interactive --stack "$stack" "${settings[@]}" || return
   ready oauth.clientSecret | pulumi config set --non-interactive --stack "$stack" --secret pagerduty:clientSecret
 }
 (cd "$copy" && make_stack) >"$work/stack.log" 2>&1 || fail "the throwaway stack could not be made" "$work/stack.log"

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type EmulatorInfo, offlineEnv, PulumiCli, pulumiBin, ROOT, type EmulatorProcess, sdkVersion, tarball } from "./harness";
+import { type EmulatorInfo, installPackage, offlineEnv, PulumiCli, pulumiBin, ROOT, type EmulatorProcess } from "./harness";
 
 /** Directory with pulumi-language-yaml, pulumi-language-python (+ its exec shim), pulumi-sdkgen and hosts.json (what was built). */
 export function languageHosts(): string {
@@ -45,12 +45,11 @@ export function pythonSdkRequirement(): string {
   return `pulumi<=${cliVersion()}`;
 }
 
-/** Installs the packed package (and its peer, the SDK) into `dir` as `npm install` does; the directory holding its bins. */
+/** Installs the packed package (and its peer, the SDK) into `dir` as `npm install` does (harness.ts); the directory holding its bins. */
 export function installPlugin(dir: string): string {
-  const sdk = sdkVersion();
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "plugin-install", private: true }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball(), `@pulumi/pulumi@${sdk}`], { cwd: dir, stdio: "ignore" });
+  installPackage(dir);
   return path.join(dir, "node_modules", ".bin");
 }
 
