@@ -39,7 +39,7 @@ mkdir -p .work && rm -f .work/*.tgz
 export PPD_TARBALL=$PWD/.work/$(npm pack --silent --pack-destination .work | tail -n1)
 
 status=0
-npx jest --selectProjects unit emulator integration clients --maxWorkers=2 --json --outputFile=.work/jest-fast.json || status=$?
+npx jest --selectProjects unit emulator integration clients --json --outputFile=.work/jest-fast.json || status=$?
 # e2e: several files at a time (each waits on Pulumi processes part of the time; how many:
 # scripts/e2e-split.js); the files that time kills against requests, or count requests per refresh
 # burst, say "// e2e: runs alone" and run alone afterwards, so the load of a neighbour cannot move what they measure.

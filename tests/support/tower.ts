@@ -38,10 +38,15 @@ export interface Tower {
   cycles(): string[];
 }
 
+/** Each TypeScript file of the tree at `root`, with the files of the tree it imports. */
+export function importGraph(root: string): Map<string, string[]> {
+  return new Map(sources(root).map((f) => [f, importsOf(f)]));
+}
+
 /** The tower of the tree at `root` with `floors` (lowest first: each a list of units). */
 export function readTower(root: string, floors: readonly (readonly string[])[]): Tower {
-  const files = sources(root);
-  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+  const graph = importGraph(root);
+  const files = [...graph.keys()];
   const rel = (f: string) => path.relative(root, f);
   const unitOf = (f: string) => {
     const parts = rel(f).split(path.sep);
