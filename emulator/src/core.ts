@@ -10,7 +10,7 @@ import { loadState, saveState } from "./persistence";
 import { RateLimiter } from "./ratelimit";
 import { applySeed, defaultSeed, type KindSeed, readSeedFile, type SeedDocument, type SeedSummary, summarize } from "./seed";
 import { Stats } from "./stats";
-import { emptyCoreState, type KindTables, type ServiceRecord, type State } from "./store";
+import { CORE_TABLES, emptyCoreState, type KindTables, type ServiceRecord, type State, withBareTables } from "./store";
 import type { AuthCode, PendingAuthorization } from "./auth-codes";
 
 export interface EmulatorOptions {
@@ -79,7 +79,9 @@ export interface KindState {
 }
 
 export class EmulatorCore {
-  state: State;
+  private current!: State;
+  /** The tables of the state (the core's and the kinds'), kept without a prototype: `withBareTables`. */
+  private readonly tables: readonly string[];
   readonly clock = new Clock();
   readonly ids: IdAllocator;
   readonly stats = new Stats();
@@ -101,6 +103,9 @@ export class EmulatorCore {
     readonly opts: EmulatorOptions,
     private readonly kinds: readonly KindState[],
   ) {
+    // A kind's table keyed by id is an object; its lists and counters are not.
+    const keyed = (empty: unknown) => typeof empty === "object" && empty !== null && !Array.isArray(empty);
+    this.tables = [...CORE_TABLES, ...kinds.flatMap((k) => Object.entries(k.tables).flatMap(([t, empty]) => (keyed(empty) ? [t] : [])))];
     this.dataFile = opts.dataFile;
     this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
     this.lag = new Lag({ ...NO_LAG, ...opts.lag }, this.clock, this.stats);
@@ -118,6 +123,15 @@ export class EmulatorCore {
     const kept = [...REGISTRY_KEYS, ...kinds.flatMap((k) => k.seeded ?? [])];
     this.registry = structuredClone(Object.fromEntries(kept.map((k) => [k, this.state[k]])));
     this.save();
+  }
+
+  /** The whole state. Set anew at start, on reset and when an admin seed is applied to a copy. */
+  get state(): State {
+    return this.current;
+  }
+
+  set state(next: State) {
+    this.current = withBareTables(next, this.tables);
   }
 
   /** The kinds' sections of the seed document (`KindState.seed`). */

@@ -189,6 +189,20 @@ export function emptyCoreState(adminToken: string): CoreState {
   };
 }
 
+/** The core's tables (each keyed by id); the kinds name theirs in their `tables`. */
+export const CORE_TABLES = ["accounts", "users", "apps", "apiKeys", "escalationPolicies", "accessTokens", "refreshTokens"] as const;
+
+/**
+ * The same state with each of `tables` rebuilt without a prototype, so that an id taken from a
+ * request ("__proto__", "constructor") names no row: with Object's prototype it named the prototype
+ * itself, and a route that wrote to what it found wrote onto every object of the process.
+ */
+export function withBareTables(state: State, tables: readonly string[]): State {
+  const bare: Record<string, unknown> = { ...state };
+  for (const t of tables) bare[t] = Object.assign(Object.create(null), bare[t]);
+  return bare as unknown as State;
+}
+
 export const accountBySubdomain = (state: State, subdomain: string): Account | undefined =>
   Object.values(state.accounts).find((a) => a.subdomain === subdomain);
 

@@ -25,6 +25,12 @@ beforeAll(async () => {
 });
 afterAll(() => e.close());
 
+// Whatever a case sends, no object of the process gains a field (an id such as "__proto__" once
+// reached Object's prototype through an admin route; jest's structuredClone shows the outer realm's).
+const prototypeFields = () => [Object.prototype, Object.getPrototypeOf(structuredClone({}))].map((p) => Object.getOwnPropertyNames(p).sort());
+const pristine = prototypeFields();
+afterEach(() => expect(prototypeFields()).toEqual(pristine));
+
 const FIELDS = [
   "name",
   "description",

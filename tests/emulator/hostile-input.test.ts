@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_DEPTH } from "../../emulator/src/depth";
+import { ADMIN_HEADER } from "../../emulator/src";
 import { admin, type Client, client, createService, type Emu, send, start, startWithClient } from "./helpers";
 
 /** `{"a": {"a": ... 1}}`: `levels` nested objects. */
@@ -180,5 +181,53 @@ describe("pagination numbers", () => {
     // A large limit within range is capped at 100, as before.
     expect((await api.get("/services?limit=1000000")).json.limit).toBe(100);
     expect((await admin(e, "GET", "/stats")).json.byRoute["GET /services"]).not.toHaveProperty("500");
+  });
+});
+
+// An id taken from a path is looked up in the state's tables; a table with Object's prototype
+// answered "__proto__" with the prototype itself, and an admin route then wrote the app's OAuth
+// fields onto every object of the process (a fast-check string hit POST /_emulator/apps/__proto__/oauth
+// in bad-input.test.ts; later test files in that jest worker failed to compile).
+describe("ids named like Object's own properties", () => {
+  const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+  // jest's structuredClone is the outer realm's: its objects show that realm's prototype too.
+  const prototypes = () => [Object.prototype, Object.getPrototypeOf(structuredClone({}))];
+  const pristine = () => prototypes().map((p) => Object.getOwnPropertyNames(p).sort());
+  let e: Emu;
+  let token: string;
+  beforeAll(async () => {
+    e = await start();
+    token = `Token token=${e.seed.apiKey}`;
+  });
+  afterAll(() => e.close());
+
+  async function sweep(): Promise<string[]> {
+    const found: string[] = [];
+    for (const r of e.core.routes.filter((x) => x.url.includes(":"))) {
+      for (const name of NAMES) {
+        const path = r.url.replace(/:([a-z_]+)/g, encodeURIComponent(name));
+        const isAdmin = path.startsWith("/_emulator");
+        const res = await send(`${e.url}${path}`, {
+          method: r.method,
+          headers: { ...(isAdmin ? { [ADMIN_HEADER]: e.adminToken } : { authorization: token }), "content-type": "application/json" },
+          body: r.method === "GET" || r.method === "HEAD" ? undefined : "{}",
+        });
+        if (res.status >= 500 || (res.status < 300 && r.method !== "GET")) found.push(`${r.method} ${path} → ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    return found;
+  }
+
+  test("every route with such an id in its path answers 4xx and no object of the process gains a field", async () => {
+    const before = pristine();
+    const res = await admin(e, "POST", "/apps/__proto__/oauth");
+    expect([res.status, Object.getOwnPropertyNames(Object.prototype).includes("clientSecret")]).toEqual([404, false]);
+    expect(await sweep()).toEqual([]);
+    // A seed applied through the admin route replaces the state with a structured clone (the outer realm's objects).
+    expect((await admin(e, "POST", "/seed", {})).status).toBe(201);
+    expect(await sweep()).toEqual([]);
+    expect((await admin(e, "POST", "/reset")).status).toBe(200);
+    expect(await sweep()).toEqual([]);
+    expect(pristine()).toEqual(before);
   });
 });
