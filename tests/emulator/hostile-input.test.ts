@@ -230,4 +230,25 @@ describe("ids named like Object's own properties", () => {
     expect(await sweep()).toEqual([]);
     expect(pristine()).toEqual(before);
   });
+
+  test("loaded from --data, the state's tables have no prototype either", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "emu-proto-"));
+    const dataFile = join(dir, "state.json");
+    try {
+      await (await start({ dataFile })).close();
+      const again = await start({ dataFile });
+      try {
+        const withPrototype = Object.entries(again.core.state).filter(
+          // signingKey is a JWK, not a table.
+          ([k, v]) => k !== "signingKey" && typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== null,
+        );
+        expect(withPrototype.map(([k]) => k)).toEqual([]);
+        expect((await admin(again, "POST", "/apps/__proto__/oauth")).status).toBe(404);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
