@@ -3,10 +3,11 @@
 // records a create only after the provider returns, so a deployment killed in between leaves an
 // object the state does not know; the next create of the same declared resource (same `__origin`)
 // reads the journal to find it instead of making a second one. No request is ever made for it, and
-// nothing secret is written: the origin key, ids, times and the 4-character credential tail that
-// audit records show anyway. A create waits for its own record, but the event loop never waits for
-// a disk: the flushes run on the thread pool (synchronous fsyncs were most of the provider's own
-// time in up), the rest of a write is page-cache work done at once (fs/durable-file.ts).
+// nothing secret is written: the origin key, ids, times, the REST API's URL (the settings refuse
+// one with credentials) and the 4-character credential tail that audit records show anyway. A
+// create waits for its own record, but the event loop never waits for a disk: the flushes run on
+// the thread pool (synchronous fsyncs were most of the provider's own time in up), the rest of a
+// write is page-cache work done at once (fs/durable-file.ts).
 // Only the record written before the POST is flushed to disk; the id recorded after it is not.
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
@@ -27,6 +28,11 @@ export interface Intent {
   credential: string;
   /** Id of the created object, once a reply named it. */
   id?: string;
+  /**
+   * The REST API the create was sent to. An entry of another one (a throwaway emulator since gone,
+   * whose stack went with it) says nothing of this one's objects. Absent in entries of earlier versions.
+   */
+  api?: string;
 }
 
 /** Entries older than this are dropped: an interrupted deployment is resumed within days, not months. */

@@ -60,7 +60,8 @@ export const DEFAULT_CLIENT: Required<ApiClientOptions> = {
 };
 
 export class ApiClient {
-  private readonly apiUrl: string;
+  /** The REST API's base URL, without a trailing slash. */
+  readonly apiUrl: string;
   private readonly tokens: TokenSource;
   private readonly transport: Transport;
   private readonly headers: Record<string, string>;

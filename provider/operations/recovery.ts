@@ -110,12 +110,10 @@ export async function createOnce<T>(ctx: AccountContext, spec: CreateSpec<T>): P
   const arrivedAt = Date.now();
   const origin = typeof spec.origin === "string" && spec.origin ? spec.origin : undefined;
   const prior = origin ? ctx.journal.load(origin) : undefined;
-  const id =
-    prior && prior.kind === spec.definition.kind && prior.parent === spec.parent
-      ? await resume(ctx, spec, prior)
-      : origin
-        ? await resumeFromState(ctx, spec, origin, arrivedAt)
-        : undefined;
+  // An entry of another API is of objects this one cannot show: searching would only wait out the window.
+  const ours =
+    prior !== undefined && prior.kind === spec.definition.kind && prior.parent === spec.parent && (prior.api ?? ctx.client.apiUrl) === ctx.client.apiUrl;
+  const id = ours ? await resume(ctx, spec, prior) : origin ? await resumeFromState(ctx, spec, origin, arrivedAt) : undefined;
   if (id) {
     ctx.journal.claim(spec.definition.kind, id);
     ctx.consistency.created(spec.definition.kind, id);
@@ -247,6 +245,7 @@ async function send<T>(ctx: AccountContext, spec: CreateSpec<T>, origin: string 
     kind: spec.definition.kind,
     ...(spec.parent !== undefined ? { parent: spec.parent } : {}),
     sentAt: Date.now(),
+    api: ctx.client.apiUrl,
     // Only needed to recognise the object later: journaled creates and lost replies.
     credential: origin ? await ctx.client.credentialTail() : "",
   };

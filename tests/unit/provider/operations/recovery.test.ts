@@ -7,7 +7,7 @@ import { Journal, type Intent } from "../../../../provider/account/journal";
 import { StackState, type Checkpoint, type Exporter } from "../../../../provider/account/stack-state";
 import { resource as integration } from "../../../../provider/resources/service-integration";
 import { resource as serviceResource } from "../../../../provider/resources/service";
-import { useApi } from "../../support/resource-api";
+import { API, useApi } from "../../support/resource-api";
 import { virtualConsistency } from "../../support/virtual-consistency";
 
 const api = useApi();
@@ -414,6 +414,32 @@ describe("under the service's lag (a 2-minute window, on a virtual clock)", () =
     expect(waited).toBeGreaterThanOrEqual(119_000);
     expect(waited).toBeLessThanOrEqual(120_000);
     expect(Math.max(...lag.waits)).toBe(10_000);
+  });
+
+  test("an answered create journaled against another API (a throwaway emulator, gone with its stack): created at once, nothing waited for", async () => {
+    // The routing test's throwaway stacks: the same project, stack and resource names on a new emulator each run.
+    await journal.done(intent({ api: "http://127.0.0.1:41069" }), "PGONE");
+    answer("POST", "/services", { service: service("PNEW") }, 201);
+    await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /services"]);
+    expect(lag.waits).toEqual([]);
+    // The entry now names this API.
+    expect(journal.load(ORIGIN)).toMatchObject({ id: "PNEW", api: API });
+  });
+
+  test("one journaled against this API (or by a version that did not record it) whose object answers 404 is waited for through the window", async () => {
+    api
+      .pool()
+      .intercept({ method: "GET", path: "/services/PGONE" })
+      .reply(404, { error: { message: "Not Found", code: 2100 } })
+      .persist();
+    for (const sentTo of [API, undefined]) {
+      await journal.done(intent({ api: sentTo, sentAt: lag.consistency.now() }), "PGONE");
+      answer("POST", "/services", { service: service("PNEW") }, 201);
+      const before = lag.waits.length;
+      await expect(services.create!(inputs)).resolves.toMatchObject({ id: "PNEW" });
+      expect(lag.waits.slice(before).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(119_000);
+    }
   });
 
   test("an integration of a service made moments ago: its create's 404 is asked again, nothing is made twice", async () => {
