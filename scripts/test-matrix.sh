@@ -3,15 +3,15 @@
 # development line: the programs users write first (the quick start, the full example in every
 # door, a crash recovery) on each other supported Node.js line and Pulumi, with that Node.js first
 # on PATH, that Pulumi's CLI and language hosts, and that @pulumi/pulumi in the programs.
-# Writes .work/jest-matrix-<name>.json and -<name>-alone.json per run; exits non-zero when a run failed.
+# Writes .work/jest-matrix-<name>.json and -<name>-apart.json per run; exits non-zero when a run failed.
 # Env: PPD_TARBALL (the packed package, as scripts/test.sh sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 status=0
 # The programs, split as scripts/test.sh splits the suite (scripts/e2e-split.js): those marked
-# "// e2e: runs alone" run alone, after the others.
-IFS=";" read -r together alone workers < <(node scripts/e2e-split.js $(node -p 'require("./scripts/support-matrix.json").programs.join(" ")'))
+# "// e2e: runs apart" run after the others, fewer at a time.
+IFS=";" read -r together apart workers apart_workers < <(node scripts/e2e-split.js $(node -p 'require("./scripts/support-matrix.json").programs.join(" ")'))
 # The reports scripts/test.sh sums up: one missing (a run that never finished) counts as a failure.
 : >.work/jest-matrix.list
 while IFS=$'\t' read -r -u 3 name node_version pulumi; do
@@ -24,9 +24,9 @@ while IFS=$'\t' read -r -u 3 name node_version pulumi; do
     echo ".work/jest-matrix-$name.json" >>.work/jest-matrix.list
     run --maxWorkers="$workers" --testPathPatterns "tests/e2e/($together)\.test\.ts\$" --json --outputFile=".work/jest-matrix-$name.json" || status=$?
   fi
-  if [ -n "$alone" ]; then
-    echo ".work/jest-matrix-$name-alone.json" >>.work/jest-matrix.list
-    run --runInBand --testPathPatterns "tests/e2e/($alone)\.test\.ts\$" --json --outputFile=".work/jest-matrix-$name-alone.json" || status=$?
+  if [ -n "$apart" ]; then
+    echo ".work/jest-matrix-$name-apart.json" >>.work/jest-matrix.list
+    run --maxWorkers="$apart_workers" --testPathPatterns "tests/e2e/($apart)\.test\.ts\$" --json --outputFile=".work/jest-matrix-$name-apart.json" || status=$?
   fi
 done 3< <(node -e 'for (const m of require("./scripts/support-matrix.json").matrix) console.log([m.name, m.node, m.pulumi].join("\t"))')
 exit $status

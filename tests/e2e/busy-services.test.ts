@@ -3,7 +3,7 @@
 // drift. Real Pulumi CLI -> dynamic provider -> emulator process; events sent as a monitor would.
 // The same stack shows what only the real engine does with the provider: the serialized provider it
 // writes into state, and the reads of a refresh it runs at once, which one listing answers.
-// e2e: runs alone (it counts the requests of a refresh burst, which a neighbour's load spreads out)
+// e2e: runs apart (it counts the requests of a refresh burst, which a busy machine spreads out)
 import { request } from "undici";
 import { DRIFT, requestCounts } from "./fixtures";
 import { PulumiProject, startEmulatorProcess, type EmulatorProcess } from "./harness";

@@ -1,6 +1,6 @@
 // Creates whose reply is lost after the service made the object (a 5xx, a dropped connection), and
 // an interrupted update and destroy, with the real CLI and the emulator (`after` faults).
-// e2e: runs alone (it times lost replies against requests; a neighbour's load moves them)
+// e2e: runs apart (it times lost replies against requests; a busy machine moves them)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {

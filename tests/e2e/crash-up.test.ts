@@ -5,7 +5,7 @@
 // objects at once and delays the replies (`after` faults), as the real service carries out a
 // request whatever happens to its client. After the documented recovery, the emulator must hold
 // exactly the objects the state records and a preview must be clean.
-// e2e: runs alone (it kills `pulumi up` at moments timed against requests; a neighbour's load moves them)
+// e2e: runs apart (it kills `pulumi up` at moments timed against requests; a busy machine moves them)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {

@@ -4,7 +4,7 @@
 // the package is installed as from the registry. The emulator carries out each request at once and
 // delays its reply (`after` faults), as the real service does whatever happens to its client. After
 // the recovery the emulator must hold every declared object exactly once and the preview is clean.
-// e2e: runs alone (it kills whole sessions at moments timed against requests)
+// e2e: runs apart (it kills whole sessions at moments timed against requests)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {

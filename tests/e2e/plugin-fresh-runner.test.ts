@@ -6,7 +6,7 @@
 // `pagerduty-recover --stack`, `pulumi up`), or a plain `pulumi cancel` and `pulumi up`, where the
 // plugin itself finds the interrupted creates in the stack's state. Afterwards the emulator holds
 // every declared object exactly once, no orphan, and the preview is clean.
-// e2e: runs alone (it kills whole sessions at moments timed against requests)
+// e2e: runs apart (it kills whole sessions at moments timed against requests)
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
