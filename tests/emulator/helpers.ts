@@ -28,6 +28,13 @@ export async function send(url: string, init: RequestInit = {}): Promise<Res> {
 
 export const start = (opts: EmulatorOptions = {}): Promise<Emu> => startEmulator({ port: 0, ...opts });
 
+/**
+ * The fields of Object's prototype in this test's realm and in jest's outer one (jest's
+ * structuredClone makes that realm's objects): one that gains a field was polluted through a route.
+ */
+export const prototypeFields = (): string[][] =>
+  [Object.prototype, Object.getPrototypeOf(structuredClone({}))].map((p) => Object.getOwnPropertyNames(p).sort());
+
 export async function form(e: Emu, path: string, fields: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<Res> {
   const body = new URLSearchParams(Object.entries(fields).filter((x): x is [string, string] => x[1] !== undefined)).toString();
   return send(e.url + path, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
